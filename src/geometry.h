@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Stripe geometry: pure arithmetic from a RAID description to su/sw, full
+ * stripe, partition alignment, PV alignment, VG extent size and the mkfs.xfs
+ * arguments. Sizes are bytes everywhere; conversion to KiB / sectors / fs
+ * blocks happens only where an argv or a message is built. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define XFS_BLOCK_BYTES        UINT64_C(4096)
+#define XFS_LOG_SU_MAX_BYTES   (UINT64_C(256) * 1024)   /* XLOG_MAX_RECORD_BSIZE */
+#define PARTITION_GRAIN_BYTES  (UINT64_C(1024) * 1024)  /* the 1 MiB everyone aligns to */
+#define VG_EXTENT_MIN_BYTES    (UINT64_C(4) * 1024 * 1024)
+
+enum raid_level {
+        RAID_NONE = -1,   /* a plain disk: no striping known */
+        RAID_0 = 0,
+        RAID_1 = 1,
+        RAID_4 = 4,
+        RAID_5 = 5,
+        RAID_6 = 6,
+        RAID_10 = 10,
+        RAID_50 = 50,
+        RAID_60 = 60,
+};
+
+/* Parses "0", "raid5", "RAID6", "10", "50"… Returns 0 or -EINVAL. */
+int raid_level_parse(const char *s, enum raid_level *ret);
+const char *raid_level_name(enum raid_level l);   /* "raid5" */
+bool raid_level_has_parity(enum raid_level l);    /* 4, 5, 6, 50, 60 */
+
+struct raid_desc {
+        enum raid_level level;
+        unsigned members;          /* all members, data + parity (not spares) */
+        uint64_t chunk_bytes;      /* per-disk strip; ignored for RAID1 */
+        unsigned legs;             /* RAID50/60: number of parity groups; 0 = 1 */
+        unsigned near_copies;      /* RAID10: 0 = 2 */
+        bool md;                   /* Linux md (chunk must be a power of 2) */
+};
+
+struct stripe_geom {
+        uint64_t su_bytes;          /* 0: no stripe geometry */
+        unsigned sw;                /* data disks per full stripe */
+        uint64_t full_stripe_bytes; /* su × sw */
+        bool parity;                /* writes smaller than a full stripe pay read-modify-write */
+};
+
+/* Fills ret from d. On a rule violation returns -EINVAL and sets *ret_err to
+ * a malloc'ed sentence naming the rule and the figures. */
+int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret_err);
+
+/* Striping across `legs` devices that each have geometry `lower` (md RAID0 over
+ * hardware RAID LUNs, or a striped LV over PVs) with the given chunk. A chunk of
+ * exactly one lower full stripe gives su = lower su, sw = legs × lower sw; a
+ * chunk that is a larger multiple gives su = chunk, sw = legs. Anything else
+ * straddles the lower stripes and is refused. */
+int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chunk_bytes, bool parity_lower,
+                   struct stripe_geom *ret, char **ret_err);
+
+/* lcm(1 MiB, full stripe, physical sector). */
+uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes);
+
+/* pvcreate --dataalignment: the full stripe, or 0 for the LVM default (1 MiB). */
+uint64_t pv_data_alignment_bytes(const struct stripe_geom *g);
+
+/* Smallest multiple of the full stripe (of lcm(full stripes) of every PV) that is
+ * at least 4 MiB and that vgcreate accepts (a power of 2 or a multiple of 128 KiB). */
+uint64_t vg_extent_bytes(uint64_t full_stripe_bytes);
+
+/* XFS log stripe unit: the largest power of 2 that divides su and is at most
+ * 256 KiB; 0 when there is no stripe geometry. */
+uint64_t xfs_log_su_bytes(const struct stripe_geom *g);
+
+/* Checks su/sw the way mkfs.xfs would: su a multiple of the fs block and the
+ * sector size, sw ≥ 1, sunit/swidth within 32 bits of 512-byte sectors. */
+int xfs_validate_stripe(uint64_t su_bytes, unsigned sw, uint64_t sector_bytes, char **ret_err);
+
+/* The logbsize for fstab: the smallest power of 2 that is ≥ max(32 KiB, log su),
+ * raised to 256 KiB (the streaming choice) unless small is asked for. */
+uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes);
+
+/* Appends "-d su=…,sw=…" and "-l version=2,su=…" to *argv (strv). Nothing is added
+ * for a geometry without stripes. */
+void xfs_stripe_args(const struct stripe_geom *g, char ***argv);

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * storprov — small helpers shared by every layer: memory, string buffers,
+ * string vectors, sizes with units, integer maths, diagnostics. No I/O here
+ * except the atomic file writer and the file slurper at the bottom. */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define KiB UINT64_C(1024)
+#define MiB (KiB * 1024)
+#define GiB (MiB * 1024)
+#define TiB (GiB * 1024)
+
+#define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Cleanup attribute in the systemd style: free on scope exit. */
+void freep(void *p);
+#define _cleanup_free_ __attribute__((cleanup(freep)))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);          /* NULL stays NULL */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable string buffer. */
+struct sbuf {
+        char *s;
+        size_t len, cap;
+};
+void sbuf_puts(struct sbuf *b, const char *s);
+void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sbuf_vprintf(struct sbuf *b, const char *fmt, va_list ap);
+char *sbuf_steal(struct sbuf *b);      /* returns "" rather than NULL */
+
+/* NULL-terminated string vectors. */
+size_t strv_len(char *const *v);
+void strv_push(char ***v, const char *s);          /* copies s */
+void strv_pushf(char ***v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char **strv_copy(char *const *v);
+void strv_free(char **v);
+char *strv_join(char *const *v, const char *sep);
+/* Join for logs: arguments with spaces or shell specials are single-quoted. */
+char *strv_join_shell(char *const *v);
+char **strv_split(const char *s, const char *seps); /* drops empty fields */
+bool strv_contains(char *const *v, const char *s);
+
+bool streq_ptr(const char *a, const char *b);
+bool startswith(const char *s, const char *prefix);
+char *strip(char *s);                  /* in place, returns s */
+
+/* Sizes. Accepts "512", "64K", "64k", "64KiB", "11M", "5.5T" (binary units:
+ * K/M/G/T/P and KiB/MiB/…), "500GB"/"5.5TB" (decimal: KB/MB/GB/TB/PB) and
+ * a trailing "s" for 512-byte sectors ("2048s"). Returns 0 or -EINVAL/-ERANGE. */
+int parse_size(const char *s, uint64_t *ret_bytes);
+/* Shortest exact form with a lower-case binary suffix for mkfs and mount:
+ * 65536 -> "64k", 11534336 -> "11m", 1000 -> "1000". buf needs 32 bytes. */
+const char *fmt_size_exact(uint64_t bytes, char buf[static 32]);
+/* Human form with one decimal for messages: "5.5 TiB". buf needs 32 bytes. */
+const char *fmt_size_human(uint64_t bytes, char buf[static 32]);
+int parse_u64(const char *s, uint64_t *ret);
+int parse_bool(const char *s, bool *ret);
+
+uint64_t gcd_u64(uint64_t a, uint64_t b);
+/* lcm, or 0 on overflow. lcm(0, x) = x. */
+uint64_t lcm_u64(uint64_t a, uint64_t b);
+bool is_pow2(uint64_t x);
+uint64_t round_up(uint64_t x, uint64_t align);
+uint64_t round_down(uint64_t x, uint64_t align);
+
+/* Diagnostics: every problem found in a profile or plan, with where it came
+ * from and the rule it broke, collected so that all are reported at once. */
+enum diag_severity { DIAG_WARNING, DIAG_ERROR };
+struct diag {
+        enum diag_severity severity;
+        char *file;     /* profile path, or NULL */
+        int line;       /* 0 if unknown */
+        char *object;   /* "md data", "disks lun", … or NULL */
+        char *rule;     /* short rule id: "queue-memory", "raid1-chunk", … */
+        char *message;
+};
+struct diags {
+        struct diag *v;
+        size_t n, cap;
+};
+void diag_add(struct diags *d, enum diag_severity sev, const char *file, int line,
+              const char *object, const char *rule, const char *fmt, ...)
+        __attribute__((format(printf, 7, 8)));
+size_t diags_errors(const struct diags *d);
+/* "FILE:LINE: error: [rule] object: message" */
+char *diag_format(const struct diag *x);
+void diags_print(const struct diags *d, FILE *f);
+void diags_free(struct diags *d);
+
+/* File helpers. */
+int read_file(const char *path, char **ret, size_t *ret_len);  /* -errno */
+/* First line of a small file, stripped; NULL if missing. */
+char *read_line_file(const char *path);
+/* Write via temp file + fsync + rename in the same directory; creates
+ * missing parent directories (0755). Returns 0 or -errno. */
+int write_file_atomic(const char *path, const char *content, size_t len, unsigned mode);
+int mkdir_parents(const char *path, unsigned mode);
+char *path_join(const char *a, const char *b);
