@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Discovery: read what block devices exist from sysfs, the udev database and
+ * /proc/meminfo under a sysroot. Everything here is read-only and tolerant:
+ * a missing or unreadable attribute leaves its field at the documented
+ * default, and only an unreadable SYSROOT/sys/block is an error. */
+#include "discover.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SECTOR_BYTES UINT64_C(512)
+
+/* ---- small file and directory helpers ---------------------------------- */
+
+/* First line of DIR/REL, stripped; NULL if missing, unreadable or empty. */
+static char *attr_str(const char *dir, const char *rel)
+{
+        _cleanup_free_ char *p = path_join(dir, rel);
+        char *s = read_line_file(p);
+        if (s && !*s) {
+                free(s);
+                return NULL;
+        }
+        return s;
+}
+
+/* Unsigned decimal attribute. Returns 0 and sets *ret, or a negative errno
+ * (missing file, empty, not a number) and leaves *ret alone. */
+static int attr_u64(const char *dir, const char *rel, uint64_t *ret)
+{
+        _cleanup_free_ char *s = attr_str(dir, rel);
+        if (!s)
+                return -ENOENT;
+        uint64_t v;
+        int r = parse_u64(s, &v);
+        if (r < 0)
+                return r;
+        *ret = v;
+        return 0;
+}
+
+static uint32_t attr_u32_or(const char *dir, const char *rel, uint32_t dflt)
+{
+        uint64_t v;
+        if (attr_u64(dir, rel, &v) < 0 || v > UINT32_MAX)
+                return dflt;
+        return (uint32_t)v;
+}
+
+static bool attr_bool(const char *dir, const char *rel)
+{
+        uint64_t v;
+        return attr_u64(dir, rel, &v) == 0 && v != 0;
+}
+
+static bool is_dir(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode);   /* follows symlinks */
+}
+
+static bool is_file(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Names in PATH, without "." entries or hidden files (sysfs has none; a
+ * captured tree may hold a ".keep"). Returns 0 (with *ret possibly NULL for
+ * an empty directory) or -errno if PATH cannot be opened. */
+static int list_dir(const char *path, char ***ret)
+{
+        DIR *d = opendir(path);
+        if (!d)
+                return -errno;
+        char **v = NULL;
+        struct dirent *e;
+        while ((e = readdir(d)))
+                if (e->d_name[0] != '.')
+                        strv_push(&v, e->d_name);
+        closedir(d);
+        *ret = v;
+        return 0;
+}
+
+/* Kernel names sort as sda < sdb < … < sdz < sdaa: shorter first, then lexical. */
+static int name_cmp(const char *a, const char *b)
+{
+        size_t la = strlen(a), lb = strlen(b);
+        if (la != lb)
+                return la < lb ? -1 : 1;
+        return strcmp(a, b);
+}
+
+static int strp_cmp(const void *a, const void *b)
+{
+        return name_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int dev_cmp(const void *a, const void *b)
+{
+        return name_cmp(((const struct blockdev *)a)->name, ((const struct blockdev *)b)->name);
+}
+
+/* ---- udev database ----------------------------------------------------- */
+
+struct udev_props {
+        char *id_serial, *id_serial_short, *id_wwn, *id_path;
+};
+
+static void udev_props_done(struct udev_props *u)
+{
+        free(u->id_serial);
+        free(u->id_serial_short);
+        free(u->id_wwn);
+        free(u->id_path);
+        *u = (struct udev_props){0};
+}
+
+static void set_prop(char **field, const char *value)
+{
+        free(*field);
+        *field = *value ? xstrdup(value) : NULL;
+}
+
+/* SYSROOT/run/udev/data/b<major>:<minor>: "E:KEY=VALUE" lines are properties,
+ * "S:" symlinks, the rest bookkeeping. A missing file leaves u empty. */
+static void udev_props_read(const char *sysroot, unsigned major, unsigned minor, struct udev_props *u)
+{
+        _cleanup_free_ char *rel = xasprintf("run/udev/data/b%u:%u", major, minor);
+        _cleanup_free_ char *p = path_join(sysroot, rel);
+        _cleanup_free_ char *text = NULL;
+        if (read_file(p, &text, NULL) < 0)
+                return;
+
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                if (!startswith(line, "E:"))
+                        continue;
+                char *kv = line + 2;
+                char *eq = strchr(kv, '=');
+                if (!eq)
+                        continue;
+                *eq = 0;
+                const char *value = eq + 1;
+                if (strcmp(kv, "ID_SERIAL") == 0)
+                        set_prop(&u->id_serial, value);
+                else if (strcmp(kv, "ID_SERIAL_SHORT") == 0)
+                        set_prop(&u->id_serial_short, value);
+                else if (strcmp(kv, "ID_WWN") == 0)
+                        set_prop(&u->id_wwn, value);
+                else if (strcmp(kv, "ID_PATH") == 0)
+                        set_prop(&u->id_path, value);
+        }
+}
+
+/* ---- derived attributes ------------------------------------------------ */
+
+/* "naa.600050e0…" (kernel device/wwid) → "0x600050e0…" as udev's ID_WWN
+ * would have it: udev keeps the first 64 bits there and puts the rest of
+ * a 128-bit NAA 6 identifier in ID_WWN_VENDOR_EXTENSION, so we do the same.
+ * Other designators (t10., eui., nvme.) give NULL. */
+static char *wwn_from_wwid(const char *wwid)
+{
+        if (!wwid || !startswith(wwid, "naa."))
+                return NULL;
+        const char *h = wwid + 4;
+        size_t n = strspn(h, "0123456789abcdefABCDEF");
+        if ((n != 16 && n != 32) || (h[n] && !isspace((unsigned char)h[n])))
+                return NULL;
+        char buf[2 + 16 + 1] = "0x";
+        for (size_t i = 0; i < 16; i++)
+                buf[2 + i] = (char)tolower((unsigned char)h[i]);
+        buf[18] = 0;
+        return xstrdup(buf);
+}
+
+/* "/dev/" + DEVNAME from the uevent file, else the kernel name with '!'
+ * turned back into '/' ("cciss!c0d0" → "/dev/cciss/c0d0"). */
+static char *devnode_for(const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = path_join(dir, "uevent");
+        _cleanup_free_ char *text = NULL;
+        if (read_file(p, &text, NULL) == 0) {
+                char *save = NULL;
+                for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+                        if (startswith(line, "DEVNAME=") && line[8])
+                                return xasprintf("/dev/%s", line + 8);
+        }
+        char *node = xasprintf("/dev/%s", name);
+        for (char *c = node + 5; *c; c++)
+                if (*c == '!')
+                        *c = '/';
+        return node;
+}
+
+/* queue/scheduler: "[mq-deadline] kyber bfq none" or "none [mq-deadline] kyber bfq". */
+static void parse_scheduler(const char *line, char **ret_active, char ***ret_all)
+{
+        char **words = strv_split(line, " \t");
+        char **all = NULL;
+        char *active = NULL;
+        for (size_t i = 0; words && words[i]; i++) {
+                char *w = words[i];
+                size_t n = strlen(w);
+                if (n >= 2 && w[0] == '[' && w[n - 1] == ']') {
+                        w[n - 1] = 0;
+                        w++;
+                        free(active);
+                        active = xstrdup(w);
+                }
+                if (*w)
+                        strv_push(&all, w);
+        }
+        /* A lone unbracketed word (some older kernels print just "none") is the active one. */
+        if (!active && strv_len(all) == 1)
+                active = xstrdup(all[0]);
+        strv_free(words);
+        *ret_active = active;
+        *ret_all = all;
+}
+
+static unsigned count_hw_queues(const char *dir)
+{
+        _cleanup_free_ char *mq = path_join(dir, "mq");
+        char **names = NULL;
+        if (list_dir(mq, &names) < 0)
+                return 1;       /* bio-based or pre-blk-mq: one queue */
+        unsigned n = 0;
+        for (size_t i = 0; names && names[i]; i++) {
+                _cleanup_free_ char *p = path_join(mq, names[i]);
+                n += is_dir(p);
+        }
+        strv_free(names);
+        return n ? n : 1;       /* a queue always exists even if the tree lost the dirs */
+}
+
+static bool dir_nonempty(const char *dir, const char *rel)
+{
+        _cleanup_free_ char *p = path_join(dir, rel);
+        char **names = NULL;
+        if (list_dir(p, &names) < 0)
+                return false;
+        bool r = names != NULL;
+        strv_free(names);
+        return r;
+}
+
+/* Subdirectories of DIR that contain a "partition" file, sorted. */
+static char **list_partitions(const char *dir)
+{
+        char **names = NULL, **parts = NULL;
+        if (list_dir(dir, &names) < 0)
+                return NULL;
+        for (size_t i = 0; names && names[i]; i++) {
+                _cleanup_free_ char *sub = path_join(dir, names[i]);
+                _cleanup_free_ char *pf = path_join(sub, "partition");
+                if (is_dir(sub) && is_file(pf))
+                        strv_push(&parts, names[i]);
+        }
+        strv_free(names);
+        if (parts)
+                qsort(parts, strv_len(parts), sizeof(char *), strp_cmp);
+        return parts;
+}
+
+/* ---- one device -------------------------------------------------------- */
+
+static void load_dev(const char *sysroot, const char *dir, const char *name, struct blockdev *b)
+{
+        *b = (struct blockdev){0};
+        b->name = xstrdup(name);
+        b->devnode = devnode_for(dir, name);
+
+        bool have_dev = false;
+        _cleanup_free_ char *dev = attr_str(dir, "dev");
+        if (dev) {
+                unsigned ma, mi;
+                char extra;
+                if (sscanf(dev, "%u:%u%c", &ma, &mi, &extra) == 2) {
+                        b->major = ma;
+                        b->minor = mi;
+                        have_dev = true;
+                }
+        }
+
+        uint64_t sectors;
+        if (attr_u64(dir, "size", &sectors) == 0 && sectors <= UINT64_MAX / SECTOR_BYTES)
+                b->size_bytes = sectors * SECTOR_BYTES;   /* always 512-byte units, whatever the LBA size */
+
+        b->logical_sector_bytes = attr_u32_or(dir, "queue/logical_block_size", 0);
+        if (!b->logical_sector_bytes)
+                b->logical_sector_bytes = 512;
+        b->physical_sector_bytes = attr_u32_or(dir, "queue/physical_block_size", 0);
+        if (!b->physical_sector_bytes)
+                b->physical_sector_bytes = 512;
+
+        uint64_t v;
+        if (attr_u64(dir, "queue/minimum_io_size", &v) == 0)
+                b->io_min_bytes = v;
+        if (attr_u64(dir, "queue/optimal_io_size", &v) == 0)
+                b->io_opt_bytes = v;
+        /* The kernel prints -1 when the device cannot be aligned; parse_u64
+         * refuses it and we keep 0. */
+        if (attr_u64(dir, "alignment_offset", &v) == 0)
+                b->alignment_offset_bytes = v;
+
+        b->rotational = -1;
+        if (attr_u64(dir, "queue/rotational", &v) == 0)
+                b->rotational = v ? 1 : 0;
+        b->removable = attr_bool(dir, "removable");
+        b->readonly = attr_bool(dir, "ro");
+
+        b->vendor = attr_str(dir, "device/vendor");
+        b->model = attr_str(dir, "device/model");
+
+        struct udev_props u = {0};
+        if (have_dev)
+                udev_props_read(sysroot, b->major, b->minor, &u);
+
+        if (u.id_serial_short)
+                b->serial = xstrdup(u.id_serial_short);
+        else if (u.id_serial)
+                b->serial = xstrdup(u.id_serial);
+        else if (!(b->serial = attr_str(dir, "device/serial")))
+                b->serial = attr_str(dir, "serial");
+        b->id_serial = xstrdup(u.id_serial);
+
+        if (u.id_wwn)
+                b->wwn = xstrdup(u.id_wwn);
+        else {
+                _cleanup_free_ char *wwid = attr_str(dir, "device/wwid");
+                if (!wwid)
+                        wwid = attr_str(dir, "wwid");
+                b->wwn = wwn_from_wwid(wwid);
+        }
+        b->id_path = xstrdup(u.id_path);
+        udev_props_done(&u);
+
+        b->max_hw_sectors_kb = attr_u32_or(dir, "queue/max_hw_sectors_kb", 0);
+        b->max_sectors_kb = attr_u32_or(dir, "queue/max_sectors_kb", 0);
+        b->nr_requests = attr_u32_or(dir, "queue/nr_requests", 0);
+        b->read_ahead_kb = attr_u32_or(dir, "queue/read_ahead_kb", 0);
+
+        _cleanup_free_ char *sched = attr_str(dir, "queue/scheduler");
+        if (sched)
+                parse_scheduler(sched, &b->scheduler, &b->schedulers);
+
+        b->nr_hw_queues = count_hw_queues(dir);
+        b->has_holders = dir_nonempty(dir, "holders");
+        b->parts = list_partitions(dir);
+        b->md_level = attr_str(dir, "md/level");
+}
+
+/* Loop devices count only with a backing file; RAM disks never. */
+static bool skip_entry(const char *dir, const char *name)
+{
+        if (startswith(name, "ram") || startswith(name, "zram"))
+                return true;
+        if (startswith(name, "loop")) {
+                _cleanup_free_ char *backing = attr_str(dir, "loop/backing_file");
+                return backing == NULL;
+        }
+        return false;
+}
+
+/* ---- the machine ------------------------------------------------------- */
+
+static uint64_t read_mem_total(const char *sysroot)
+{
+        _cleanup_free_ char *p = path_join(sysroot, "proc/meminfo");
+        _cleanup_free_ char *text = NULL;
+        if (read_file(p, &text, NULL) < 0)
+                return 0;
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                uint64_t kib;
+                if (sscanf(line, "MemTotal: %" SCNu64 " kB", &kib) == 1)
+                        return kib <= UINT64_MAX / KiB ? kib * KiB : 0;
+        }
+        return 0;
+}
+
+static bool is_live_root(const char *sysroot)
+{
+        for (const char *c = sysroot; *c; c++)
+                if (*c != '/')
+                        return false;
+        return true;
+}
+
+/* The live system knows its page size; a captured tree may carry the
+ * "KernelPageSize:" line of proc/self/smaps (capture-sysroot.sh writes it). */
+static long read_page_size(const char *sysroot)
+{
+        if (is_live_root(sysroot)) {
+                long ps = sysconf(_SC_PAGESIZE);
+                return ps > 0 ? ps : 4096;
+        }
+        _cleanup_free_ char *p = path_join(sysroot, "proc/self/smaps");
+        _cleanup_free_ char *text = NULL;
+        if (read_file(p, &text, NULL) == 0) {
+                char *save = NULL;
+                for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                        unsigned long kib;
+                        if (sscanf(line, "KernelPageSize: %lu kB", &kib) == 1 && kib > 0 && kib <= 1024 * 1024)
+                                return (long)(kib * 1024);
+                }
+        }
+        return 4096;
+}
+
+int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
+{
+        if (!sysroot || !*sysroot)
+                sysroot = "/";
+
+        _cleanup_free_ char *blockdir = path_join(sysroot, "sys/block");
+        char **names = NULL;
+        int r = list_dir(blockdir, &names);
+        if (r < 0) {
+                if (d)
+                        diag_add(d, DIAG_ERROR, NULL, 0, "discovery", "sysfs-unreadable",
+                                 "cannot read %s: %s; give the root of a live system or of a captured tree "
+                                 "(tests/fixtures/capture-sysroot.sh)", blockdir, strerror(-r));
+                return r;
+        }
+
+        struct sysinfo s = {
+                .sysroot = xstrdup(sysroot),
+                .devs = xcalloc(strv_len(names) + 1, sizeof(struct blockdev)),
+        };
+        for (size_t i = 0; names && names[i]; i++) {
+                _cleanup_free_ char *dir = path_join(blockdir, names[i]);
+                if (!is_dir(dir) || skip_entry(dir, names[i]))
+                        continue;
+                load_dev(sysroot, dir, names[i], &s.devs[s.n_devs++]);
+        }
+        strv_free(names);
+        if (s.n_devs)
+                qsort(s.devs, s.n_devs, sizeof(*s.devs), dev_cmp);
+
+        s.mem_total_bytes = read_mem_total(sysroot);
+        s.page_size = read_page_size(sysroot);
+
+        *ret = s;
+        return 0;
+}
+
+static void blockdev_done(struct blockdev *b)
+{
+        free(b->name);
+        free(b->devnode);
+        free(b->vendor);
+        free(b->model);
+        free(b->serial);
+        free(b->id_serial);
+        free(b->wwn);
+        free(b->id_path);
+        free(b->scheduler);
+        strv_free(b->schedulers);
+        strv_free(b->parts);
+        free(b->md_level);
+}
+
+void sysinfo_free(struct sysinfo *s)
+{
+        if (!s)
+                return;
+        for (size_t i = 0; i < s->n_devs; i++)
+                blockdev_done(&s->devs[i]);
+        free(s->devs);
+        free(s->sysroot);
+        *s = (struct sysinfo){0};
+}
+
+/* By kernel name ("sdb") or device node ("/dev/sdb"). */
+const struct blockdev *sysinfo_find(const struct sysinfo *s, const char *name)
+{
+        if (!s || !name)
+                return NULL;
+        for (size_t i = 0; i < s->n_devs; i++)
+                if (streq_ptr(s->devs[i].name, name) || streq_ptr(s->devs[i].devnode, name))
+                        return &s->devs[i];
+        return NULL;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Discovery: what block devices the machine has, read from sysfs, the udev
+ * database and /proc/meminfo under a sysroot ("/" on a live system, or a
+ * captured tree in tests). Read-only; knows nothing of profiles or plans. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct blockdev {
+        char *name;               /* kernel name: "sdb", "vda", "md127", "dm-0" */
+        char *devnode;            /* "/dev/sdb" (never prefixed with the sysroot) */
+        unsigned major, minor;
+        bool is_partition;        /* discovery lists whole disks only; partitions go in parts[] */
+        uint64_t size_bytes;      /* sys/block/X/size × 512 */
+        uint32_t logical_sector_bytes;    /* queue/logical_block_size, default 512 */
+        uint32_t physical_sector_bytes;   /* queue/physical_block_size, default 512 */
+        uint64_t io_min_bytes;    /* queue/minimum_io_size as exported, 0 if absent */
+        uint64_t io_opt_bytes;    /* queue/optimal_io_size as exported, 0 if absent */
+        uint64_t alignment_offset_bytes;  /* alignment_offset */
+        int rotational;           /* queue/rotational: 0, 1, or -1 unknown */
+        bool removable, readonly;
+        char *vendor, *model;     /* device/vendor, device/model, stripped; may be NULL */
+        char *serial;             /* udev ID_SERIAL_SHORT, else ID_SERIAL, else device/serial, else sys "serial" */
+        char *id_serial;          /* udev ID_SERIAL exactly (what udev rules match), may be NULL */
+        char *wwn;                /* udev ID_WWN ("0x5000c500a1b2c3d4"), else derived from device/wwid "naa.…" as "0x…", may be NULL */
+        char *id_path;            /* udev ID_PATH ("pci-0000:00:1f.2-ata-1"), may be NULL */
+        /* queue limits and current tuning, 0 / NULL if the file is absent */
+        uint32_t max_hw_sectors_kb, max_sectors_kb, nr_requests, read_ahead_kb;
+        char *scheduler;          /* the active one (the [bracketed] word), NULL if no queue/scheduler file */
+        char **schedulers;        /* all offered, NULL-terminated, may be NULL */
+        unsigned nr_hw_queues;    /* entries in sys/block/X/mq/, 1 if no mq dir */
+        bool has_holders;         /* sys/block/X/holders/ not empty (md, dm on top) */
+        char **parts;             /* partition kernel names ("sdb1"), NULL-terminated, may be NULL */
+        char *md_level;           /* for mdN: md/level ("raid5"), else NULL */
+};
+
+struct sysinfo {
+        char *sysroot;            /* "/" or the captured tree */
+        struct blockdev *devs;    /* sorted by name (sda < sdb < … < sdaa: shorter first, then lexical) */
+        size_t n_devs;
+        uint64_t mem_total_bytes; /* proc/meminfo MemTotal, 0 if unknown */
+        long page_size;           /* 4096 unless the tree says otherwise */
+};
+
+/* Reads SYSROOT/sys/block/ (every entry except loop devices that have no backing file,
+ * ram*, zram*), SYSROOT/run/udev/data/b<major>:<minor> and SYSROOT/proc/meminfo.
+ * Returns 0, or -errno when SYSROOT/sys/block cannot be read at all (with a
+ * diagnostic added to d). Missing individual attributes are not errors. */
+int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d);
+void sysinfo_free(struct sysinfo *s);
+const struct blockdev *sysinfo_find(const struct sysinfo *s, const char *name);
