@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Apply: carry out a plan on real block devices. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "discover.h"
+#include "plan.h"
+
+/* lvm --config used by every lvm call storprov makes: no lvmpolld and no
+ * udev-provided device list, so that lvm works the same in an initramfs, a
+ * kickstart %pre and a running system. */
+#define STORPROV_LVM_CONFIG "global { use_lvmpolld = 0 } devices { obtain_device_list_from_udev = 0 }"
+
+struct apply_options {
+        const char *root;         /* where config files go ("/") */
+        const char *sysroot;      /* where devices were discovered ("/") */
+        bool yes, dry_run, wipe_all, mount;
+        const char *report;       /* JSON report path or NULL */
+        unsigned jobs;
+};
+
+/* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state). */
+int apply_plan(const struct plan *pl, const struct sysinfo *si, const struct apply_options *o);

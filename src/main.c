@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * storprov — command line. Parses options into a struct, then runs the
+ * pipeline: profile → discovery → plan → output / render / apply.
+ * Exit codes: 0 success, 1 runtime failure, 2 bad input or usage. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "apply.h"
+#include "discover.h"
+#include "geometry.h"
+#include "plan.h"
+#include "profile.h"
+#include "files.h"
+#include "render.h"
+#include "util.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+#ifndef STORPROV_VERSION
+#define STORPROV_VERSION "0.1.0"
+#endif
+
+struct args {
+        const char *profile;
+        const char *sysroot;
+        const char *root;
+        const char *format;
+        const char *report;
+        const char *mdadm_conf;
+        uint64_t seed;
+        bool seed_set;
+        bool yes, dry_run, wipe, mount;
+        unsigned jobs;
+        /* geometry */
+        const char *level, *chunk;
+        unsigned members, legs;
+        uint64_t sector;
+        bool md;
+};
+
+static const char *main_help =
+        "Usage: storprov VERB [OPTIONS]\n"
+        "\n"
+        "Provision a storage server's disks from an XML profile: partitions aligned to the\n"
+        "RAID full stripe, md arrays, LVM, XFS with su/sw and log stripe unit, and the\n"
+        "fstab, udev rules, sysctl.d and mdadm.conf that keep it tuned after reboot.\n"
+        "\n"
+        "Verbs:\n"
+        "  geometry   derive su/sw, alignment and mkfs.xfs arguments from a RAID layout\n"
+        "  validate   check a profile against the schema and the rules, touch nothing\n"
+        "  plan       show every command and file storprov would run and write\n"
+        "  render     write the config files only (fstab, udev rules, sysctl.d, mdadm.conf)\n"
+        "  apply      carry out the plan on the block devices\n"
+        "\n"
+        "Run 'storprov VERB --help' for the options of a verb; see storprov(8).\n"
+        "Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n";
+
+static const char *geometry_help =
+        "Usage: storprov geometry --level L --members N --chunk SIZE [--legs K]\n"
+        "                         [--sector BYTES] [--md] [--format text|json]\n"
+        "\n"
+        "Derives the stripe geometry of a RAID layout, without a profile or a device.\n"
+        "  --level L       0, 1, 4, 5, 6, 10, 50 or 60 (also raid5, ...)\n"
+        "  --members N     all members, data and parity (for 50/60: across every leg)\n"
+        "  --chunk SIZE    per-disk chunk (strip): 64K, 256k, 1M, ... (not for RAID1)\n"
+        "  --legs K        RAID50/60: number of RAID5/6 groups\n"
+        "  --sector BYTES  physical sector size (default 512)\n"
+        "  --md            apply Linux md's rules too (chunk a power of 2)\n"
+        "  --format F      text (default) or json\n";
+
+static const char *validate_help =
+        "Usage: storprov validate --profile FILE [--sysroot DIR]\n"
+        "\n"
+        "Checks the profile against the schema and every rule, including the disks it selects\n"
+        "on this machine (or in the captured tree DIR). Prints the problems; touches nothing.\n";
+
+static const char *plan_help =
+        "Usage: storprov plan --profile FILE [--sysroot DIR] [--seed N] [--format text|json]\n"
+        "                     [--mdadm-conf PATH]\n"
+        "\n"
+        "Prints the plan: objects with their derived geometry and where each value came from,\n"
+        "every step with its exact command line, and every file with its content.\n"
+        "  --sysroot DIR   read devices from DIR/sys, DIR/run/udev/data, DIR/proc (default /)\n"
+        "  --seed N        make the pre-assigned UUIDs reproducible (default: derived from the\n"
+        "                  profile name and the selected disks' WWN/serial)\n"
+        "  --mdadm-conf P  where mdadm.conf lives on the target (default /etc/mdadm/mdadm.conf)\n";
+
+static const char *render_help =
+        "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
+        "                       [--mdadm-conf PATH]\n"
+        "\n"
+        "Writes the config files under DIR, atomically: /etc/fstab and mdadm.conf are merged\n"
+        "(storprov's lines sit in a marked block, foreign lines are kept), the udev rules and\n"
+        "sysctl.d files are storprov's own.\n";
+
+static const char *apply_help =
+        "Usage: storprov apply --profile FILE [--root DIR] [--sysroot DIR] [--yes] [--dry-run]\n"
+        "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
+        "\n"
+        "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
+        "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
+        "Every target is probed first; a device that carries a partition table, filesystem,\n"
+        "md superblock or LVM label is refused unless the profile (wipe=\"true\") or --wipe\n"
+        "allows it. A second run on a provisioned node changes nothing; a run that died\n"
+        "resumes. Objects marked preserve=\"true\" are verified and never written.\n"
+        "  --yes           do not ask for confirmation\n"
+        "  --dry-run       print the plan and touch nothing\n"
+        "  --wipe          allow wiping every target that carries signatures\n"
+        "  --mount         mount the filesystems under DIR (for an installer)\n"
+        "  --report FILE   write a JSON report of what was done\n"
+        "  --jobs N        independent arrays in parallel (default 2)\n";
+
+enum {
+        OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
+        OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
+        OPT_MDADM_CONF, OPT_HELP,
+};
+
+static const struct option all_options[] = {
+        {"profile", required_argument, NULL, OPT_PROFILE},
+        {"sysroot", required_argument, NULL, OPT_SYSROOT},
+        {"root", required_argument, NULL, OPT_ROOT},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"level", required_argument, NULL, OPT_LEVEL},
+        {"members", required_argument, NULL, OPT_MEMBERS},
+        {"chunk", required_argument, NULL, OPT_CHUNK},
+        {"legs", required_argument, NULL, OPT_LEGS},
+        {"sector", required_argument, NULL, OPT_SECTOR},
+        {"md", no_argument, NULL, OPT_MD},
+        {"yes", no_argument, NULL, OPT_YES},
+        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+        {"report", required_argument, NULL, OPT_REPORT},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"wipe", no_argument, NULL, OPT_WIPE},
+        {"mount", no_argument, NULL, OPT_MOUNT},
+        {"mdadm-conf", required_argument, NULL, OPT_MDADM_CONF},
+        {"help", no_argument, NULL, OPT_HELP},
+        {0},
+};
+
+/* Which options each verb takes. */
+static const struct verb {
+        const char *name;
+        const char *help;
+        const int *opts;
+} verbs[] = {
+        {"geometry", NULL, (const int[]){OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK, OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_FORMAT, 0}},
+        {"validate", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, 0}},
+        {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, 0}},
+        {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, 0}},
+        {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
+                                      OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, 0}},
+};
+
+static const char *verb_help(const char *v)
+{
+        if (!strcmp(v, "geometry"))
+                return geometry_help;
+        if (!strcmp(v, "validate"))
+                return validate_help;
+        if (!strcmp(v, "plan"))
+                return plan_help;
+        if (!strcmp(v, "render"))
+                return render_help;
+        return apply_help;
+}
+
+static int usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *verb, const char *fmt, ...)
+{
+        va_list ap;
+        fprintf(stderr, "storprov%s%s: ", verb ? " " : "", verb ? verb : "");
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "\nTry 'storprov %s--help'.\n", verb ? verb : "");
+        return EXIT_USAGE;
+}
+
+static int parse_args(const struct verb *v, int argc, char **argv, struct args *a)
+{
+        optind = 1;
+        opterr = 0;
+        int c;
+        while ((c = getopt_long(argc, argv, ":h", all_options, NULL)) != -1) {
+                if (c == 'h' || c == OPT_HELP) {
+                        fputs(verb_help(v->name), stdout);
+                        return -1;
+                }
+                if (c == '?')
+                        return usage_error(v->name, "unknown option '%s'", argv[optind - 1]);
+                if (c == ':')
+                        return usage_error(v->name, "option '%s' needs a value", argv[optind - 1]);
+                bool ok = false;
+                for (const int *o = v->opts; *o; o++)
+                        ok |= *o == c;
+                if (!ok)
+                        return usage_error(v->name, "option '%s' does not apply to %s", argv[optind - 1], v->name);
+                uint64_t u;
+                switch (c) {
+                case OPT_PROFILE: a->profile = optarg; break;
+                case OPT_SYSROOT: a->sysroot = optarg; break;
+                case OPT_ROOT: a->root = optarg; break;
+                case OPT_FORMAT:
+                        if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+                                return usage_error(v->name, "--format takes text or json, not '%s'", optarg);
+                        a->format = optarg;
+                        break;
+                case OPT_SEED:
+                        if (parse_u64(optarg, &a->seed) < 0)
+                                return usage_error(v->name, "--seed takes a whole number, not '%s'", optarg);
+                        a->seed_set = true;
+                        break;
+                case OPT_LEVEL: a->level = optarg; break;
+                case OPT_CHUNK: a->chunk = optarg; break;
+                case OPT_MEMBERS:
+                case OPT_LEGS:
+                case OPT_JOBS:
+                        if (parse_u64(optarg, &u) < 0 || u == 0 || u > 4096)
+                                return usage_error(v->name, "'%s' takes a whole number from 1 to 4096, not '%s'",
+                                                   argv[optind - 2], optarg);
+                        if (c == OPT_MEMBERS)
+                                a->members = (unsigned)u;
+                        else if (c == OPT_LEGS)
+                                a->legs = (unsigned)u;
+                        else
+                                a->jobs = (unsigned)u;
+                        break;
+                case OPT_SECTOR:
+                        if (parse_size(optarg, &a->sector) < 0 || !is_pow2(a->sector) || a->sector < 512)
+                                return usage_error(v->name, "--sector takes a power of 2 of at least 512, not '%s'", optarg);
+                        break;
+                case OPT_MD: a->md = true; break;
+                case OPT_YES: a->yes = true; break;
+                case OPT_DRY_RUN: a->dry_run = true; break;
+                case OPT_WIPE: a->wipe = true; break;
+                case OPT_MOUNT: a->mount = true; break;
+                case OPT_REPORT: a->report = optarg; break;
+                case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
+                }
+        }
+        if (optind < argc)
+                return usage_error(v->name, "unexpected argument '%s'", argv[optind]);
+        return 0;
+}
+
+/* ---- geometry ------------------------------------------------------------ */
+
+static int cmd_geometry(struct args *a)
+{
+        if (!a->level || !a->members)
+                return usage_error("geometry", "--level and --members are required");
+        struct raid_desc d = {.members = a->members, .legs = a->legs, .md = a->md};
+        if (raid_level_parse(a->level, &d.level) < 0)
+                return usage_error("geometry", "--level takes 0, 1, 4, 5, 6, 10, 50 or 60, not '%s'", a->level);
+        if (a->chunk && parse_size(a->chunk, &d.chunk_bytes) < 0)
+                return usage_error("geometry", "--chunk takes a size such as 64K, not '%s'", a->chunk);
+        if (d.level != RAID_1 && !a->chunk)
+                return usage_error("geometry", "--chunk is required for %s", raid_level_name(d.level));
+        struct stripe_geom g;
+        char *e = NULL;
+        if (raid_geometry(&d, &g, &e) < 0) {
+                fprintf(stderr, "storprov geometry: %s\n", e);
+                free(e);
+                return EXIT_USAGE;
+        }
+        uint64_t sector = a->sector ? a->sector : 512;
+        if (xfs_validate_stripe(g.su_bytes, g.sw, sector, &e) < 0) {
+                fprintf(stderr, "storprov geometry: %s\n", e);
+                free(e);
+                return EXIT_USAGE;
+        }
+        uint64_t align = partition_align_bytes(&g, sector);
+        uint64_t lsu = xfs_log_su_bytes(&g);
+        uint64_t ext = vg_extent_bytes(g.full_stripe_bytes);
+        char **mkfs = NULL;
+        xfs_stripe_args(&g, &mkfs);
+        char mo[96], x1[32], x2[32], x3[32], x4[32];
+        snprintf(mo, sizeof mo, "logbufs=8,logbsize=%s%s", fmt_size_exact(xfs_logbsize_bytes(lsu), x1),
+                 g.parity ? ",swalloc" : "");
+
+        if (a->format && !strcmp(a->format, "json")) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "level", json_object_new_string(raid_level_name(d.level)));
+                json_object_object_add(j, "members", json_object_new_int64(d.members));
+                json_object_object_add(j, "legs", json_object_new_int64(d.legs ? d.legs : 1));
+                json_object_object_add(j, "chunk_bytes", json_object_new_int64((int64_t)d.chunk_bytes));
+                json_object_object_add(j, "su_bytes", json_object_new_int64((int64_t)g.su_bytes));
+                json_object_object_add(j, "sw", json_object_new_int64(g.sw));
+                json_object_object_add(j, "full_stripe_bytes", json_object_new_int64((int64_t)g.full_stripe_bytes));
+                json_object_object_add(j, "parity", json_object_new_boolean(g.parity));
+                json_object_object_add(j, "partition_align_bytes", json_object_new_int64((int64_t)align));
+                json_object_object_add(j, "pv_data_alignment_bytes",
+                                       json_object_new_int64((int64_t)pv_data_alignment_bytes(&g)));
+                json_object_object_add(j, "vg_extent_bytes", json_object_new_int64((int64_t)ext));
+                json_object_object_add(j, "log_su_bytes", json_object_new_int64((int64_t)lsu));
+                json_object_object_add(j, "xfs_sunit_blocks", json_object_new_int64((int64_t)(g.su_bytes / XFS_BLOCK_BYTES)));
+                json_object_object_add(j, "xfs_swidth_blocks",
+                                       json_object_new_int64((int64_t)(g.full_stripe_bytes / XFS_BLOCK_BYTES)));
+                json_object_object_add(j, "mkfs_sunit_sectors", json_object_new_int64((int64_t)(g.su_bytes / 512)));
+                json_object_object_add(j, "mkfs_swidth_sectors",
+                                       json_object_new_int64((int64_t)(g.full_stripe_bytes / 512)));
+                json_object_object_add(j, "mdadm_chunk_kib",
+                                       json_object_new_int64((int64_t)(d.level == RAID_1 ? 0 : d.chunk_bytes / KiB)));
+                json_object *ma = json_object_new_array();
+                for (size_t i = 0; mkfs && mkfs[i]; i++)
+                        json_object_array_add(ma, json_object_new_string(mkfs[i]));
+                json_object_object_add(j, "mkfs_args", ma);
+                json_object_object_add(j, "mount_options", json_object_new_string(mo));
+                puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE));
+                json_object_put(j);
+        } else {
+                char *m = strv_join_shell(mkfs);
+                printf("%s, %u members%s%s%s\n", raid_level_name(d.level), d.members, d.legs > 1 ? " in " : "",
+                       d.legs > 1 ? (snprintf(x4, sizeof x4, "%u legs", d.legs), x4) : "",
+                       d.level == RAID_1 ? "" : (snprintf(x3, sizeof x3, ", chunk %s", fmt_size_exact(d.chunk_bytes, x2)), x3));
+                if (g.su_bytes) {
+                        printf("  su %s, sw %u, full stripe %s%s\n", fmt_size_exact(g.su_bytes, x1), g.sw,
+                               fmt_size_exact(g.full_stripe_bytes, x2), g.parity ? " (parity: partial writes pay read-modify-write)" : "");
+                        printf("  xfs_info: sunit=%" PRIu64 " swidth=%" PRIu64 " blks (4 KiB blocks); mkfs sunit=%" PRIu64
+                               " swidth=%" PRIu64 " (512-byte sectors)\n",
+                               g.su_bytes / XFS_BLOCK_BYTES, g.full_stripe_bytes / XFS_BLOCK_BYTES, g.su_bytes / 512,
+                               g.full_stripe_bytes / 512);
+                } else
+                        printf("  no stripe geometry (mirrors): mkfs.xfs gets no su/sw\n");
+                printf("  partition alignment: %s (%" PRIu64 " bytes) = lcm(1m, full stripe, sector %" PRIu64 ")\n",
+                       fmt_size_exact(align, x1), align, sector);
+                if (g.su_bytes) {
+                        printf("  pvcreate --dataalignment=%s; vgcreate --physicalextentsize=%s\n",
+                               fmt_size_exact(pv_data_alignment_bytes(&g), x1), fmt_size_exact(ext, x2));
+                        printf("  log stripe unit %s\n", fmt_size_exact(lsu, x1));
+                }
+                if (d.level != RAID_1)
+                        printf("  mdadm --chunk=%" PRIu64 " (KiB)\n", d.chunk_bytes / KiB);
+                printf("  mkfs.xfs %s\n", m);
+                printf("  mount options: %s\n", mo);
+                free(m);
+        }
+        strv_free(mkfs);
+        return 0;
+}
+
+/* ---- profile → plan ------------------------------------------------------ */
+
+static int load_plan(const struct args *a, const char *verb, struct profile *p, struct sysinfo *si, struct plan *pl)
+{
+        struct diags d = {0};
+        if (!a->profile)
+                return usage_error(verb, "--profile FILE is required");
+        int r = profile_load(a->profile, p, &d);
+        if (r < 0) {
+                diags_print(&d, stderr);
+                if (!d.n)
+                        fprintf(stderr, "storprov: %s: %s\n", a->profile, strerror(-r));
+                fprintf(stderr, "storprov: %s: %zu error%s; nothing was touched\n", a->profile, diags_errors(&d),
+                        diags_errors(&d) == 1 ? "" : "s");
+                diags_free(&d);
+                return EXIT_USAGE;
+        }
+        const char *sysroot = a->sysroot ? a->sysroot : "/";
+        r = sysinfo_load(sysroot, si, &d);
+        if (r < 0) {
+                diags_print(&d, stderr);
+                diags_free(&d);
+                profile_free(p);
+                return a->sysroot ? EXIT_USAGE : EXIT_RUNTIME;
+        }
+        struct plan_options o = {
+                .sysroot = sysroot,
+                .seed = a->seed,
+                .seed_set = a->seed_set,
+                .mdadm_conf = a->mdadm_conf,
+                .lvm_config = STORPROV_LVM_CONFIG,
+        };
+        r = plan_build(p, si, &o, pl, &d);
+        diags_print(&d, stderr);
+        if (r < 0) {
+                fprintf(stderr, "storprov: %s: %zu error%s; nothing was touched\n", a->profile, diags_errors(&d),
+                        diags_errors(&d) == 1 ? "" : "s");
+                diags_free(&d);
+                sysinfo_free(si);
+                profile_free(p);
+                return EXIT_USAGE;
+        }
+        diags_free(&d);
+        return 0;
+}
+
+static int cmd_validate(struct args *a)
+{
+        struct profile p;
+        struct sysinfo si;
+        struct plan pl;
+        int r = load_plan(a, "validate", &p, &si, &pl);
+        if (r)
+                return r;
+        size_t disks = 0;
+        for (size_t i = 0; i < pl.n_objs; i++)
+                disks += pl.objs[i].kind == OBJ_DISK;
+        printf("%s: valid; %zu disk%s selected, %zu steps, %zu files\n", a->profile, disks, disks == 1 ? "" : "s",
+               pl.n_steps, pl.n_files);
+        plan_free(&pl);
+        sysinfo_free(&si);
+        profile_free(&p);
+        return 0;
+}
+
+static int cmd_plan(struct args *a)
+{
+        struct profile p;
+        struct sysinfo si;
+        struct plan pl;
+        int r = load_plan(a, "plan", &p, &si, &pl);
+        if (r)
+                return r;
+        char *out = a->format && !strcmp(a->format, "json") ? plan_format_json(&pl) : plan_format_text(&pl);
+        fputs(out, stdout);
+        if (out[0] && out[strlen(out) - 1] != '\n')
+                fputc('\n', stdout);
+        free(out);
+        plan_free(&pl);
+        sysinfo_free(&si);
+        profile_free(&p);
+        return 0;
+}
+
+static int cmd_render(struct args *a)
+{
+        if (!a->root)
+                return usage_error("render", "--root DIR is required (use --root / for the running system)");
+        struct profile p;
+        struct sysinfo si;
+        struct plan pl;
+        int r = load_plan(a, "render", &p, &si, &pl);
+        if (r)
+                return r;
+        struct diags d = {0};
+        r = render_files(&pl, a->root, &d);
+        diags_print(&d, stderr);
+        diags_free(&d);
+        plan_free(&pl);
+        sysinfo_free(&si);
+        profile_free(&p);
+        return r < 0 ? EXIT_RUNTIME : 0;
+}
+
+static int cmd_apply(struct args *a)
+{
+        struct profile p;
+        struct sysinfo si;
+        struct plan pl;
+        int r = load_plan(a, "apply", &p, &si, &pl);
+        if (r)
+                return r;
+        struct apply_options o = {
+                .root = a->root ? a->root : "/",
+                .sysroot = a->sysroot ? a->sysroot : "/",
+                .yes = a->yes,
+                .dry_run = a->dry_run,
+                .wipe_all = a->wipe,
+                .mount = a->mount,
+                .report = a->report,
+                .jobs = a->jobs ? a->jobs : 2,
+        };
+        r = apply_plan(&pl, &si, &o);
+        plan_free(&pl);
+        sysinfo_free(&si);
+        profile_free(&p);
+        return r;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2)
+                return usage_error(NULL, "a verb is required (geometry, validate, plan, render, apply)");
+        const char *verb = argv[1];
+        if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
+                fputs(main_help, stdout);
+                return 0;
+        }
+        if (!strcmp(verb, "--version")) {
+                printf("storprov %s\n", STORPROV_VERSION);
+                return 0;
+        }
+        const struct verb *v = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (!strcmp(verbs[i].name, verb))
+                        v = &verbs[i];
+        if (!v)
+                return usage_error(NULL, "unknown verb '%s'", verb);
+        struct args a = {0};
+        int r = parse_args(v, argc - 1, argv + 1, &a);
+        if (r < 0)
+                return 0; /* --help */
+        if (r > 0)
+                return r;
+        if (!strcmp(verb, "geometry"))
+                return cmd_geometry(&a);
+        if (!strcmp(verb, "validate"))
+                return cmd_validate(&a);
+        if (!strcmp(verb, "plan"))
+                return cmd_plan(&a);
+        if (!strcmp(verb, "render"))
+                return cmd_render(&a);
+        return cmd_apply(&a);
+}

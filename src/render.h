@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Renderers: pure functions from a plan (and, for files storprov shares with
+ * others, the existing content) to the text of a config file. Writing is the
+ * caller's business (write_file_atomic under --root). */
+#pragma once
+
+#include "plan.h"
+
+/* fstab: the managed block (by UUID, never with sunit/swidth) merged into
+ * `existing` (NULL: an empty file). Foreign lines are kept; a foreign line for
+ * a mountpoint or device storprov now manages is commented out, with a
+ * warning in d (if d is not NULL). */
+char *render_fstab(const struct plan *pl, const char *existing, struct diags *d);
+/* The udev rules file (storprov owns it whole). */
+char *render_udev_rules(const struct plan *pl);
+/* The sysctl.d file (storprov owns it whole). */
+char *render_sysctl(const struct plan *pl);
+/* mdadm.conf: ARRAY lines in a managed block, merged like fstab. */
+char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diags *d);

@@ -1,0 +1,213 @@
+/* Geometry: table-driven over levels, member counts and chunks. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "geometry.h"
+#include "util.h"
+
+struct row {
+        enum raid_level level;
+        unsigned members, legs;
+        uint64_t chunk;
+        bool md;
+        /* expected */
+        int rc;
+        uint64_t su;
+        unsigned sw;
+        uint64_t full, align;
+        bool parity;
+};
+
+static const struct row rows[] = {
+        /* seed 000: 12 disks RAID5 64 KiB → su 64k sw 11, 704 KiB stripe, 11 MiB alignment */
+        {RAID_5, 12, 0, 64 * KiB, false, 0, 64 * KiB, 11, 704 * KiB, 11 * MiB, true},
+        {RAID_5, 4, 0, 64 * KiB, true, 0, 64 * KiB, 3, 192 * KiB, 3 * MiB, true},
+        {RAID_5, 3, 0, 512 * KiB, true, 0, 512 * KiB, 2, 1 * MiB, 1 * MiB, true},
+        {RAID_4, 5, 0, 64 * KiB, true, 0, 64 * KiB, 4, 256 * KiB, 1 * MiB, true},
+        {RAID_6, 6, 0, 64 * KiB, true, 0, 64 * KiB, 4, 256 * KiB, 1 * MiB, true},
+        {RAID_6, 12, 0, 64 * KiB, false, 0, 64 * KiB, 10, 640 * KiB, 5 * MiB, true},
+        {RAID_6, 8, 0, 128 * KiB, true, 0, 128 * KiB, 6, 768 * KiB, 3 * MiB, true},
+        {RAID_0, 3, 0, 64 * KiB, false, 0, 64 * KiB, 3, 192 * KiB, 3 * MiB, false},
+        {RAID_0, 2, 0, 512 * KiB, true, 0, 512 * KiB, 2, 1 * MiB, 1 * MiB, false},
+        {RAID_10, 4, 0, 64 * KiB, true, 0, 64 * KiB, 2, 128 * KiB, 1 * MiB, false},
+        {RAID_10, 6, 0, 256 * KiB, true, 0, 256 * KiB, 3, 768 * KiB, 3 * MiB, false},
+        {RAID_10, 3, 0, 64 * KiB, true, 0, 64 * KiB, 3, 192 * KiB, 3 * MiB, false}, /* odd count: raid_disks */
+        {RAID_1, 2, 0, 0, true, 0, 0, 0, 0, 1 * MiB, false},
+        {RAID_1, 3, 0, 0, false, 0, 0, 0, 0, 1 * MiB, false},
+        /* RAID50: 2 legs of 6 → sw = 2 × 5 */
+        {RAID_50, 12, 2, 64 * KiB, false, 0, 64 * KiB, 10, 640 * KiB, 5 * MiB, true},
+        /* RAID60: 3 legs of 8 → sw = 3 × 6 */
+        {RAID_60, 24, 3, 128 * KiB, false, 0, 128 * KiB, 18, 2304 * KiB, 9 * MiB, true},
+        /* rules */
+        {RAID_1, 2, 0, 64 * KiB, true, -EINVAL, 0, 0, 0, 0, false},       /* chunk on RAID1 */
+        {RAID_5, 2, 0, 64 * KiB, true, -EINVAL, 0, 0, 0, 0, false},       /* too few members */
+        {RAID_6, 3, 0, 64 * KiB, true, -EINVAL, 0, 0, 0, 0, false},
+        {RAID_0, 1, 0, 64 * KiB, true, -EINVAL, 0, 0, 0, 0, false},
+        {RAID_5, 4, 0, 0, true, -EINVAL, 0, 0, 0, 0, false},              /* no chunk */
+        {RAID_5, 4, 0, 6 * KiB, false, -EINVAL, 0, 0, 0, 0, false},       /* not 4 KiB multiple (mkfs.xfs rejects su=6k) */
+        {RAID_5, 4, 0, 96 * KiB, true, -EINVAL, 0, 0, 0, 0, false},       /* md needs a power of 2 */
+        {RAID_5, 4, 0, 96 * KiB, false, 0, 96 * KiB, 3, 288 * KiB, 9 * MiB, true}, /* hw strip may be odd */
+        {RAID_50, 12, 1, 64 * KiB, false, -EINVAL, 0, 0, 0, 0, false},    /* legs < 2 */
+        {RAID_50, 13, 2, 64 * KiB, false, -EINVAL, 0, 0, 0, 0, false},    /* uneven legs */
+        {RAID_60, 6, 2, 64 * KiB, false, -EINVAL, 0, 0, 0, 0, false},     /* legs of 3 too small for RAID6 */
+        {RAID_5, 6, 2, 64 * KiB, false, -EINVAL, 0, 0, 0, 0, false},      /* legs on a non-nested level */
+};
+
+static void test_table(void **state)
+{
+        (void)state;
+        for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+                const struct row *r = &rows[i];
+                struct raid_desc d = {.level = r->level, .members = r->members, .legs = r->legs,
+                                      .chunk_bytes = r->chunk, .md = r->md};
+                struct stripe_geom g = {0};
+                char *e = NULL;
+                int rc = raid_geometry(&d, &g, &e);
+                if (rc != r->rc)
+                        fail_msg("row %zu: %s x %u chunk %llu: rc %d, expected %d (%s)", i, raid_level_name(r->level),
+                                 r->members, (unsigned long long)r->chunk, rc, r->rc, e ? e : "");
+                if (rc < 0) {
+                        assert_non_null(e);
+                        assert_true(strlen(e) > 10);
+                        free(e);
+                        continue;
+                }
+                assert_int_equal(g.su_bytes, r->su);
+                assert_int_equal(g.sw, r->sw);
+                assert_int_equal(g.full_stripe_bytes, r->full);
+                assert_int_equal(g.parity, r->parity);
+                assert_int_equal(partition_align_bytes(&g, 512), r->align);
+        }
+}
+
+static void test_seed000_xfs_units(void **state)
+{
+        (void)state;
+        struct raid_desc d = {.level = RAID_5, .members = 12, .chunk_bytes = 64 * KiB};
+        struct stripe_geom g;
+        assert_int_equal(raid_geometry(&d, &g, NULL), 0);
+        /* xfs_info reports fs blocks: sunit=16 swidth=176 */
+        assert_int_equal(g.su_bytes / XFS_BLOCK_BYTES, 16);
+        assert_int_equal(g.full_stripe_bytes / XFS_BLOCK_BYTES, 176);
+        /* mkfs -d sunit/swidth are 512-byte sectors: 128/1408 */
+        assert_int_equal(g.su_bytes / 512, 128);
+        assert_int_equal(g.full_stripe_bytes / 512, 1408);
+        char **argv = NULL;
+        xfs_stripe_args(&g, &argv);
+        char *s = strv_join(argv, " ");
+        assert_string_equal(s, "-d su=64k,sw=11 -l version=2,su=64k");
+        free(s);
+        strv_free(argv);
+}
+
+static void test_log_su(void **state)
+{
+        (void)state;
+        struct { uint64_t su; uint64_t want; } t[] = {
+                {64 * KiB, 64 * KiB},  {256 * KiB, 256 * KiB}, {512 * KiB, 256 * KiB}, /* mdadm default chunk */
+                {1 * MiB, 256 * KiB},  {96 * KiB, 32 * KiB},   {4 * KiB, 4 * KiB},     {0, 0},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(t); i++) {
+                struct stripe_geom g = {.su_bytes = t[i].su, .sw = 2, .full_stripe_bytes = 2 * t[i].su};
+                uint64_t l = xfs_log_su_bytes(&g);
+                assert_int_equal(l, t[i].want);
+                if (l) {
+                        assert_true(l <= XFS_LOG_SU_MAX_BYTES);
+                        assert_int_equal(l % 4096, 0);
+                        assert_true(xfs_logbsize_bytes(l) >= l);
+                }
+        }
+}
+
+static void test_extent(void **state)
+{
+        (void)state;
+        struct { uint64_t full; uint64_t want; } t[] = {
+                {0, 4 * MiB},           {256 * KiB, 4 * MiB},  {704 * KiB, 4224 * KiB}, /* 6 x 704k, 33 x 128k */
+                {192 * KiB, 4224 * KiB}, {640 * KiB, 4480 * KiB},  {8 * MiB, 8 * MiB},
+                {2304 * KiB, 4608 * KiB},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(t); i++) {
+                uint64_t e = vg_extent_bytes(t[i].full);
+                assert_int_equal(e, t[i].want);
+                if (t[i].full)
+                        assert_int_equal(e % t[i].full, 0);
+                assert_true(is_pow2(e) || e % (128 * KiB) == 0);
+                assert_true(e >= 4 * MiB);
+        }
+}
+
+static void test_stack(void **state)
+{
+        (void)state;
+        /* md RAID0 over 4 hardware RAID6 LUNs (6 x 64k, full 256k) */
+        struct stripe_geom lun = {.su_bytes = 64 * KiB, .sw = 4, .full_stripe_bytes = 256 * KiB, .parity = true};
+        struct stripe_geom g;
+        char *e = NULL;
+        assert_int_equal(stack_geometry(&lun, 4, 256 * KiB, true, &g, &e), 0);
+        assert_int_equal(g.su_bytes, 64 * KiB);
+        assert_int_equal(g.sw, 16);
+        assert_int_equal(g.full_stripe_bytes, 1 * MiB);
+        assert_true(g.parity);
+        /* a larger multiple: su = chunk */
+        assert_int_equal(stack_geometry(&lun, 4, 512 * KiB, true, &g, &e), 0);
+        assert_int_equal(g.su_bytes, 512 * KiB);
+        assert_int_equal(g.sw, 4);
+        /* straddling chunk */
+        assert_int_equal(stack_geometry(&lun, 4, 128 * KiB, true, &g, &e), -EINVAL);
+        assert_non_null(strstr(e, "straddle"));
+        free(e);
+        /* plain disks: su = chunk, sw = legs */
+        assert_int_equal(stack_geometry(NULL, 3, 64 * KiB, false, &g, &e), 0);
+        assert_int_equal(g.su_bytes, 64 * KiB);
+        assert_int_equal(g.sw, 3);
+}
+
+static void test_validate_stripe(void **state)
+{
+        (void)state;
+        char *e = NULL;
+        assert_int_equal(xfs_validate_stripe(64 * KiB, 11, 512, &e), 0);
+        assert_int_equal(xfs_validate_stripe(6 * KiB, 2, 512, &e), -EINVAL); /* mkfs: not a multiple of 4096 */
+        free(e);
+        e = NULL;
+        assert_int_equal(xfs_validate_stripe(64 * KiB, 0, 512, &e), -EINVAL);
+        free(e);
+        e = NULL;
+        assert_int_equal(xfs_validate_stripe(4 * KiB, 3, 8192, &e), -EINVAL); /* sector larger than su */
+        free(e);
+        assert_int_equal(xfs_validate_stripe(0, 0, 512, NULL), 0);
+}
+
+static void test_level_parse(void **state)
+{
+        (void)state;
+        enum raid_level l;
+        assert_int_equal(raid_level_parse("raid6", &l), 0);
+        assert_int_equal(l, RAID_6);
+        assert_int_equal(raid_level_parse("RAID10", &l), 0);
+        assert_int_equal(l, RAID_10);
+        assert_int_equal(raid_level_parse("60", &l), 0);
+        assert_int_equal(l, RAID_60);
+        assert_int_equal(raid_level_parse("7", &l), -EINVAL);
+        assert_int_equal(raid_level_parse("raid", &l), -EINVAL);
+        assert_int_equal(raid_level_parse("", &l), -EINVAL);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_table),         cmocka_unit_test(test_seed000_xfs_units),
+                cmocka_unit_test(test_log_su),        cmocka_unit_test(test_extent),
+                cmocka_unit_test(test_stack),         cmocka_unit_test(test_validate_stripe),
+                cmocka_unit_test(test_level_parse),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}

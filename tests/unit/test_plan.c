@@ -1,0 +1,668 @@
+/* Planner and validator: every guardrail fires, with its rule and figures,
+ * and derived values land in the argv. Devices are built in memory; the
+ * planner does no I/O. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "discover.h"
+#include "plan.h"
+#include "profile.h"
+#include "render.h"
+#include "util.h"
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static struct sysinfo *mk_sysinfo(size_t n, uint64_t size, const char *vendor, const char *model, uint64_t mem)
+{
+        struct sysinfo *si = xcalloc(1, sizeof(*si));
+        si->sysroot = xstrdup("/test");
+        si->mem_total_bytes = mem;
+        si->page_size = 4096;
+        si->devs = xcalloc(n, sizeof(struct blockdev));
+        si->n_devs = n;
+        for (size_t i = 0; i < n; i++) {
+                struct blockdev *b = &si->devs[i];
+                b->name = xasprintf("sd%c", (char)('b' + i));
+                b->devnode = xasprintf("/dev/%s", b->name);
+                b->major = 8;
+                b->minor = (unsigned)(16 * (i + 1));
+                b->size_bytes = size;
+                b->logical_sector_bytes = 512;
+                b->physical_sector_bytes = 512;
+                b->io_min_bytes = 512;
+                b->rotational = 1;
+                b->vendor = xstrdup(vendor);
+                b->model = xstrdup(model);
+                b->serial = xasprintf("SER%03zu", i);
+                b->id_serial = xasprintf("%s_%s_SER%03zu", vendor, model, i);
+                b->wwn = xasprintf("0x5000c500%08zx", i);
+                b->id_path = xasprintf("pci-0000:03:00.0-sas-phy%zu-lun-0", i);
+                b->max_hw_sectors_kb = 1024;
+                b->max_sectors_kb = 512;
+                b->nr_requests = 256;
+                b->read_ahead_kb = 128;
+                b->scheduler = xstrdup("mq-deadline");
+                b->schedulers = strv_split("mq-deadline kyber bfq none", " ");
+                b->nr_hw_queues = 1;
+        }
+        return si;
+}
+
+static void free_sysinfo(struct sysinfo *si)
+{
+        sysinfo_free(si);
+        free(si);
+}
+
+struct run {
+        struct profile p;
+        struct plan pl;
+        struct diags d;
+        int rc;
+        char path[64];
+};
+
+static const char *xml_head = "<?xml version=\"1.0\"?>\n<profile version=\"1\" name=\"t\">\n";
+
+/* Loads XML (a profile body) and plans it against si. */
+static void run_plan(struct run *r, const char *body, const struct sysinfo *si)
+{
+        memset(r, 0, sizeof(*r));
+        strcpy(r->path, "/tmp/storprov-test-XXXXXX.xml");
+        int fd = mkstemps(r->path, 4);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        fprintf(f, "%s%s</profile>\n", xml_head, body);
+        fclose(f);
+        r->rc = profile_load(r->path, &r->p, &r->d);
+        unlink(r->path);
+        if (r->rc < 0)
+                return;
+        struct plan_options o = {.seed = 7, .seed_set = true};
+        r->rc = plan_build(&r->p, si, &o, &r->pl, &r->d);
+}
+
+static void run_free(struct run *r)
+{
+        if (r->p.path)
+                profile_free(&r->p);
+        if (r->rc == 0)
+                plan_free(&r->pl);
+        diags_free(&r->d);
+}
+
+static const struct diag *find_rule(const struct run *r, const char *rule)
+{
+        for (size_t i = 0; i < r->d.n; i++)
+                if (streq_ptr(r->d.v[i].rule, rule))
+                        return &r->d.v[i];
+        return NULL;
+}
+
+static void dump(const struct run *r)
+{
+        for (size_t i = 0; i < r->d.n; i++) {
+                char *s = diag_format(&r->d.v[i]);
+                print_message("  diag: %s\n", s);
+                free(s);
+        }
+}
+
+/* Expects the plan to fail with `rule`, at `line`, with `needle` in the message. */
+static void expect_error(const char *body, const struct sysinfo *si, const char *rule, int line, const char *needle)
+{
+        struct run r;
+        run_plan(&r, body, si);
+        const struct diag *d = find_rule(&r, rule);
+        if (r.rc == 0 || !d || d->severity != DIAG_ERROR) {
+                dump(&r);
+                fail_msg("expected error [%s], rc=%d", rule, r.rc);
+        }
+        if (line)
+                assert_int_equal(d->line, line);
+        assert_non_null(d->file);
+        if (needle && !strstr(d->message, needle)) {
+                dump(&r);
+                fail_msg("message of [%s] lacks \"%s\"", rule, needle);
+        }
+        run_free(&r);
+}
+
+static void expect_ok(struct run *r, const char *body, const struct sysinfo *si)
+{
+        run_plan(r, body, si);
+        if (r->rc != 0) {
+                dump(r);
+                fail_msg("plan failed");
+        }
+}
+
+static const struct pl_step *find_step(const struct plan *pl, enum step_kind k, size_t nth)
+{
+        for (size_t i = 0; i < pl->n_steps; i++)
+                if (pl->steps[i].kind == k && nth-- == 0)
+                        return &pl->steps[i];
+        return NULL;
+}
+
+static char *argv_of(const struct pl_step *s) { return strv_join(s->argv, " "); }
+
+#define DISKS12_RAID5                                                                                                  \
+        "<disks id=\"lun\" count=\"2\"><match vendor=\"AMCC\"/><hwraid level=\"5\" members=\"12\" chunk=\"64K\"/>"
+
+/* ---- guardrails ---------------------------------------------------------- */
+
+static void test_queue_memory(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "9550SX-12MI DISK", 4 * GiB);
+        const char *body = DISKS12_RAID5 "\n<tune nr-requests=\"8192\" max-sectors-kb=\"512\"/></disks>\n";
+        expect_error(body, si, "queue-memory", 4, "nr_requests");
+        /* the figure: 2 × 8192 × 512 KiB = 8 GiB */
+        struct run r;
+        run_plan(&r, body, si);
+        assert_non_null(strstr(find_rule(&r, "queue-memory")->message, "8 GiB"));
+        run_free(&r);
+        /* an explicit override passes */
+        char *allowed = xasprintf("%s<allow rule=\"queue-memory\" reason=\"lab\"/>\n", body);
+        expect_ok(&r, allowed, si);
+        assert_int_equal(r.pl.queue_mem_bytes, 8 * GiB);
+        run_free(&r);
+        free(allowed);
+        /* the seed's fix (512 requests) stays well below 1/8 */
+        expect_ok(&r, DISKS12_RAID5 "<tune nr-requests=\"512\" max-sectors-kb=\"64\"/></disks>", si);
+        assert_int_equal(r.pl.queue_mem_bytes, 2 * 512 * 64 * KiB);
+        run_free(&r);
+        /* hardware queues multiply */
+        si->devs[0].nr_hw_queues = 64;
+        si->devs[1].nr_hw_queues = 64;
+        expect_error(DISKS12_RAID5 "<tune nr-requests=\"256\" max-sectors-kb=\"512\"/></disks>", si, "queue-memory", 0,
+                     "64 queues");
+        free_sysinfo(si);
+}
+
+static void test_max_sectors(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "x", 64 * GiB);
+        si->devs[1].max_hw_sectors_kb = 128;
+        expect_error(DISKS12_RAID5 "<tune max-sectors-kb=\"512\"/></disks>", si, "max-sectors-kb", 0,
+                     "max_hw_sectors_kb 128");
+        free_sysinfo(si);
+}
+
+static void test_stripe_cache(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 1 * TiB, "ATA", "x", 64 * GiB);
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"16\"/></md>",
+                     si, "stripe-cache", 4, "17..32768");
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"40000\"/></md>",
+                     si, "stripe-cache", 4, "17..32768");
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"10\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"256\"/></md>",
+                     si, "stripe-cache", 4, "raid10");
+        expect_error("<disks id=\"d\" count=\"4\"><match/><tune stripe-cache-size=\"256\"/></disks>", si,
+                     "stripe-cache", 3, "raid4/5/6");
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                  "<md id=\"m\" level=\"6\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"8192\"/></md>",
+                  si);
+        const struct pl_step *s = find_step(&r.pl, STEP_SYSFS, 0);
+        assert_string_equal(s->attr, "md/stripe_cache_size");
+        assert_string_equal(s->value, "8192");
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_raid1_rules(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 1 * TiB, "ATA", "x", 64 * GiB);
+        expect_error("<disks id=\"d\" count=\"2\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"1\" chunk=\"64K\" devices=\"d\"/>",
+                     si, "raid1-chunk", 4, "--chunk");
+        expect_error("<disks id=\"d\" count=\"2\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"1\" parity=\"left-symmetric\" devices=\"d\"/>",
+                     si, "raid1-parity", 4, NULL);
+        /* and a valid RAID1 gets no --chunk at all, but an explicit bitmap */
+        struct run r;
+        expect_ok(&r, "<disks id=\"d\" count=\"2\"><match/></disks><md id=\"m\" level=\"1\" devices=\"d\"/>", si);
+        char *a = argv_of(find_step(&r.pl, STEP_MDADM, 0));
+        assert_null(strstr(a, "--chunk"));
+        assert_non_null(strstr(a, "--bitmap=internal"));
+        assert_non_null(strstr(a, "--level=1 --raid-devices=2"));
+        free(a);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_mount_options(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "x", 64 * GiB);
+        const char *fmt = DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" mountpoint=\"/d%%n\" mount-options=\"%s\"/>";
+        struct { const char *opts, *rule, *needle; } t[] = {
+                {"nobarrier", "mount-option", "4.19"},
+                {"noatime,barrier", "mount-option", "4.19"},
+                {"delaylog", "mount-option", "4.0"},
+                {"ikeep", "mount-option", "deprecated"},
+                {"logbufs=9", "mount-option", "2 to 8"},
+                {"logbsize=96k", "mount-option", "power of 2"},
+                {"logbsize=32k", "logbsize", "log stripe unit 64k"},
+                {"sunit=128,swidth=1408", "mount-option", "superblock"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(t); i++) {
+                char *body = xasprintf(fmt, t[i].opts);
+                expect_error(body, si, t[i].rule, 4, t[i].needle);
+                free(body);
+        }
+        /* accepted: logbsize ≥ log su; derived options added */
+        struct run r;
+        char *body = xasprintf(fmt, "noatime,logbsize=64k");
+        expect_ok(&r, body, si);
+        for (size_t i = 0; i < r.pl.n_objs; i++)
+                if (r.pl.objs[i].kind == OBJ_FS)
+                        assert_string_equal(r.pl.objs[i].mount_options, "noatime,logbsize=64k,logbufs=8,swalloc");
+        run_free(&r);
+        free(body);
+        free_sysinfo(si);
+}
+
+static void test_sysctl_pair(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(1, 1 * TiB, "ATA", "x", 64 * GiB);
+        expect_error("<sysctl key=\"vm.dirty_ratio\" value=\"40\"/>\n<sysctl key=\"vm.dirty_bytes\" value=\"1073741824\"/>",
+                     si, "sysctl-ratio-bytes", 4, "vm.dirty_ratio");
+        expect_error("<sysctl key=\"vm.dirty_background_bytes\" value=\"1\"/>\n"
+                     "<sysctl key=\"vm.dirty_background_ratio\" value=\"5\"/>",
+                     si, "sysctl-ratio-bytes", 4, NULL);
+        expect_error("<sysctl key=\"vm.dirty_ratio\" value=\"140\"/>", si, "sysctl-value", 3, "percentage");
+        expect_error("<sysctl key=\"vm.dirty_bytes\" value=\"4096\"/>", si, "sysctl-value", 3, "two pages");
+        struct run r;
+        expect_ok(&r, "<sysctl key=\"vm.dirty_ratio\" value=\"40\"/><sysctl key=\"vm.dirty_background_ratio\" value=\"10\"/>",
+                  si);
+        assert_int_equal(r.pl.n_files, 1);
+        assert_string_equal(r.pl.files[0].path, "/etc/sysctl.d/80-storprov.conf");
+        assert_non_null(strstr(r.pl.files[0].content, "\nvm.dirty_ratio = 40\nvm.dirty_background_ratio = 10\n"));
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_mkfs_rejects(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "x", 64 * GiB);
+        /* a strip mkfs.xfs would reject: su=6k is not a multiple of the 4 KiB block */
+        expect_error("<disks id=\"lun\" count=\"2\"><match/><hwraid level=\"5\" members=\"4\" chunk=\"6K\"/></disks>", si,
+                     "hwraid", 3, "multiple of 4 KiB");
+        /* hand-written su/sw fight the derived geometry */
+        expect_error(DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" label=\"l%n\" mkfs-options=\"-d su=128k,sw=10\"/>", si,
+                     "mkfs-stripe", 4, "derived");
+        expect_error(DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" label=\"l%n\" mkfs-options=\"-l su=32k\"/>", si,
+                     "mkfs-stripe", 4, NULL);
+        /* other mkfs options pass through */
+        struct run r;
+        expect_ok(&r, DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" label=\"l%n\" mkfs-options=\"-i size=512 -K\"/>", si);
+        char *a = argv_of(find_step(&r.pl, STEP_MKFS, 1));
+        assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=64k -i size=512 -K /dev/sdc"));
+        assert_non_null(strstr(a, "-L l2 "));
+        free(a);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_disk_count(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(3, 6 * TiB, "AMCC", "9550SX-12MI DISK", 64 * GiB);
+        expect_error("<disks id=\"lun\" count=\"2\">\n<match vendor=\"AMCC\"/></disks>", si, "disk-count", 4,
+                     "expected 2 disks, found 3");
+        struct run r;
+        run_plan(&r, "<disks id=\"lun\" count=\"2\">\n<match vendor=\"AMCC\"/></disks>", si);
+        const char *m = find_rule(&r, "disk-count")->message;
+        assert_non_null(strstr(m, "sdb"));
+        assert_non_null(strstr(m, "sdd"));
+        assert_non_null(strstr(m, "SER002"));
+        run_free(&r);
+        /* nothing matches: the message lists what is there */
+        expect_error("<disks id=\"lun\" count=\"1\"><match model=\"MR9361*\"/></disks>", si, "disk-count", 3,
+                     "no disk matched; disks present");
+        /* size range and rotational narrow the choice */
+        si->devs[2].size_bytes = 2 * TiB;
+        expect_ok(&r, "<disks id=\"lun\" count=\"2\"><match vendor=\"AMCC\" min-size=\"5TB\"/></disks>", si);
+        run_free(&r);
+        si->devs[0].rotational = 0;
+        expect_ok(&r, "<disks id=\"s\" count=\"1\"><match rotational=\"false\"/></disks>", si);
+        assert_string_equal(r.pl.objs[0].dev, "/dev/sdb");
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_stacked_tuning(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 1 * TiB, "ATA", "x", 64 * GiB);
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"><tune nr-requests=\"128\"/></md>",
+                     si, "tune-stacked", 4, "no request queue");
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                     "<vg id=\"v\" pvs=\"d\"><lv name=\"l\" size=\"10%\"><tune scheduler=\"bfq\"/></lv></vg>",
+                     si, "tune-stacked", 4, "no I/O scheduler");
+        expect_error("<disks id=\"d\" count=\"4\"><match/><tune safe-mode-delay=\"1\"/></disks>", si,
+                     "safe-mode-delay", 3, NULL);
+        free_sysinfo(si);
+}
+
+static void test_references(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 1 * TiB, "ATA", "x", 64 * GiB);
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"m\" level=\"5\" devices=\"e\"/>", si,
+                     "reference", 4, "\"e\"");
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"m\" level=\"5\" devices=\"d\"/>\n"
+                     "<xfs on=\"d\" label=\"x%n\"/>",
+                     si, "used-twice", 5, "md m");
+        expect_error("<disks id=\"d\" count=\"4\"><match/><gpt><partition id=\"p\" size=\"100%\"/></gpt></disks>\n"
+                     "<md id=\"m\" level=\"5\" devices=\"d\"/>",
+                     si, "reference", 4, "partitioned");
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"d\" level=\"5\" devices=\"d\"/>", si,
+                     "duplicate-id", 4, NULL);
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<xfs on=\"d\" mountpoint=\"/data\"/>", si,
+                     "template", 4, "%n");
+        free_sysinfo(si);
+}
+
+/* ---- derived geometry end to end ---------------------------------------- */
+
+static void test_grid_partition_and_mkfs(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 8249876152320, "AMCC", "9550SX-12MI DISK", 4 * GiB);
+        struct run r;
+        expect_ok(&r,
+                  DISKS12_RAID5 "<gpt><partition id=\"data\" size=\"100%\"/></gpt></disks>\n"
+                                "<xfs on=\"lun.data\" label=\"grid%n\" mountpoint=\"/storage/data%n\"/>",
+                  si);
+        const struct pl_step *g = find_step(&r.pl, STEP_GPT, 0);
+        assert_int_equal(g->n_parts, 1);
+        assert_int_equal(g->parts[0].first_sector, 22528);              /* 11 MiB */
+        assert_int_equal(g->parts[0].start_bytes % (11 * MiB), 0);
+        assert_int_equal((g->parts[0].last_sector + 1) * 512 % (11 * MiB), 0); /* end aligned too */
+        assert_true((g->parts[0].last_sector + 1) * 512 <= 8249876152320 - 16896);
+        char *a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=64k /dev/sdb1"));
+        free(a);
+        /* fstab: UUID, logbufs, logbsize ≥ log su, swalloc (parity), never sunit */
+        const struct pl_file *f = &r.pl.files[0];
+        assert_int_equal(f->kind, FILE_FSTAB);
+        assert_non_null(strstr(f->content, "UUID="));
+        assert_non_null(strstr(f->content, "/storage/data2\txfs\tlogbufs=8,logbsize=256k,swalloc\t0 0"));
+        assert_null(strstr(f->content, "sunit"));
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_md_raid6_lvm(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(6, 1 * TiB, "SEAGATE", "ST", 64 * GiB);
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"d\" count=\"6\"><match/></disks>\n"
+                  "<md id=\"r6\" level=\"6\" chunk=\"64K\" devices=\"d\"/>\n"
+                  "<vg id=\"v\" pvs=\"r6\"><lv name=\"a\" size=\"50%VG\"/><lv name=\"b\" size=\"100G\"/></vg>\n"
+                  "<xfs on=\"v/a\" label=\"a\" mountpoint=\"/a\"/>",
+                  si);
+        char *a = argv_of(find_step(&r.pl, STEP_MDADM, 0));
+        assert_non_null(strstr(a, "--level=6 --raid-devices=6 --chunk=64 --metadata=1.2 --bitmap=internal"));
+        assert_non_null(strstr(a, "--uuid="));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_PVCREATE, 0));
+        assert_non_null(strstr(a, "--dataalignment=256k /dev/md/r6")); /* 4 data × 64k */
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_VGCREATE, 0));
+        assert_non_null(strstr(a, "--physicalextentsize=4m v /dev/md/r6"));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_LVCREATE, 1));
+        assert_non_null(strstr(a, "--size=107374182400b"));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=4 -l version=2,su=64k /dev/v/a"));
+        free(a);
+        /* mdadm.conf carries the pre-assigned UUID */
+        bool found = false;
+        for (size_t i = 0; i < r.pl.n_files; i++)
+                if (r.pl.files[i].kind == FILE_MDADM) {
+                        found = true;
+                        assert_non_null(strstr(r.pl.files[i].content, "ARRAY /dev/md/r6 metadata=1.2 UUID="));
+                }
+        assert_true(found);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_striped_lv_and_stacks(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 16 * TiB, "LSI", "MR9361-8i", 128 * GiB);
+        struct run r;
+        /* RAID60: md RAID0 across hardware RAID6 LUNs; chunk derived = LUN full stripe */
+        expect_ok(&r,
+                  "<disks id=\"lun\" count=\"4\"><match/><hwraid level=\"6\" members=\"6\" chunk=\"64K\"/></disks>\n"
+                  "<md id=\"s\" level=\"0\" devices=\"lun\"/>\n"
+                  "<xfs on=\"s\" label=\"r60\"/>",
+                  si);
+        char *a = argv_of(find_step(&r.pl, STEP_MDADM, 0));
+        assert_non_null(strstr(a, "--level=0 --raid-devices=4 --chunk=256 "));
+        assert_non_null(strstr(a, "--bitmap=none"));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=16 "));
+        free(a);
+        run_free(&r);
+        /* striped LV over 2 hardware RAID5 LUNs of 4 x 64k: stripe = LUN full stripe 192k, not a power of 2 */
+        expect_error("<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"4\" chunk=\"64K\"/></disks>\n"
+                     "<vg id=\"v\" pvs=\"lun\"><lv name=\"l\" size=\"50%\" stripes=\"2\"/></vg>",
+                     si, "lv-stripe-size", 4, "power of 2");
+        /* over 5-disk LUNs (full 256k) it works: su 64k, sw 8 */
+        expect_ok(&r,
+                  "<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"5\" chunk=\"64K\"/></disks>\n"
+                  "<vg id=\"v\" pvs=\"lun\"><lv name=\"l\" size=\"50%\" stripes=\"2\"/></vg>\n<xfs on=\"v/l\"/>",
+                  si);
+        a = argv_of(find_step(&r.pl, STEP_LVCREATE, 0));
+        assert_non_null(strstr(a, "--stripes=2 --stripesize=256k"));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=8 "));
+        free(a);
+        run_free(&r);
+        /* md RAID0 over 12-disk RAID5 LUNs: 704k is no power of 2 → refused with the reason */
+        expect_error("<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"12\" chunk=\"64K\"/></disks>\n"
+                     "<md id=\"s\" level=\"0\" devices=\"lun\"/>",
+                     si, "md-chunk", 4, "704k");
+        free_sysinfo(si);
+}
+
+static void test_topology(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 1 * TiB, "VIRT", "x", 8 * GiB);
+        si->devs[0].io_min_bytes = 65536;
+        si->devs[0].io_opt_bytes = 262144;
+        struct run r;
+        /* no hwraid: the exported topology is used, and marked detected */
+        expect_ok(&r, "<disks id=\"d\" count=\"1\"><match name=\"sdb\"/></disks><xfs on=\"d\"/>", si);
+        assert_int_equal(r.pl.objs[0].geom_src, SRC_DETECTED);
+        assert_int_equal(r.pl.objs[0].geom.sw, 4);
+        run_free(&r);
+        /* a profile that disagrees with believable hints gets a warning */
+        expect_ok(&r, "<disks id=\"d\" count=\"1\"><match name=\"sdb\"/><hwraid level=\"5\" members=\"4\" chunk=\"64K\"/></disks>",
+                  si);
+        assert_non_null(find_rule(&r, "topology-mismatch"));
+        assert_int_equal(r.pl.objs[0].geom.sw, 3);
+        run_free(&r);
+        /* bogus hints are distrusted */
+        si->devs[1].io_min_bytes = 512;
+        si->devs[1].io_opt_bytes = 33553920;
+        expect_ok(&r, "<disks id=\"d\" count=\"1\"><match name=\"sdc\"/></disks>", si);
+        assert_non_null(find_rule(&r, "topology-distrusted"));
+        assert_int_equal(r.pl.objs[0].geom.su_bytes, 0);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_schema_errors_name_line(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(1, 1 * TiB, "ATA", "x", 8 * GiB);
+        struct run r;
+        run_plan(&r, "<disks id=\"d\" count=\"1\"><match/></disks>\n<md id=\"m\" level=\"7\" devices=\"d\"/>", si);
+        assert_int_equal(r.rc, -EINVAL);
+        const struct diag *d = find_rule(&r, "schema");
+        assert_non_null(d);
+        assert_int_equal(d->line, 4);
+        run_free(&r);
+        run_plan(&r, "<disks id=\"d\" count=\"1\"><match/></disks>\n<bogus/>", si);
+        assert_int_equal(r.rc, -EINVAL);
+        assert_non_null(find_rule(&r, "schema"));
+        run_free(&r);
+        run_plan(&r, "<disks id=\"d\" count=\"1\"><match/></disks\n", si);
+        assert_int_equal(r.rc, -EINVAL);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_seed_reproducible(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "x", 64 * GiB);
+        struct run a, b;
+        expect_ok(&a, DISKS12_RAID5 "</disks><xfs on=\"lun\" label=\"l%n\"/>", si);
+        expect_ok(&b, DISKS12_RAID5 "</disks><xfs on=\"lun\" label=\"l%n\"/>", si);
+        assert_int_equal(a.pl.n_objs, b.pl.n_objs);
+        for (size_t i = 0; i < a.pl.n_objs; i++)
+                assert_true(streq_ptr(a.pl.objs[i].uuid, b.pl.objs[i].uuid));
+        assert_int_equal(a.pl.n_files, b.pl.n_files);
+        for (size_t i = 0; i < a.pl.n_files; i++)
+                assert_string_equal(a.pl.files[i].content, b.pl.files[i].content);
+        /* distinct objects get distinct UUIDs */
+        const char *u1 = NULL, *u2 = NULL;
+        for (size_t i = 0; i < a.pl.n_objs; i++)
+                if (a.pl.objs[i].kind == OBJ_FS) {
+                        if (!u1)
+                                u1 = a.pl.objs[i].uuid;
+                        else
+                                u2 = a.pl.objs[i].uuid;
+                }
+        assert_non_null(u2);
+        assert_string_not_equal(u1, u2);
+        assert_int_equal(strlen(u1), 36);
+        assert_int_equal(u1[14], '4');
+        run_free(&a);
+        run_free(&b);
+        free_sysinfo(si);
+}
+
+static void test_fstab_merge(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "x", 64 * GiB);
+        struct run r;
+        expect_ok(&r, DISKS12_RAID5 "</disks><xfs on=\"lun\" label=\"l%n\" mountpoint=\"/d%n\"/>", si);
+        const char *existing = "# /etc/fstab\nUUID=aaaa / ext4 defaults 0 1\n/dev/sdb /d1 xfs defaults 0 0\n\n"
+                               "# >>> storprov managed block (old)\nUUID=old /d9 xfs defaults 0 0\n# <<< storprov managed block\n"
+                               "tmpfs /tmp tmpfs defaults 0 0\n";
+        struct diags d = {0};
+        char *out = render_fstab(&r.pl, existing, &d);
+        assert_non_null(strstr(out, "UUID=aaaa / ext4 defaults 0 1\n"));         /* foreign kept */
+        assert_non_null(strstr(out, "tmpfs /tmp tmpfs defaults 0 0\n"));          /* after the block, kept */
+        assert_non_null(strstr(out, "# storprov: replaced by the managed block: /dev/sdb /d1 xfs")); /* conflict */
+        assert_null(strstr(out, "UUID=old"));                                     /* old block replaced */
+        assert_non_null(strstr(out, "\t/d1\txfs\t"));
+        assert_int_equal(d.n, 1);
+        /* rendering again is a fixed point */
+        char *again = render_fstab(&r.pl, out, NULL);
+        assert_string_equal(out, again);
+        free(out);
+        free(again);
+        diags_free(&d);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+static void test_udev_rules(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 1 * TiB, "ATA", "x", 64 * GiB);
+        free(si->devs[1].wwn);
+        si->devs[1].wwn = xstrdup(si->devs[0].wwn); /* shared WWN: fall back to the serial */
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"d\" count=\"4\"><match/><tune scheduler=\"bfq\" nr-requests=\"64\" read-ahead-kb=\"4096\"/></disks>\n"
+                  "<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"1024\" safe-mode-delay=\"0.5\" read-ahead-kb=\"8192\"/></md>\n"
+                  "<vg id=\"v\" name=\"my-vg\" pvs=\"m\"><lv name=\"l\" size=\"10%\"><tune read-ahead-kb=\"1024\"/></lv></vg>",
+                  si);
+        const char *rules = NULL;
+        for (size_t i = 0; i < r.pl.n_files; i++)
+                if (r.pl.files[i].kind == FILE_UDEV)
+                        rules = r.pl.files[i].content;
+        assert_non_null(rules);
+        assert_non_null(strstr(rules, "ENV{ID_SERIAL}==\"ATA_x_SER000\", ATTR{queue/scheduler}=\"bfq\", ATTR{queue/nr_requests}=\"64\""));
+        assert_non_null(strstr(rules, "ENV{ID_WWN}==\"0x5000c50000000002\""));
+        assert_non_null(strstr(rules, "KERNEL==\"md*\", ENV{MD_UUID}=="));
+        assert_non_null(strstr(rules, "ATTR{md/stripe_cache_size}=\"1024\", ATTR{md/safe_mode_delay}=\"0.5\""));
+        assert_non_null(strstr(rules, "ENV{DM_UDEV_DISABLE_OTHER_RULES_FLAG}!=\"1\", ENV{DM_NAME}==\"my--vg-l\""));
+        /* no scheduler or nr_requests on md/dm lines */
+        for (const char *l = rules; (l = strstr(l, "KERNEL==")); l++) {
+                const char *eol = strchr(l, '\n');
+                char *line = strndup(l, (size_t)(eol - l));
+                assert_null(strstr(line, "scheduler"));
+                assert_null(strstr(line, "nr_requests"));
+                free(line);
+        }
+        /* lvcreate readahead is in sectors */
+        char *a = argv_of(find_step(&r.pl, STEP_LVCREATE, 0));
+        assert_non_null(strstr(a, "--readahead=2048"));
+        free(a);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_queue_memory),
+                cmocka_unit_test(test_max_sectors),
+                cmocka_unit_test(test_stripe_cache),
+                cmocka_unit_test(test_raid1_rules),
+                cmocka_unit_test(test_mount_options),
+                cmocka_unit_test(test_sysctl_pair),
+                cmocka_unit_test(test_mkfs_rejects),
+                cmocka_unit_test(test_disk_count),
+                cmocka_unit_test(test_stacked_tuning),
+                cmocka_unit_test(test_references),
+                cmocka_unit_test(test_grid_partition_and_mkfs),
+                cmocka_unit_test(test_md_raid6_lvm),
+                cmocka_unit_test(test_striped_lv_and_stacks),
+                cmocka_unit_test(test_topology),
+                cmocka_unit_test(test_schema_errors_name_line),
+                cmocka_unit_test(test_seed_reproducible),
+                cmocka_unit_test(test_fstab_merge),
+                cmocka_unit_test(test_udev_rules),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
