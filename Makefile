@@ -7,7 +7,7 @@ DESTDIR    ?=
 DRACUTDIR  ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 
 CC         ?= cc
-PKGS       := libxml-2.0 json-c libparted devmapper
+PKGS       := libxml-2.0 json-c libparted devmapper blkid
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 # Warnings are ours; CFLAGS stays the user's.

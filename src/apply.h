@@ -21,4 +21,6 @@ struct apply_options {
 };
 
 /* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state). */
-int apply_plan(const struct plan *pl, const struct sysinfo *si, const struct apply_options *o);
+/* Preserved objects get their identities (UUIDs) from what is on disk, so the
+ * plan is updated in place before the files are rendered. */
+int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_options *o);

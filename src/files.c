@@ -8,36 +8,47 @@
 
 #include "render.h"
 
-/* Writes every file of the plan under root; merged files are merged with what is there. */
-int render_files(const struct plan *pl, const char *root, struct diags *d)
+int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n)
 {
         int failed = 0;
+        if (ret) {
+                *ret = xcalloc(pl->n_files ? pl->n_files : 1, sizeof(**ret));
+                *n = pl->n_files;
+        }
         for (size_t i = 0; i < pl->n_files; i++) {
                 const struct pl_file *f = &pl->files[i];
                 char *path = path_join(root, f->path);
-                char *content = NULL;
-                if (f->kind == FILE_FSTAB || f->kind == FILE_MDADM) {
-                        char *existing = NULL;
-                        int r = read_file(path, &existing, NULL);
-                        if (r < 0 && r != -ENOENT) {
-                                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s", strerror(-r));
-                                failed++;
-                                free(path);
-                                continue;
+                char *existing = NULL;
+                enum file_action action = FILE_WRITTEN;
+                int r = read_file(path, &existing, NULL);
+                if (r < 0 && r != -ENOENT) {
+                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s", strerror(-r));
+                        action = FILE_FAILED;
+                } else {
+                        char *content = render_file(pl, f->kind, existing, d);
+                        if (existing && !strcmp(existing, content))
+                                action = FILE_UNCHANGED;
+                        else if ((r = write_file_atomic(path, content, strlen(content), f->mode)) < 0) {
+                                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", strerror(-r));
+                                action = FILE_FAILED;
                         }
-                        content = f->kind == FILE_FSTAB ? render_fstab(pl, existing, d) : render_mdadm_conf(pl, existing, d);
-                        free(existing);
-                } else
-                        content = xstrdup(f->content);
-                int r = write_file_atomic(path, content, strlen(content), f->mode);
-                if (r < 0) {
-                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", strerror(-r));
-                        failed++;
-                } else
-                        fprintf(stderr, "storprov: wrote %s\n", path);
-                free(content);
-                free(path);
+                        free(content);
+                }
+                fprintf(stderr, "storprov: %s %s\n",
+                        action == FILE_UNCHANGED ? "unchanged" : action == FILE_WRITTEN ? "wrote" : "failed", path);
+                failed += action == FILE_FAILED;
+                free(existing);
+                if (ret)
+                        (*ret)[i] = (struct file_result){.path = path, .action = action};
+                else
+                        free(path);
         }
-        return failed ? -EIO : 0;
+        return failed;
 }
 
+void file_results_free(struct file_result *v, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                free(v[i].path);
+        free(v);
+}

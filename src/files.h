@@ -5,6 +5,16 @@
 
 #include "plan.h"
 
-/* Writes every file of the plan under root, atomically; fstab and mdadm.conf
- * are merged with what is there. Returns 0 or -EIO with errors in d. */
-int render_files(const struct plan *pl, const char *root, struct diags *d);
+enum file_action { FILE_UNCHANGED, FILE_WRITTEN, FILE_FAILED };
+
+struct file_result {
+        char *path;               /* with the root */
+        enum file_action action;
+};
+
+/* Renders every file of the plan from its objects (so identities found on
+ * disk count) and writes the ones whose content differs, atomically, under
+ * root; fstab and mdadm.conf are merged with what is there. Returns the number
+ * of failures (details in d); ret/n (optional) get one result per file. */
+int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n);
+void file_results_free(struct file_result *v, size_t n);

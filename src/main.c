@@ -444,13 +444,13 @@ static int cmd_render(struct args *a)
         if (r)
                 return r;
         struct diags d = {0};
-        r = render_files(&pl, a->root, &d);
+        r = render_files(&pl, a->root, &d, NULL, NULL);
         diags_print(&d, stderr);
         diags_free(&d);
         plan_free(&pl);
         sysinfo_free(&si);
         profile_free(&p);
-        return r < 0 ? EXIT_RUNTIME : 0;
+        return r ? EXIT_RUNTIME : 0;
 }
 
 static int cmd_apply(struct args *a)

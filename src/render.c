@@ -257,3 +257,19 @@ char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diag
         free(block);
         return r;
 }
+
+char *render_file(const struct plan *pl, enum file_kind kind, const char *existing, struct diags *d)
+{
+        switch (kind) {
+        case FILE_FSTAB:
+                return render_fstab(pl, existing, d);
+        case FILE_MDADM:
+                return render_mdadm_conf(pl, existing, d);
+        case FILE_UDEV:
+                return render_udev_rules(pl);
+        case FILE_SYSCTL:
+                return render_sysctl(pl);
+        default:
+                return xstrdup("");
+        }
+}

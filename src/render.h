@@ -17,3 +17,6 @@ char *render_udev_rules(const struct plan *pl);
 char *render_sysctl(const struct plan *pl);
 /* mdadm.conf: ARRAY lines in a managed block, merged like fstab. */
 char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diags *d);
+
+/* Dispatch by kind; `existing` is used by the merged kinds only. */
+char *render_file(const struct plan *pl, enum file_kind kind, const char *existing, struct diags *d);

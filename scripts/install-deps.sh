@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything storprov needs to build and to run its tests, on Debian 12
+# as root. Idempotent: when every package is there already it does nothing.
+# Used by README's commands, .ci/run and `make demo`.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev)
+tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
+       xfsprogs gdisk util-linux fdisk kmod)
+# The VM suite (md, LVM and XFS under a real kernel in QEMU): see tests/vm/deps.sh.
+pkgs=("${build[@]}" "${tests[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-deps: missing ${missing[*]}; run me as root" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ -x "$top/tests/vm/deps.sh" ]; then
+	"$top/tests/vm/deps.sh"
+fi

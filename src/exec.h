@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Children by argv, never by shell string. Every command is logged with the
+ * same quoting the plan shows, so plan, log and test fakes read alike. */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Runs argv, waits, returns the exit status (0..255), 128+signal, or -errno
+ * when it could not be started. With ret_out, stdout is captured (stderr
+ * passes through); otherwise both pass through. stdin is /dev/null. */
+int run_argv(char *const *argv, char **ret_out);
+
+/* Starts argv without waiting; stdout and stderr pass through (stdout goes
+ * to stderr, so that storprov's own stdout stays machine-readable). */
+int spawn_argv(char *const *argv, pid_t *ret_pid);
+
+/* Logs "storprov: $ cmd" to stderr. */
+void log_argv(const char *prefix, char *const *argv);

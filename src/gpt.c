@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * libparted for partition tables: it knows GPT's layout, backup header, CRCs
+ * and the BLKPG dance with the kernel, none of which we want to hand-write. */
+#include "gpt.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <parted/parted.h>
+
+#include "util.h"
+
+/* libparted reports problems through exceptions and would ask on a terminal;
+ * record the message and take the safe answer. */
+static struct sbuf exc_msgs;
+
+static PedExceptionOption on_exception(PedException *ex)
+{
+        sbuf_printf(&exc_msgs, "%s%s", exc_msgs.len ? "; " : "", ex->message);
+        if (ex->options & PED_EXCEPTION_CANCEL)
+                return PED_EXCEPTION_CANCEL;
+        if (ex->options & PED_EXCEPTION_NO)
+                return PED_EXCEPTION_NO;
+        return PED_EXCEPTION_UNHANDLED;
+}
+
+static void exc_begin(void)
+{
+        free(exc_msgs.s);
+        exc_msgs = (struct sbuf){0};
+        ped_exception_set_handler(on_exception);
+}
+
+static char *exc_take(const char *what)
+{
+        char *s = xasprintf("%s%s%s", what, exc_msgs.len ? ": " : "", exc_msgs.s ? exc_msgs.s : "");
+        free(exc_msgs.s);
+        exc_msgs = (struct sbuf){0};
+        return s;
+}
+
+int gpt_read(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, uint64_t *ret_sector_bytes,
+             char **ret_err)
+{
+        *ret_label = NULL;
+        *ret_parts = NULL;
+        *ret_n = 0;
+        exc_begin();
+        PedDevice *d = ped_device_get(dev);
+        if (!d) {
+                *ret_err = exc_take("cannot open device");
+                return -ENODEV;
+        }
+        if (ret_sector_bytes)
+                *ret_sector_bytes = (uint64_t)d->sector_size;
+        PedDiskType *t = ped_disk_probe(d);
+        /* libparted calls a bare filesystem a "loop" label: that is no partition table */
+        if (!t || !strcmp(t->name, "loop")) {
+                ped_device_destroy(d);
+                free(exc_take(""));
+                return -ENOMEDIUM;
+        }
+        PedDisk *disk = ped_disk_new(d);
+        if (!disk) {
+                *ret_err = exc_take("cannot read the partition table");
+                ped_device_destroy(d);
+                return -EIO;
+        }
+        *ret_label = xstrdup(t->name);
+        for (PedPartition *p = ped_disk_next_partition(disk, NULL); p; p = ped_disk_next_partition(disk, p)) {
+                if (p->num < 1 || !(p->type == PED_PARTITION_NORMAL || p->type == PED_PARTITION_LOGICAL))
+                        continue;
+                *ret_parts = xrealloc(*ret_parts, (*ret_n + 1) * sizeof(struct gpt_part));
+                struct gpt_part *g = &(*ret_parts)[(*ret_n)++];
+                *g = (struct gpt_part){
+                        .number = (unsigned)p->num,
+                        .first_sector = (uint64_t)p->geom.start,
+                        .last_sector = (uint64_t)p->geom.end,
+                };
+                if (ped_partition_is_flag_available(p, PED_PARTITION_RAID))
+                        g->raid = ped_partition_get_flag(p, PED_PARTITION_RAID);
+                if (ped_partition_is_flag_available(p, PED_PARTITION_LVM))
+                        g->lvm = ped_partition_get_flag(p, PED_PARTITION_LVM);
+                if (ped_disk_type_check_feature(disk->type, PED_DISK_TYPE_PARTITION_NAME))
+                        g->name = xstrdup(ped_partition_get_name(p));
+        }
+        ped_disk_destroy(disk);
+        ped_device_destroy(d);
+        free(exc_take(""));
+        return 0;
+}
+
+void gpt_parts_free(struct gpt_part *p, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                free(p[i].name);
+        free(p);
+}
+
+bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_part *want, size_t n_want)
+{
+        if (n_have != n_want)
+                return false;
+        for (size_t i = 0; i < n_want; i++) {
+                bool found = false;
+                for (size_t k = 0; k < n_have; k++)
+                        if (have[k].number == want[i].number && have[k].first_sector == want[i].first_sector &&
+                            have[k].last_sector == want[i].last_sector)
+                                found = true;
+                if (!found)
+                        return false;
+        }
+        return true;
+}
+
+int gpt_write(const char *dev, uint64_t sector_bytes, const struct pl_part *parts, size_t n, char **ret_err)
+{
+        int r = 0;
+        exc_begin();
+        PedDevice *d = ped_device_get(dev);
+        if (!d) {
+                *ret_err = exc_take("cannot open device");
+                return -ENODEV;
+        }
+        PedDisk *disk = NULL;
+        if ((uint64_t)d->sector_size != sector_bytes) {
+                *ret_err = xasprintf("device has %lld-byte sectors, the plan was made for %" PRIu64,
+                                     d->sector_size, sector_bytes);
+                r = -EINVAL;
+                goto out;
+        }
+        if (!ped_device_open(d)) {
+                *ret_err = exc_take("cannot open device for writing");
+                r = -EIO;
+                goto out;
+        }
+        disk = ped_disk_new_fresh(d, ped_disk_type_get("gpt"));
+        if (!disk) {
+                *ret_err = exc_take("cannot create a GPT label");
+                r = -EIO;
+                goto close;
+        }
+        for (size_t i = 0; i < n; i++) {
+                const struct pl_part *p = &parts[i];
+                if (p->last_sector >= (uint64_t)d->length) {
+                        *ret_err = xasprintf("partition %u ends at sector %" PRIu64 " beyond the device (%lld sectors)",
+                                             p->number, p->last_sector, d->length);
+                        r = -ERANGE;
+                        goto close;
+                }
+                PedPartition *pp = ped_partition_new(disk, PED_PARTITION_NORMAL, NULL, (PedSector)p->first_sector,
+                                                     (PedSector)p->last_sector);
+                if (!pp) {
+                        *ret_err = exc_take("cannot create partition");
+                        r = -EIO;
+                        goto close;
+                }
+                if (p->type == PART_RAID)
+                        ped_partition_set_flag(pp, PED_PARTITION_RAID, 1);
+                else if (p->type == PART_LVM)
+                        ped_partition_set_flag(pp, PED_PARTITION_LVM, 1);
+                if (p->name)
+                        ped_partition_set_name(pp, p->name);
+                /* exactly where the plan says: an exact constraint, no nudging */
+                PedConstraint *c = ped_constraint_exact(&pp->geom);
+                int ok = ped_disk_add_partition(disk, pp, c);
+                ped_constraint_destroy(c);
+                if (!ok || (uint64_t)pp->geom.start != p->first_sector || (uint64_t)pp->geom.end != p->last_sector) {
+                        *ret_err = exc_take("libparted would not place the partition at the planned sectors");
+                        r = -EIO;
+                        goto close;
+                }
+                if ((unsigned)pp->num != p->number) {
+                        *ret_err = xasprintf("libparted numbered partition %d, the plan says %u", pp->num, p->number);
+                        r = -EIO;
+                        goto close;
+                }
+        }
+        if (!ped_disk_commit_to_dev(disk)) {
+                *ret_err = exc_take("writing the partition table failed");
+                r = -EIO;
+                goto close;
+        }
+        if (!ped_disk_commit_to_os(disk)) {
+                *ret_err = exc_take("the kernel did not take the new partition table (is a partition in use?)");
+                r = -EBUSY;
+                goto close;
+        }
+close:
+        if (disk)
+                ped_disk_destroy(disk);
+        ped_device_close(d);
+out:
+        ped_device_destroy(d);
+        free(exc_take(""));
+        return r;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * GPT partition tables through libparted (no parted binary): exact sectors
+ * from the plan, raid/lvm flags, then commit to the device and the kernel. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+struct gpt_part {
+        unsigned number;
+        uint64_t first_sector, last_sector;
+        bool raid, lvm;
+        char *name;
+};
+
+/* Reads the partition table of dev. Returns 0 with *ret_label "gpt", "msdos"…,
+ * -ENOMEDIUM when there is no table, or another -errno with *ret_err set. */
+int gpt_read(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, uint64_t *ret_sector_bytes,
+             char **ret_err);
+void gpt_parts_free(struct gpt_part *p, size_t n);
+
+/* Writes a fresh GPT with exactly these partitions. Returns 0 or -errno with *ret_err. */
+int gpt_write(const char *dev, uint64_t sector_bytes, const struct pl_part *parts, size_t n, char **ret_err);
+
+/* True when the table on disk holds exactly the planned partitions (number,
+ * first and last sector). */
+bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_part *want, size_t n_want);

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Safety probes before the first write: what a device (or a region of it)
+ * carries, and whether something uses it. libblkid does the signature
+ * probing, as wipefs -n does. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct signature {
+        char *type;     /* "gpt", "dos", "xfs", "linux_raid_member", "LVM2_member", "swap", … */
+        char *uuid;     /* blkid's UUID (for md members: the array UUID), may be NULL */
+        char *label;    /* may be NULL */
+        uint64_t offset_bytes; /* where the magic sits */
+};
+
+struct probe_result {
+        struct signature *sigs;
+        size_t n_sigs;
+};
+
+/* Probes `path` from `offset` for `size` bytes (0: to the end) for filesystem,
+ * RAID, LVM and partition-table signatures. Returns 0 or -errno. */
+int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret);
+void probe_result_free(struct probe_result *r);
+char *probe_describe(const struct probe_result *r);  /* "xfs (uuid …), gpt" */
+const struct signature *probe_find(const struct probe_result *r, const char *type);
+
+/* How the kernel device with this major:minor (or any of its partitions) is
+ * in use: mounted (where), swap, held by md/dm. Reads SYSROOT/proc and
+ * SYSROOT/sys. Returns a malloc'ed sentence, or NULL when unused. */
+char *probe_in_use(const char *sysroot, unsigned major, unsigned minor);

@@ -1,0 +1,24 @@
+# Shared by every bats file: libraries, paths, and the golden-file compare.
+bats_require_minimum_version 1.5.0
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+export LC_ALL=C
+SP="$TOP/build/storprov"
+FIX="$TOP/tests/fixtures"
+SYSROOT="$FIX/sysroot"
+EXPECTED="$TOP/tests/expected"
+
+# golden NAME FILE: compare FILE with tests/expected/NAME; UPDATE_GOLDEN=1 rewrites it.
+golden() {
+	local want="$EXPECTED/$1" got=$2
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$want")"
+		cp "$got" "$want"
+		return 0
+	fi
+	[ -f "$want" ] || { echo "missing golden file $want (run UPDATE_GOLDEN=1 make check)"; return 1; }
+	diff -u "$want" "$got"
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# apply on real block devices: loop devices over sparse files, as root. Results
+# are read back with independent tools (sysfs, sgdisk, xfs_info, /proc/mounts).
+load ../bats/test_helper
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
+	losetup -f >/dev/null 2>&1 || skip "no loop devices"
+	LOOPS=()
+	ROOT="$BATS_TEST_TMPDIR/root"
+}
+
+teardown() {
+	for l in "${LOOPS[@]}"; do
+		umount -q "$ROOT"/* 2>/dev/null || true
+		grep -q "^/dev/$(basename "$l")p" /proc/mounts && umount "$(grep "^/dev/$(basename "$l")p" /proc/mounts | cut -d' ' -f2)"
+		losetup -d "$l" 2>/dev/null || true
+	done
+}
+
+# new_loop SIZE: a loop device over a sparse file, with partition scanning
+new_loop() {
+	local img="$BATS_TEST_TMPDIR/disk${#LOOPS[@]}.img"
+	truncate -s "$1" "$img"
+	LOOP=$(losetup -f --show -P "$img")
+	LOOPS+=("$LOOP")
+	IMG=$img
+	N=$(basename "$LOOP")
+}
+
+# profile FILE NAME [disks-attributes]: a 4-member hardware RAID5 LUN, 64 KiB chunk, one partition
+profile() {
+	cat >"$1" <<XML
+<?xml version="1.0"?>
+<profile version="1" name="loop-raid5">
+  <disks id="lun" count="1" $3>
+    <match name="$2"/>
+    <hwraid level="5" members="4" chunk="64K"/>
+    <tune read-ahead-kb="4096" max-sectors-kb="64"/>
+    <gpt><partition id="data" size="100%"/></gpt>
+  </disks>
+  <xfs on="lun.data" label="lun" mountpoint="/data" mount-options="noatime"/>
+</profile>
+XML
+}
+
+@test "apply: 2 GiB loop as a 4 x 64 KiB RAID5 LUN (issue done-when)" {
+	new_loop 2G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount --report "$BATS_TEST_TMPDIR/r1.json"
+	# partition start: a multiple of 3 MiB = lcm(1 MiB, 192 KiB), per sysfs and sgdisk
+	start=$(cat "/sys/class/block/${N}p1/start")
+	echo "start sector $start"
+	[ $((start * 512 % (3 * 1024 * 1024))) -eq 0 ]
+	[ "$start" -ge 6144 ]
+	run -0 sgdisk -i 1 "$LOOP"
+	assert_output --partial "First sector: $start "
+	# geometry per xfs_info (fs blocks)
+	run -0 xfs_info "${LOOP}p1"
+	assert_output --regexp "sunit=16 +swidth=48 blks"
+	assert_output --regexp "log += *internal log.*version=2"
+	assert_output --regexp "sectsz=512 +sunit=16 blks"
+	# the mount carries logbufs=8 and swalloc
+	run -0 grep "^${LOOP}p1 $ROOT/data xfs " /proc/mounts
+	assert_output --partial "logbufs=8"
+	assert_output --partial "swalloc"
+	assert_output --partial "logbsize=256k"
+	# live tuning reached sysfs
+	[ "$(cat /sys/block/$N/queue/read_ahead_kb)" = 4096 ]
+	[ "$(cat /sys/block/$N/queue/max_sectors_kb)" = 64 ]
+	# fstab names the filesystem by UUID, as blkid sees it
+	uuid=$(blkid -o value -s UUID "${LOOP}p1")
+	run -0 findmnt --tab-file "$ROOT/etc/fstab" -n -o SOURCE,OPTIONS /data
+	assert_output "UUID=$uuid noatime,logbufs=8,logbsize=256k,swalloc"
+	jq -e '[.objects[] | .action] == ["created","created","created"]' "$BATS_TEST_TMPDIR/r1.json"
+	jq -e '.objects[2].steps[0].argv[0] | test("^mkfs.xfs .*-d su=64k,sw=3 -l version=2,su=64k ")' "$BATS_TEST_TMPDIR/r1.json"
+
+	# a second apply: nothing to do
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount --report "$BATS_TEST_TMPDIR/r2.json"
+	assert_output --partial "nothing to do"
+	jq -e '[.objects[] | .action] == ["kept","kept","kept"]' "$BATS_TEST_TMPDIR/r2.json"
+	jq -e '[.files[] | .action] | all(. == "unchanged")' "$BATS_TEST_TMPDIR/r2.json"
+	[ "$(blkid -o value -s UUID "${LOOP}p1")" = "$uuid" ]
+}
+
+@test "apply: a loop device holding XFS is refused without wipe, its bytes unchanged" {
+	new_loop 1G
+	mkfs.xfs -q "$LOOP"
+	echo "precious" | dd of="$LOOP" bs=512 seek=100000 conv=notrunc status=none
+	before=$(sha256sum <"$IMG")
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	assert_output --partial "refused: lun ($LOOP) carries xfs (uuid"
+	assert_output --partial "nothing was written"
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ ! -e "$ROOT/etc/fstab" ]
+	# --dry-run also touches nothing and says what it refuses
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --dry-run
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "apply: wipe=\"true\" in the profile allows it, and says what it wiped" {
+	new_loop 1G
+	mkfs.xfs -q "$LOOP"
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N" 'wipe="true"'
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	assert_output --partial "it will be wiped (allowed by the profile)"
+	assert_output --partial "wipefs --all $LOOP"
+	run -0 blkid -o value -s PTTYPE "$LOOP"
+	assert_output gpt
+}
+
+@test "apply: an old filesystem inside a planned partition is found before any write" {
+	new_loop 1G
+	# no partition table, but an XFS where the partition will start (3 MiB)
+	dd if=/dev/zero of="$BATS_TEST_TMPDIR/fs.img" bs=1M count=0 seek=400 status=none
+	mkfs.xfs -q "$BATS_TEST_TMPDIR/fs.img"
+	dd if="$BATS_TEST_TMPDIR/fs.img" of="$LOOP" bs=1M seek=3 count=1 conv=notrunc status=none
+	before=$(sha256sum <"$IMG")
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	assert_output --partial "lun.data (${LOOP}p1) carries xfs"
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "apply: a run that died after partitioning resumes" {
+	new_loop 2G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	# mkfs.xfs fails this time
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "mkfs.xfs: simulated crash" >&2\nexit 1\n' >"$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	chmod +x "$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --report "$BATS_TEST_TMPDIR/r1.json"
+	assert_output --partial "resumes where it stopped"
+	jq -e '[.objects[] | .action] == ["created","created","failed"]' "$BATS_TEST_TMPDIR/r1.json"
+	[ ! -e "$ROOT/etc/fstab" ]
+	[ -b "${LOOP}p1" ]
+	# the second run keeps the partition table and makes the filesystem
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --report "$BATS_TEST_TMPDIR/r2.json"
+	jq -e '[.objects[] | .action] == ["kept","kept","created"]' "$BATS_TEST_TMPDIR/r2.json"
+	run -0 xfs_info "${LOOP}p1"
+	assert_output --regexp "sunit=16 +swidth=48 blks"
+	[ -f "$ROOT/etc/fstab" ]
+}
+
+@test "apply: a partition table that contradicts the profile is refused, not guessed at" {
+	new_loop 1G
+	sgdisk -n 1:2048:+100M "$LOOP" >/dev/null
+	before=$(sha256sum <"$IMG")
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	assert_output --partial "carries a gpt partition table with 1 partition that is not the planned one"
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "apply: without --yes and without a terminal, nothing is written" {
+	new_loop 1G
+	before=$(sha256sum <"$IMG")
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" </dev/null
+	assert_output --partial "refusing to write without --yes"
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "apply: whole-disk XFS on a LUN, and independent LUNs in parallel" {
+	new_loop 1G; a=$N
+	new_loop 1G; b=$N
+	cat >"$BATS_TEST_TMPDIR/p.xml" <<XML
+<?xml version="1.0"?>
+<profile version="1" name="two-luns">
+  <disks id="lun" count="2">
+    <match name="loop*" min-size="1G" max-size="1G"/>
+    <hwraid level="6" members="6" chunk="128K"/>
+  </disks>
+  <xfs on="lun" label="lun%n" mountpoint="/lun%n"/>
+</profile>
+XML
+	# only our two loop devices are 1 GiB loops? make sure of it
+	n=$(for d in /sys/block/loop*; do [ -f "$d/loop/backing_file" ] && [ "$(cat "$d/size")" = 2097152 ] && echo x; done | wc -l)
+	[ "$n" -eq 2 ] || skip "other 1 GiB loop devices exist"
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --jobs 2
+	for d in "$a" "$b"; do
+		run -0 xfs_info "/dev/$d"
+		assert_output --regexp "sunit=32 +swidth=128 blks"
+	done
+}
