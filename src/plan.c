@@ -285,6 +285,12 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
                 *ret_why = xasprintf("io_opt %" PRIu64 " is a known bogus or absurd value", b->io_opt_bytes);
                 return false;
         }
+        if (b->io_opt_bytes / b->io_min_bytes > 256) {
+                *ret_why = xasprintf("io_opt %" PRIu64 " is %" PRIu64 " x io_min %" PRIu64
+                                     ": no array stripes across that many units",
+                                     b->io_opt_bytes, b->io_opt_bytes / b->io_min_bytes, b->io_min_bytes);
+                return false;
+        }
         if (b->io_min_bytes % phys || b->io_opt_bytes % phys || b->io_opt_bytes % b->io_min_bytes) {
                 *ret_why = xasprintf("io_min %" PRIu64 " / io_opt %" PRIu64 " are not consistent multiples",
                                      b->io_min_bytes, b->io_opt_bytes);
@@ -521,10 +527,10 @@ static void plan_disks(struct ctx *c)
                                 o->geom_why = xasprintf("exported by %s: io_min %s, io_opt %s", b->name,
                                                         fmt_size_exact(b->io_min_bytes, a1),
                                                         fmt_size_exact(b->io_opt_bytes, a2));
-                        } else if (distrust) {
+                        }
+                        if (distrust)
                                 warn(c, g->line, what, "topology-distrusted", "%s: ignoring exported topology: %s", b->name,
                                      distrust);
-                        }
                         free(distrust);
                         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
 

@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# apply's exact command lines for mdadm, lvm, mkfs.xfs and wipefs, through fake
+# executables first on PATH (no root, no md or dm here). Devices are sparse
+# files under STORPROV_DEVROOT, sysfs a copy of the fixture; the GPT is
+# written for real by libparted into the image files and read back with sgdisk.
+load test_helper
+
+setup() {
+	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot"
+	export FAKE_LOG="$BATS_TEST_TMPDIR/commands.log"
+	export FAKE_STATE="$BATS_TEST_TMPDIR/state"
+	export PATH="$FIX/fakebin:$PATH"
+	: >"$FAKE_LOG"
+}
+
+# world NAME: copies the fixture sysroot and makes a sparse file per disk
+world() {
+	cp -rL "$SYSROOT/$1" "$BATS_TEST_TMPDIR/sys-$1"
+	WORLD="$BATS_TEST_TMPDIR/sys-$1"
+	mkdir -p "$STORPROV_DEVROOT/dev"
+	for d in "$WORLD"/sys/block/*; do
+		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
+	done
+}
+
+apply_golden() { # NAME
+	world "$1"
+	run -0 "$SP" apply --profile "$TOP/profiles/$1.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json"
+	golden "$1/commands.log" "$FAKE_LOG"
+}
+
+@test "apply argv: md RAID6 x 2 + LVM (mdadm --chunk in KiB, explicit bitmap, PV alignment, extent)" {
+	apply_golden md-raid6-lvm
+	run -0 grep -c '^mdadm --create' "$FAKE_LOG"
+	assert_output 2
+	run -0 grep '^mdadm --create /dev/md/r6a' "$FAKE_LOG"
+	assert_output --partial -- "--level=6 --raid-devices=6 --chunk=64 --metadata=1.2 --bitmap=internal --homehost=any"
+	run -0 grep 'pvcreate' "$FAKE_LOG"
+	assert_output --partial -- "--dataalignment=256k /dev/md/r6a"
+	run -0 grep 'vgcreate' "$FAKE_LOG"
+	assert_output --partial -- "--physicalextentsize=4m data /dev/md/r6a /dev/md/r6b"
+	run -0 grep 'lvcreate.*--name=scratch' "$FAKE_LOG"
+	assert_output --partial -- "--stripes=2 --stripesize=256k --readahead=32768 data"
+	run -0 grep 'mkfs.xfs -L scratch' "$FAKE_LOG"
+	assert_output --partial -- "-d su=64k,sw=8 -l version=2,su=64k /dev/data/scratch"
+	# live tuning went to the (copied) sysfs of the member disks
+	for d in "$WORLD"/sys/block/sd[b-m]; do
+		[ "$(cat "$d/queue/read_ahead_kb")" = 4096 ]
+	done
+	# a second run changes nothing: every step is recognised as done
+	: >"$FAKE_LOG"
+	run -0 "$SP" apply --profile "$TOP/profiles/md-raid6-lvm.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes
+	assert_output --partial "nothing to do"
+	[ ! -s "$FAKE_LOG" ]
+}
+
+@test "apply argv: RAID1 gets no --chunk" {
+	apply_golden md-raid1-syncwrite
+	run -0 grep '^mdadm --create' "$FAKE_LOG"
+	refute_output --partial -- "--chunk"
+	assert_output --partial -- "--level=1 --raid-devices=2 --metadata=1.2 --bitmap=internal"
+	# the partitions libparted wrote, read back by sgdisk: raid type, 1 MiB aligned
+	run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/sdb"
+	assert_output --partial "Partition GUID code: A19D880F-05FC-4D3B-A006-743F0F84911E (Linux RAID)"
+	assert_output --partial "First sector: 2048 "
+}
+
+@test "apply argv: PV on a whole LUN and on a partition, equally aligned" {
+	apply_golden hwraid0-lvm-xfs
+	run -0 grep -c -- '--dataalignment=192k' "$FAKE_LOG"
+	assert_output 2
+	run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/sdc"
+	assert_output --partial "First sector: 6144 "
+	assert_output --partial "(Linux LVM)"
+}
+
+@test "apply argv: RAID60 stack (hardware RAID6 -> md RAID0 -> LVM -> XFS)" {
+	apply_golden hwraid6-md0-lvm
+	run -0 grep '^mdadm --create' "$FAKE_LOG"
+	assert_output --partial -- "--level=0 --raid-devices=4 --chunk=256 --metadata=1.2 --bitmap=none"
+	run -0 grep '^mkfs.xfs' "$FAKE_LOG"
+	assert_output --partial -- "-d su=64k,sw=16 -l version=2,su=64k"
+}
+
+@test "apply argv: eight LUNs, whole-disk XFS" {
+	apply_golden many-luns
+	run -0 grep -c '^mkfs.xfs' "$FAKE_LOG"
+	assert_output 8
+	jq -e '[.objects[] | select(.kind=="xfs") | .action] | all(. == "created")' "$BATS_TEST_TMPDIR/report.json"
+}
+
+@test "apply argv: the grid profile writes its files, with a report" {
+	apply_golden grid-3ware-raid5
+	jq -e '[.files[].action] | all(. == "written")' "$BATS_TEST_TMPDIR/report.json"
+	run -0 cat "$BATS_TEST_TMPDIR/root/etc/udev/rules.d/70-storprov.rules"
+	assert_output --partial 'ATTR{queue/read_ahead_kb}="8192"'
+	for d in sdb sdc; do
+		[ "$(cat "$WORLD/sys/block/$d/queue/nr_requests")" = 512 ]
+		[ "$(cat "$WORLD/sys/block/$d/queue/max_sectors_kb")" = 64 ]
+	done
+}
