@@ -442,11 +442,22 @@ char *diag_format(const struct diag *x)
 
 void diags_print(const struct diags *d, FILE *f)
 {
+        /* in file order: a stable insertion sort by line keeps same-line order */
+        size_t *idx = xmalloc((d->n ? d->n : 1) * sizeof(size_t));
         for (size_t i = 0; i < d->n; i++) {
-                char *s = diag_format(&d->v[i]);
+                size_t j = i;
+                while (j > 0 && d->v[idx[j - 1]].line > d->v[i].line) {
+                        idx[j] = idx[j - 1];
+                        j--;
+                }
+                idx[j] = i;
+        }
+        for (size_t k = 0; k < d->n; k++) {
+                char *s = diag_format(&d->v[idx[k]]);
                 fprintf(f, "storprov: %s\n", s);
                 free(s);
         }
+        free(idx);
 }
 
 void diags_free(struct diags *d)

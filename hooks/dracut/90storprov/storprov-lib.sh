@@ -1,0 +1,34 @@
+#!/bin/sh
+# Shared by the storprov hooks. Sourced by dracut hooks: no exit here.
+
+storprov_args() {
+    # prints the common apply arguments from the kernel command line
+    _p=$(getarg rd.storprov.profile=)
+    [ -n "$_p" ] || return 1
+    printf '%s\n' --profile "$_p" --yes
+    getargbool 0 rd.storprov.wipe && printf '%s\n' --wipe
+    _j=$(getarg rd.storprov.jobs=)
+    [ -n "$_j" ] && printf '%s\n' --jobs "$_j"
+    _s=$(getarg rd.storprov.seed=)
+    [ -n "$_s" ] && printf '%s\n' --seed "$_s"
+    return 0
+}
+
+# storprov_run WHAT ROOT: runs apply with every line on the console; dies on failure
+storprov_run() {
+    _what=$1 _root=$2
+    _args=$(storprov_args) || return 0
+    info "storprov: $_what (profile $(getarg rd.storprov.profile=), root $_root)"
+    mkdir -p /run/storprov
+    # one argument per line from storprov_args; profile paths have no spaces
+    # shellcheck disable=SC2086
+    storprov apply $_args --root "$_root" --report "/run/storprov/report-$_what.json" \
+        >/dev/console 2>&1
+    _rc=$?
+    if [ "$_rc" -ne 0 ]; then
+        warn "storprov: $_what failed with status $_rc; see the messages above and /run/storprov/report-$_what.json"
+        die "storprov: $_what failed (status $_rc): the storage was not provisioned as the profile says"
+    fi
+    info "storprov: $_what done"
+    return 0
+}
