@@ -23,7 +23,7 @@ count() { # name tapfile
 }
 
 run_tap() { # name command...
-	local name=$1 out="$results/$1.tap" rc
+	local name=$1 out="$results/${1//\//-}.tap" rc
 	shift
 	echo "=== $name"
 	"$@" >"$out" 2>&1
