@@ -53,30 +53,33 @@ struct ctx {
         char **failed_groups;     /* <disks> ids whose selection failed: references to them are not reported again */
 };
 
+static void vreport(struct ctx *c, enum diag_severity sev, int line, const char *what, const char *rule,
+                    const char *fmt, va_list ap)
+{
+        struct sbuf b = {0};
+        sbuf_vprintf(&b, fmt, ap);
+        diag_add(c->d, sev, c->p->path, line, what, rule, "%s", b.s ? b.s : "");
+        free(b.s);
+}
+
 static void err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
 static void err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
 {
-        struct sbuf b = {0};
         va_list ap;
         va_start(ap, fmt);
-        sbuf_vprintf(&b, fmt, ap);
+        vreport(c, DIAG_ERROR, line, what, rule, fmt, ap);
         va_end(ap);
-        diag_add(c->d, DIAG_ERROR, c->p->path, line, what, rule, "%s", b.s ? b.s : "");
-        free(b.s);
 }
 
 static void warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
 static void warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
 {
-        struct sbuf b = {0};
         va_list ap;
         va_start(ap, fmt);
-        sbuf_vprintf(&b, fmt, ap);
+        vreport(c, DIAG_WARNING, line, what, rule, fmt, ap);
         va_end(ap);
-        diag_add(c->d, DIAG_WARNING, c->p->path, line, what, rule, "%s", b.s ? b.s : "");
-        free(b.s);
 }
 
 static size_t new_obj(struct ctx *c, enum obj_kind kind, const char *ref, unsigned index, const char *id,
