@@ -892,17 +892,40 @@ static char *tune_path(const struct run *r, const struct pl_obj *o, const char *
         return p;
 }
 
+/* /proc/sys path of a sysctl key: "vm.dirty_ratio" -> ROOT/proc/sys/vm/dirty_ratio */
+static char *sysctl_path(const struct run *r, const char *key)
+{
+        char *rel = xasprintf("proc/sys/%s", key);
+        for (char *c = rel + 9; *c; c++)
+                if (*c == '.')
+                        *c = '/';
+        char *p = path_join(*r->devroot ? r->o->sysroot : "/", rel);
+        free(rel);
+        return p;
+}
+
+/* Writes a sysfs attribute (STEP_SYSFS) or a sysctl (STEP_SYSCTL) unless it already holds the value. */
 static void step_sysfs(struct run *r, size_t si)
 {
         const struct pl_step *s = &r->pl->steps[si];
-        const struct pl_obj *o = &r->pl->objs[s->obj];
-        if (*r->devroot && o->kind != OBJ_DISK) {
-                finish(r, si, OUT_SKIPPED, "no sysfs for test devices");
-                return;
+        const struct pl_obj *o = s->obj != NO_OBJ ? &r->pl->objs[s->obj] : NULL;
+        char *p;
+        if (s->kind == STEP_SYSCTL) {
+                p = sysctl_path(r, s->attr);
+        } else {
+                if (*r->devroot && o->kind != OBJ_DISK) {
+                        finish(r, si, OUT_SKIPPED, "no sysfs for test devices");
+                        return;
+                }
+                p = tune_path(r, o, s->attr);
+                if (!p) {
+                        finish(r, si, OUT_FAILED, "no sysfs entry for %s", o->dev);
+                        return;
+                }
         }
-        char *p = tune_path(r, o, s->attr);
-        if (!p) {
-                finish(r, si, OUT_FAILED, "no sysfs entry for %s", o->dev);
+        if (*r->devroot && s->kind == STEP_SYSCTL && access(p, F_OK) < 0) {
+                finish(r, si, OUT_SKIPPED, "no %s in the test sysroot", p);
+                free(p);
                 return;
         }
         char *cur = read_line_file(p);
@@ -982,7 +1005,7 @@ static void execute(struct run *r)
                                 progress = true;
                                 continue;
                         }
-                        if (st->kind == STEP_SYSFS) {
+                        if (st->kind == STEP_SYSFS || st->kind == STEP_SYSCTL) {
                                 s->started = now_s(r);
                                 step_sysfs(r, i);
                                 progress = true;
@@ -1179,6 +1202,17 @@ static void write_report(struct run *r, struct json_object *jfiles, struct json_
                 json_object_array_add(objs, j);
         }
         json_object_object_add(root, "objects", objs);
+        struct json_object *sysctls = json_object_new_array();
+        for (size_t k = 0; k < pl->n_steps; k++) {
+                if (pl->steps[k].kind != STEP_SYSCTL)
+                        continue;
+                struct json_object *js = json_object_new_object();
+                json_object_object_add(js, "key", json_object_new_string(pl->steps[k].attr));
+                json_object_object_add(js, "value", json_object_new_string(pl->steps[k].value));
+                json_object_object_add(js, "action", json_object_new_string(outcome_names[r->st[k].outcome]));
+                json_object_array_add(sysctls, js);
+        }
+        json_object_object_add(root, "sysctls", sysctls);
         json_object_object_add(root, "files", json_object_get(jfiles));
         json_object_object_add(root, "mounts", json_object_get(jmounts));
         struct json_object *ref = json_object_new_array();
@@ -1272,7 +1306,8 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
         int failed = 0, changed = 0;
         for (size_t i = 0; i < pl->n_steps; i++) {
                 failed += r.st[i].outcome == OUT_FAILED ||
-                          (r.st[i].outcome == OUT_SKIPPED && pl->steps[i].kind != STEP_SYSFS);
+                          (r.st[i].outcome == OUT_SKIPPED && pl->steps[i].kind != STEP_SYSFS &&
+                           pl->steps[i].kind != STEP_SYSCTL);
                 changed += r.st[i].outcome == OUT_CREATED || r.st[i].outcome == OUT_APPLIED;
         }
         if (failed) {

@@ -36,7 +36,7 @@ const char *obj_kind_name(enum obj_kind k) { return kind_names[k]; }
 static const char *const step_names[_STEP_KIND_MAX] = {
         [STEP_GPT] = "gpt", [STEP_MDADM] = "mdadm", [STEP_PVCREATE] = "pvcreate",
         [STEP_VGCREATE] = "vgcreate", [STEP_LVCREATE] = "lvcreate", [STEP_MKFS] = "mkfs",
-        [STEP_SYSFS] = "sysfs",
+        [STEP_SYSFS] = "sysfs", [STEP_SYSCTL] = "sysctl",
 };
 const char *step_kind_name(enum step_kind k) { return step_names[k]; }
 
@@ -1524,6 +1524,14 @@ static void build_steps(struct ctx *c)
                                    (snprintf(v, sizeof v, "%" PRId64, t->stripe_cache_size), v));
                 if (t->safe_mode_delay)
                         sysfs_step(c, i, "md/safe_mode_delay", t->safe_mode_delay);
+        }
+
+        /* live writeback settings, in profile order (the last of a ratio/bytes pair wins) */
+        for (size_t i = 0; i < pl->n_sysctls; i++) {
+                const struct pl_sysctl *k = &pl->sysctls[i];
+                size_t st = add_step(c, STEP_SYSCTL, NO_OBJ, xasprintf("sysctl %s = %s", k->key, k->value));
+                pl->steps[st].attr = xstrdup(k->key);
+                pl->steps[st].value = xstrdup(k->value);
         }
 }
 

@@ -87,7 +87,10 @@ struct pl_obj {
         size_t used_by;
 };
 
-enum step_kind { STEP_GPT, STEP_MDADM, STEP_PVCREATE, STEP_VGCREATE, STEP_LVCREATE, STEP_MKFS, STEP_SYSFS, _STEP_KIND_MAX };
+enum step_kind {
+        STEP_GPT, STEP_MDADM, STEP_PVCREATE, STEP_VGCREATE, STEP_LVCREATE, STEP_MKFS, STEP_SYSFS, STEP_SYSCTL,
+        _STEP_KIND_MAX
+};
 const char *step_kind_name(enum step_kind k);
 
 struct pl_part {
@@ -107,7 +110,7 @@ struct pl_step {
         /* STEP_GPT */
         struct pl_part *parts;
         size_t n_parts;
-        /* STEP_SYSFS: attribute of the block device of obj */
+        /* STEP_SYSFS: attribute of the block device of obj; STEP_SYSCTL: the key (obj is NO_OBJ) */
         char *attr, *value;
         /* steps that must finish first (indices into plan.steps) */
         size_t *deps;

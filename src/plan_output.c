@@ -303,7 +303,8 @@ char *plan_format_json(const struct plan *pl)
                 json_object *j = json_object_new_object();
                 json_object_object_add(j, "index", ju64(i + 1));
                 json_object_object_add(j, "kind", jstr(step_kind_name(s->kind)));
-                json_object_object_add(j, "object", jstr(pl->objs[s->obj].id));
+                if (s->obj != NO_OBJ)
+                        json_object_object_add(j, "object", jstr(pl->objs[s->obj].id));
                 json_object_object_add(j, "description", jstr(s->desc));
                 if (s->argv)
                         json_object_object_add(j, "argv", jstrv(s->argv));
@@ -324,6 +325,10 @@ char *plan_format_json(const struct plan *pl)
                                 json_object_array_add(parts, pj);
                         }
                         json_object_object_add(j, "partitions", parts);
+                }
+                if (s->kind == STEP_SYSCTL) {
+                        json_object_object_add(j, "key", jstr(s->attr));
+                        json_object_object_add(j, "value", jstr(s->value));
                 }
                 if (s->kind == STEP_SYSFS) {
                         json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));

@@ -46,5 +46,8 @@ setup() {
 		assert_regex "$(vm_kv LUN${n}_MOUNT)" 'swalloc'
 	done
 	assert_equal "$(vm_kv RULES_READ_AHEAD)" 2
+	# profile lines 27-28, applied live (and persisted in sysctl.d)
+	assert_equal "$(vm_kv DIRTY_RATIO)" 40
+	assert_equal "$(vm_kv DIRTY_BACKGROUND_RATIO)" 10
 	assert_equal "$(vm_kv SECOND_APPLY)" 1
 }

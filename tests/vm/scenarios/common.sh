@@ -1,5 +1,6 @@
 # shellcheck shell=sh
 # Guest helpers for the storprov scenarios, next to /usr/lib/vmtest/lib.sh.
+# shellcheck source=tests/vm/guest/lib.sh
 . /usr/lib/vmtest/lib.sh
 
 # apply_profile PROFILE [ARGS]: storprov apply with a report; APPLY_RC=status

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Scenario 1 (guest): the grid-3ware-raid5 profile on two virtio "LUNs" that
 # export no topology, as the 3ware units of seed 000 do.
+# shellcheck source=tests/vm/scenarios/common.sh
 . /usr/lib/storprov-tests/common.sh
 P=/usr/lib/storprov-tests/profiles/grid-3ware-raid5.xml
 
@@ -22,6 +23,8 @@ kv FSTAB "$(grep -v '^#' /target/etc/fstab)"
 show cat /target/etc/udev/rules.d/70-storprov.rules
 kv RULES_READ_AHEAD "$(grep -c 'ATTR{queue/read_ahead_kb}="8192"' /target/etc/udev/rules.d/70-storprov.rules)"
 show cat /target/etc/sysctl.d/80-storprov.conf
+kv_file DIRTY_RATIO /proc/sys/vm/dirty_ratio
+kv_file DIRTY_BACKGROUND_RATIO /proc/sys/vm/dirty_background_ratio
 
 section "second apply"
 out=$(storprov apply --profile "$P" --yes --root /target --mount --seed 1 2>&1)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Scenario 2 (guest): two md RAID6 sets of six disks as PVs; a striped and two
 # linear LVs with XFS. Read back: mdadm --detail, pvs/vgs/lvs, dmsetup table.
+# shellcheck source=tests/vm/scenarios/common.sh
 . /usr/lib/storprov-tests/common.sh
 P=/usr/lib/storprov-tests/profiles/md-raid6-lvm.xml
 
@@ -15,10 +16,10 @@ for a in r6a r6b; do
 	kv "MD_${a}_LEVEL" "$(printf '%s\n' "$d" | sed -n 's/^MD_LEVEL=//p')"
 	kv "MD_${a}_DEVICES" "$(printf '%s\n' "$d" | sed -n 's/^MD_DEVICES=//p')"
 	k=$(readlink -f /dev/md/$a)
-	kv "MD_${a}_CHUNK" "$(cat /sys/block/${k#/dev/}/md/chunk_size)"
+	kv "MD_${a}_CHUNK" "$(cat "/sys/block/${k#/dev/}/md/chunk_size")"
 	kv_file "MD_${a}_STRIPE_CACHE" "/sys/block/${k#/dev/}/md/stripe_cache_size"
 	kv_file "MD_${a}_READ_AHEAD_KB" "/sys/block/${k#/dev/}/queue/read_ahead_kb"
-	kv "MD_${a}_DEVNUM" "$(cat /sys/block/${k#/dev/}/dev)"
+	kv "MD_${a}_DEVNUM" "$(cat "/sys/block/${k#/dev/}/dev")"
 done
 show lvm pvs -o pv_name,pe_start,vg_name --units b
 kv PE_STARTS "$(lvm pvs --noheadings --nosuffix --units b -o pe_start | tr -s ' ')"
@@ -35,8 +36,8 @@ kv DM_OFFSETS "$(dmsetup table | awk '{
 }')"
 kv DM_SCRATCH "$(dmsetup table data-scratch)"
 for lv in scratch home archive; do
-	xfs_geom "$(echo $lv | tr a-z A-Z)" "/dev/data/$lv"
-	kv "$(echo $lv | tr a-z A-Z)_MOUNT" "$(grep "/target/$lv " /proc/mounts)"
+	xfs_geom "$(echo "$lv" | tr "[:lower:]" "[:upper:]")" "/dev/data/$lv"
+	kv "$(echo "$lv" | tr "[:lower:]" "[:upper:]")_MOUNT" "$(grep "/target/$lv " /proc/mounts)"
 done
 k=$(readlink -f /dev/data/scratch)
 kv_file SCRATCH_READ_AHEAD_KB "/sys/block/${k#/dev/}/queue/read_ahead_kb"
