@@ -707,6 +707,19 @@ static void plan_mds(struct ctx *c)
                         }
                 }
                 o->stripe_bytes = m->level == RAID_1 ? 0 : chunk; /* what --chunk gets */
+                /* size estimate (before superblock and bitmap space): smallest member x data members */
+                uint64_t smallest = 0;
+                for (size_t i = 0; i < n; i++) {
+                        uint64_t sz = OBJ(c, mem[i])->size_bytes;
+                        if (sz && (!smallest || sz < smallest))
+                                smallest = sz;
+                }
+                unsigned data = m->level == RAID_1    ? 1
+                                : m->level == RAID_0  ? active
+                                : m->level == RAID_6  ? (active > 2 ? active - 2 : 0)
+                                : m->level == RAID_10 ? active / near
+                                                      : (active > 1 ? active - 1 : 0);
+                o->size_bytes = smallest * data;
                 o->uuid = NULL;
                 o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
 
@@ -1048,6 +1061,11 @@ static void plan_fss(struct ctx *c)
                                 o->geom = (struct stripe_geom){0};
                         }
                         o->log_su_bytes = xfs_log_su_bytes(&o->geom);
+                        char sz[32];
+                        if (t->size_bytes && t->size_bytes < 300 * 1000 * 1000)
+                                err(c, f->line, what, "xfs-size",
+                                    "%s (%s) holds about %s; mkfs.xfs needs a data section of at least 300 MB", t->id,
+                                    t->dev, fmt_size_human(t->size_bytes, sz));
                         o->mount_options = fs_mount_options(c, f, what, o);
                         if (o->mountpoint) {
                                 for (size_t q = 0; q < c->pl->n_objs; q++) {

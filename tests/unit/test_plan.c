@@ -352,6 +352,22 @@ static void test_disk_count(void **state)
         free_sysinfo(si);
 }
 
+static void test_xfs_too_small(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 128 * MiB, "ATA", "x", 8 * GiB);
+        /* 4 x 128 MiB RAID6 holds ~256 MiB: below mkfs.xfs's 300 MB */
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                     "<md id=\"m\" level=\"6\" chunk=\"64K\" devices=\"d\"/>\n<xfs on=\"m\"/>",
+                     si, "xfs-size", 5, "300 MB");
+        struct run r;
+        expect_ok(&r, "<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                      "<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"/>\n<xfs on=\"m\"/>",
+                  si);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
 static void test_stacked_tuning(void **state)
 {
         (void)state;
@@ -654,6 +670,7 @@ int main(void)
                 cmocka_unit_test(test_mkfs_rejects),
                 cmocka_unit_test(test_disk_count),
                 cmocka_unit_test(test_stacked_tuning),
+                cmocka_unit_test(test_xfs_too_small),
                 cmocka_unit_test(test_references),
                 cmocka_unit_test(test_grid_partition_and_mkfs),
                 cmocka_unit_test(test_md_raid6_lvm),
