@@ -284,6 +284,23 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
         probe_result_free(&pr);
 }
 
+/* In use (mounted, swap, held by md/dm) is fine only where nothing will be
+ * written: checked for every disk, with or without planned partitions. */
+static void refuse_in_use(struct run *r, size_t di)
+{
+        const struct plan *pl = r->pl;
+        const struct pl_obj *d = &pl->objs[di];
+        const struct obj_state *os = &r->os[di];
+        if (!os->in_use || d->preserve)
+                return;
+        bool writes = !os->ours || os->needs_wipe;
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di && (!r->os[i].ours || r->os[i].needs_wipe))
+                        writes = true;
+        if (writes)
+                refuse(r, "%s (%s) is in use: %s; storprov never writes to a device in use", d->id, d->dev, os->in_use);
+}
+
 static void inspect_disk(struct run *r, size_t di)
 {
         struct plan *pl = r->pl;
@@ -291,8 +308,16 @@ static void inspect_disk(struct run *r, size_t di)
         struct obj_state *os = &r->os[di];
         char *path = dev_path(r, d->dev);
 
-        if (!*r->devroot && d->bd)
+        if (!*r->devroot && d->bd) {
                 os->in_use = probe_in_use(r->o->sysroot, d->bd->major, d->bd->minor);
+                char *boot = probe_boot_device(r->o->sysroot, d->bd->major, d->bd->minor);
+                if (boot) {
+                        char *both = os->in_use ? xasprintf("%s; %s", os->in_use, boot) : xstrdup(boot);
+                        free(os->in_use);
+                        free(boot);
+                        os->in_use = both;
+                }
+        }
 
         /* planned partitions on it? */
         const struct pl_step *gs = NULL;
@@ -306,6 +331,7 @@ static void inspect_disk(struct run *r, size_t di)
         if (!partitioned) {
                 inspect_region(r, di, path, 0, 0);
                 free(path);
+                refuse_in_use(r, di);
                 return;
         }
         char *label = NULL, *err = NULL;
@@ -379,18 +405,7 @@ static void inspect_disk(struct run *r, size_t di)
                 }
         }
         free(path);
-
-        /* in use is fine only where nothing will be written */
-        if (os->in_use && !d->preserve) {
-                bool writes = !os->ours || os->needs_wipe;
-                for (size_t i = 0; i < pl->n_objs; i++)
-                        if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di &&
-                            (!r->os[i].ours || r->os[i].needs_wipe))
-                                writes = true;
-                if (writes)
-                        refuse(r, "%s (%s) is in use: %s; storprov never writes to a device in use", d->id, d->dev,
-                               os->in_use);
-        }
+        refuse_in_use(r, di);
 }
 
 /* ---- preserve: verify, never write -------------------------------------------- */
@@ -1250,6 +1265,18 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
                                 if (pl->objs[m].kind == OBJ_PART)
                                         r.os[pl->objs[m].parent].wipe_ok = true;
                         }
+        }
+        /* ... and what is built from it: a new md made only of devices that may be
+         * wiped shows whatever was on them at its data offset (an old array's
+         * filesystem); mkfs may overwrite that. Members come first in the plan. */
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *x = &pl->objs[i];
+                if (x->kind != OBJ_MD || x->preserve || !x->n_members || r.os[i].wipe_ok)
+                        continue;
+                bool all = true;
+                for (size_t k = 0; k < x->n_members; k++)
+                        all &= r.os[x->members[k]].wipe_ok;
+                r.os[i].wipe_ok = all;
         }
 
         /* 1. inspect, read-only */

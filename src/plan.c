@@ -1398,7 +1398,10 @@ static void build_steps(struct ctx *c)
                 else if (pm && pm->parity)
                         strv_pushf(&argv, "--parity=%s", pm->parity);
                 strv_pushf(&argv, "--metadata=%s", o->md_metadata);
-                strv_pushf(&argv, "--bitmap=%s", o->md_bitmap); /* always explicit: mdadm 4.4 asks otherwise */
+                /* always explicit where a bitmap exists (mdadm 4.4 asks otherwise); raid0 has none and
+                 * mdadm refuses even --bitmap=none for it */
+                if (o->level != RAID_0)
+                        strv_pushf(&argv, "--bitmap=%s", o->md_bitmap);
                 strv_push(&argv, "--homehost=any");
                 strv_pushf(&argv, "--name=%s", o->md_name);
                 strv_pushf(&argv, "--uuid=%s", o->uuid);

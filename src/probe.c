@@ -208,3 +208,65 @@ char *probe_in_use(const char *sysroot, unsigned major, unsigned minor)
         strv_free(names);
         return b.len ? sbuf_steal(&b) : (free(b.s), NULL);
 }
+
+/* "LABEL=x", "UUID=y", "/dev/sda2", "hd:LABEL=x:/path" → a device path, or NULL */
+static char *resolve_spec(const char *spec)
+{
+        char *s = xstrdup(spec);
+        if (startswith(s, "hd:")) {
+                memmove(s, s + 3, strlen(s + 3) + 1);
+                /* hd:DEV:PATH — the path part follows the last ':' after the device spec */
+                char *colon = strchr(startswith(s, "/dev/") ? s : (strchr(s, '=') ? strchr(s, '=') : s), ':');
+                if (colon)
+                        *colon = 0;
+        }
+        char *dev = NULL;
+        if (s[0] == '/')
+                dev = xstrdup(s);
+        else if (strchr(s, '=')) {
+                char *v = blkid_evaluate_tag(s, NULL, NULL);
+                dev = xstrdup(v);
+                free(v);
+        }
+        free(s);
+        return dev;
+}
+
+char *probe_boot_device(const char *sysroot, unsigned major, unsigned minor)
+{
+        char *cmdline_path = path_join(sysroot, "proc/cmdline");
+        char *cmdline = read_line_file(cmdline_path);
+        free(cmdline_path);
+        if (!cmdline)
+                return NULL;
+        static const char *const keys[] = {"root=", "inst.stage2=", "inst.repo=", "inst.ks=", "rd.live.image.dev="};
+        dev_t *devs;
+        char **names;
+        size_t n = family(sysroot, major, minor, &devs, &names);
+        char *found = NULL;
+        char **words = strv_split(cmdline, " ");
+        for (size_t w = 0; words && words[w] && !found; w++) {
+                for (size_t k = 0; k < ELEMENTSOF(keys) && !found; k++) {
+                        if (!startswith(words[w], keys[k]))
+                                continue;
+                        const char *spec = words[w] + strlen(keys[k]);
+                        if (!strcmp(keys[k], "inst.stage2=") || !strcmp(keys[k], "inst.repo=") ||
+                            !strcmp(keys[k], "inst.ks="))
+                                if (!startswith(spec, "hd:"))
+                                        continue;
+                        char *dev = resolve_spec(spec);
+                        struct stat st;
+                        if (dev && stat(dev, &st) == 0 && S_ISBLK(st.st_mode))
+                                for (size_t i = 0; i < n; i++)
+                                        if (st.st_rdev == devs[i])
+                                                found = xasprintf("%s is the boot device (%s on the kernel command line)",
+                                                                  names[i], words[w]);
+                        free(dev);
+                }
+        }
+        strv_free(words);
+        free(devs);
+        strv_free(names);
+        free(cmdline);
+        return found;
+}

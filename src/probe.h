@@ -31,3 +31,9 @@ const struct signature *probe_find(const struct probe_result *r, const char *typ
  * in use: mounted (where), swap, held by md/dm. Reads SYSROOT/proc and
  * SYSROOT/sys. Returns a malloc'ed sentence, or NULL when unused. */
 char *probe_in_use(const char *sysroot, unsigned major, unsigned minor);
+
+/* Whether the kernel device major:minor (or one of its partitions) is what the
+ * system or installer boots from, per SYSROOT/proc/cmdline: root=, inst.stage2=hd:,
+ * inst.repo=hd: and inst.ks=hd: (LABEL=, UUID=, PARTUUID=, PARTLABEL= or a
+ * /dev path, resolved with libblkid). Returns a malloc'ed sentence or NULL. */
+char *probe_boot_device(const char *sysroot, unsigned major, unsigned minor);

@@ -78,7 +78,8 @@ apply_golden() { # NAME
 @test "apply argv: RAID60 stack (hardware RAID6 -> md RAID0 -> LVM -> XFS)" {
 	apply_golden hwraid6-md0-lvm
 	run -0 grep '^mdadm --create' "$FAKE_LOG"
-	assert_output --partial -- "--level=0 --raid-devices=4 --chunk=256 --metadata=1.2 --bitmap=none"
+	assert_output --partial -- "--level=0 --raid-devices=4 --chunk=256 --metadata=1.2 --homehost=any"
+	refute_output --partial -- "--bitmap"
 	run -0 grep '^mkfs.xfs' "$FAKE_LOG"
 	assert_output --partial -- "-d su=64k,sw=16 -l version=2,su=64k"
 }

@@ -184,3 +184,25 @@ XML
 		assert_output --regexp "sunit=32 +swidth=128 blks"
 	done
 }
+
+@test "apply: the device the system boots from is refused, even with wipe" {
+	new_loop 1G
+	sgdisk -n 1:2048:+400M "$LOOP" >/dev/null
+	partx -u "$LOOP" 2>/dev/null || true
+	for _ in 1 2 3 4 5; do [ -b "${LOOP}p1" ] && break; sleep 0.2; done
+	[ -b "${LOOP}p1" ] || skip "no partition node"
+	mkfs.xfs -q -L "bootme$$" "${LOOP}p1"
+	before=$(sha256sum <"$IMG")
+	# a sysroot whose kernel command line boots from that filesystem
+	sr="$BATS_TEST_TMPDIR/sysroot"
+	mkdir -p "$sr/proc/self"
+	ln -s /sys "$sr/sys"
+	cp /proc/meminfo "$sr/proc/meminfo"
+	: >"$sr/proc/self/mountinfo"
+	echo "BOOT_IMAGE=/vmlinuz root=LABEL=bootme$$ ro quiet" >"$sr/proc/cmdline"
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N" 'wipe="true"'
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --sysroot "$sr" --root "$ROOT" --yes
+	assert_output --partial "is the boot device (root=LABEL=bootme$$ on the kernel command line)"
+	assert_output --partial "nothing was written"
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}

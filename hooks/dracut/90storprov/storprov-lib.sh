@@ -14,11 +14,22 @@ storprov_args() {
     return 0
 }
 
+# storprov_say MSG: like info(), but on the console also with "quiet", as the
+# apply lines it introduces are: provision and persist tell themselves apart
+storprov_say() {
+    info "storprov: $*"
+    check_quiet
+    [ "$DRACUT_QUIET" = yes ] && echo "storprov: $*" >/dev/console
+    return 0
+}
+
 # storprov_run WHAT ROOT: runs apply with every line on the console; dies on failure
 storprov_run() {
     _what=$1 _root=$2
     _args=$(storprov_args) || return 0
-    info "storprov: $_what (profile $(getarg rd.storprov.profile=), root $_root)"
+    # one word per line; the profile path has no spaces
+    # shellcheck disable=SC2086
+    storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root"
     mkdir -p /run/storprov
     # one argument per line from storprov_args; profile paths have no spaces
     # shellcheck disable=SC2086
@@ -29,6 +40,6 @@ storprov_run() {
         warn "storprov: $_what failed with status $_rc; see the messages above and /run/storprov/report-$_what.json"
         die "storprov: $_what failed (status $_rc): the storage was not provisioned as the profile says"
     fi
-    info "storprov: $_what done"
+    storprov_say "$_what done"
     return 0
 }
