@@ -330,6 +330,20 @@ static void pick_udev_identity(struct ctx *c, struct pl_obj *o)
         o->udev_key = NULL;
 }
 
+/* The profile's <tune> on the object it belongs to. */
+static void copy_tune(struct pl_tune *dst, const struct p_tune *src)
+{
+        *dst = (struct pl_tune){
+                .line = src->line,
+                .read_ahead_kb = src->read_ahead_kb,
+                .nr_requests = src->nr_requests,
+                .max_sectors_kb = src->max_sectors_kb,
+                .stripe_cache_size = src->stripe_cache_size,
+                .scheduler = xstrdup(src->scheduler),
+                .safe_mode_delay = xstrdup(src->safe_mode_delay),
+        };
+}
+
 static char *part_devname(const char *disk_dev, unsigned n)
 {
         size_t len = strlen(disk_dev);
@@ -538,13 +552,7 @@ static void plan_disks(struct ctx *c)
                         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
 
                         /* tuning */
-                        o->tune.line = g->tune.line;
-                        o->tune.read_ahead_kb = g->tune.read_ahead_kb;
-                        o->tune.nr_requests = g->tune.nr_requests;
-                        o->tune.max_sectors_kb = g->tune.max_sectors_kb;
-                        o->tune.stripe_cache_size = g->tune.stripe_cache_size;
-                        o->tune.scheduler = xstrdup(g->tune.scheduler);
-                        o->tune.safe_mode_delay = xstrdup(g->tune.safe_mode_delay);
+                        copy_tune(&o->tune, &g->tune);
 
                         if (g->gpt)
                                 plan_partitions(c, g, di);
@@ -723,13 +731,7 @@ static void plan_mds(struct ctx *c)
                 o->uuid = NULL;
                 o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
 
-                o->tune.line = m->tune.line;
-                o->tune.read_ahead_kb = m->tune.read_ahead_kb;
-                o->tune.nr_requests = m->tune.nr_requests;
-                o->tune.max_sectors_kb = m->tune.max_sectors_kb;
-                o->tune.stripe_cache_size = m->tune.stripe_cache_size;
-                o->tune.scheduler = xstrdup(m->tune.scheduler);
-                o->tune.safe_mode_delay = xstrdup(m->tune.safe_mode_delay);
+                copy_tune(&o->tune, &m->tune);
 
                 /* an md made of preserved members must itself be preserved, and the reverse */
                 for (size_t i = 0; i < n; i++) {
@@ -867,13 +869,7 @@ static void plan_vgs(struct ctx *c)
                                      "size %s is not a multiple of stripes x extent (%s); lvcreate rounds it up",
                                      l->size.text, fmt_size_exact(OBJ(c, oi)->extent_bytes * x->stripes, a));
                         x->physical_sector_bytes = 512;
-                        x->tune.line = l->tune.line;
-                        x->tune.read_ahead_kb = l->tune.read_ahead_kb;
-                        x->tune.nr_requests = l->tune.nr_requests;
-                        x->tune.max_sectors_kb = l->tune.max_sectors_kb;
-                        x->tune.stripe_cache_size = l->tune.stripe_cache_size;
-                        x->tune.scheduler = xstrdup(l->tune.scheduler);
-                        x->tune.safe_mode_delay = xstrdup(l->tune.safe_mode_delay);
+                        copy_tune(&x->tune, &l->tune);
                         free(ref);
                         free(lwhat);
                 }
