@@ -16,7 +16,7 @@ ifeq ($(CI),true)
 WARN       += -Werror
 endif
 CFLAGS     ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -DSTORPROV_DATADIR='"$(DATADIR)"' $(CFLAGS)
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
 
 B          := build
 SRCS       := $(wildcard src/*.c)

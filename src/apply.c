@@ -67,7 +67,6 @@ struct run {
         struct obj_state *os;
         struct timespec t0;
         char **refusals;
-        char **warnings;
 };
 
 static double now_s(const struct run *r)
@@ -1374,6 +1373,5 @@ out:
         free(r.st);
         free(r.os);
         strv_free(r.refusals);
-        strv_free(r.warnings);
         return exit_code;
 }

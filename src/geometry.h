@@ -76,8 +76,8 @@ uint64_t xfs_log_su_bytes(const struct stripe_geom *g);
  * sector size, sw ≥ 1, sunit/swidth within 32 bits of 512-byte sectors. */
 int xfs_validate_stripe(uint64_t su_bytes, unsigned sw, uint64_t sector_bytes, char **ret_err);
 
-/* The logbsize for fstab: the smallest power of 2 that is ≥ max(32 KiB, log su),
- * raised to 256 KiB (the streaming choice) unless small is asked for. */
+/* The logbsize for fstab: 256 KiB, the largest v2 log buffer, which is >= every
+ * log su storprov derives (they are capped at 256 KiB) and suits streaming. */
 uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes);
 
 /* Appends "-d su=…,sw=…" and "-l version=2,su=…" to *argv (strv). Nothing is added
