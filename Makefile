@@ -16,10 +16,10 @@ ifeq ($(CI),true)
 WARN       += -Werror
 endif
 CFLAGS     ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(PKG_CFLAGS) $(CFLAGS)
 
 B          := build
-SRCS       := $(wildcard src/*.c)
+SRCS       := $(wildcard src/*.c src/plan/*.c src/apply/*.c)
 LIB_SRCS   := $(filter-out src/main.c,$(SRCS))
 LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)

@@ -114,6 +114,7 @@ static int dev_cmp(const void *a, const void *b)
 
 struct udev_props {
         char *id_serial, *id_serial_short, *id_wwn, *id_path;
+        char *fs_type, *fs_uuid, *md_uuid, *md_devname, *dm_vg_name, *dm_lv_name;
 };
 
 static void udev_props_done(struct udev_props *u)
@@ -122,6 +123,12 @@ static void udev_props_done(struct udev_props *u)
         free(u->id_serial_short);
         free(u->id_wwn);
         free(u->id_path);
+        free(u->fs_type);
+        free(u->fs_uuid);
+        free(u->md_uuid);
+        free(u->md_devname);
+        free(u->dm_vg_name);
+        free(u->dm_lv_name);
         *u = (struct udev_props){0};
 }
 
@@ -159,6 +166,18 @@ static void udev_props_read(const char *sysroot, unsigned major, unsigned minor,
                         set_prop(&u->id_wwn, value);
                 else if (strcmp(kv, "ID_PATH") == 0)
                         set_prop(&u->id_path, value);
+                else if (strcmp(kv, "ID_FS_TYPE") == 0)
+                        set_prop(&u->fs_type, value);
+                else if (strcmp(kv, "ID_FS_UUID") == 0)
+                        set_prop(&u->fs_uuid, value);
+                else if (strcmp(kv, "MD_UUID") == 0)
+                        set_prop(&u->md_uuid, value);
+                else if (strcmp(kv, "MD_DEVNAME") == 0)
+                        set_prop(&u->md_devname, value);
+                else if (strcmp(kv, "DM_VG_NAME") == 0)
+                        set_prop(&u->dm_vg_name, value);
+                else if (strcmp(kv, "DM_LV_NAME") == 0)
+                        set_prop(&u->dm_lv_name, value);
         }
 }
 
@@ -272,6 +291,26 @@ static char **list_partitions(const char *dir)
         return parts;
 }
 
+/* The udev data of each partition (its filesystem signature, for preserved objects). */
+static void read_partinfo(const char *sysroot, const char *dir, struct blockdev *b)
+{
+        b->n_partinfo = strv_len(b->parts);
+        b->partinfo = b->n_partinfo ? xcalloc(b->n_partinfo, sizeof(*b->partinfo)) : NULL;
+        for (size_t i = 0; i < b->n_partinfo; i++) {
+                struct blockpart *p = &b->partinfo[i];
+                p->name = xstrdup(b->parts[i]);
+                _cleanup_free_ char *rel = xasprintf("%s/dev", b->parts[i]);
+                _cleanup_free_ char *dev = attr_str(dir, rel);
+                if (!dev || sscanf(dev, "%u:%u", &p->major, &p->minor) != 2)
+                        continue;
+                struct udev_props u = {0};
+                udev_props_read(sysroot, p->major, p->minor, &u);
+                p->fs_type = xstrdup(u.fs_type);
+                p->fs_uuid = xstrdup(u.fs_uuid);
+                udev_props_done(&u);
+        }
+}
+
 /* ---- one device -------------------------------------------------------- */
 
 static void load_dev(const char *sysroot, const char *dir, const char *name, struct blockdev *b)
@@ -343,6 +382,12 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
                 b->wwn = wwn_from_wwid(wwid);
         }
         b->id_path = xstrdup(u.id_path);
+        b->fs_type = xstrdup(u.fs_type);
+        b->fs_uuid = xstrdup(u.fs_uuid);
+        b->md_uuid = xstrdup(u.md_uuid);
+        b->md_devname = xstrdup(u.md_devname);
+        b->dm_vg_name = xstrdup(u.dm_vg_name);
+        b->dm_lv_name = xstrdup(u.dm_lv_name);
         udev_props_done(&u);
 
         b->max_hw_sectors_kb = attr_u32_or(dir, "queue/max_hw_sectors_kb", 0);
@@ -357,6 +402,7 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
         b->nr_hw_queues = count_hw_queues(dir);
         b->has_holders = dir_nonempty(dir, "holders");
         b->parts = list_partitions(dir);
+        read_partinfo(sysroot, dir, b);
         b->md_level = attr_str(dir, "md/level");
 }
 
@@ -469,6 +515,18 @@ static void blockdev_done(struct blockdev *b)
         strv_free(b->schedulers);
         strv_free(b->parts);
         free(b->md_level);
+        free(b->fs_type);
+        free(b->fs_uuid);
+        free(b->md_uuid);
+        free(b->md_devname);
+        free(b->dm_vg_name);
+        free(b->dm_lv_name);
+        for (size_t i = 0; i < b->n_partinfo; i++) {
+                free(b->partinfo[i].name);
+                free(b->partinfo[i].fs_type);
+                free(b->partinfo[i].fs_uuid);
+        }
+        free(b->partinfo);
 }
 
 void sysinfo_free(struct sysinfo *s)

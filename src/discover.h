@@ -9,6 +9,12 @@
 
 #include "util.h"
 
+struct blockpart {
+        char *name;               /* "sdb1" */
+        unsigned major, minor;
+        char *fs_type, *fs_uuid;  /* ID_FS_TYPE, ID_FS_UUID in the udev database, NULL if not there */
+};
+
 struct blockdev {
         char *name;               /* kernel name: "sdb", "vda", "md127", "dm-0" */
         char *devnode;            /* "/dev/sdb" (never prefixed with the sysroot) */
@@ -35,6 +41,13 @@ struct blockdev {
         bool has_holders;         /* sys/block/X/holders/ not empty (md, dm on top) */
         char **parts;             /* partition kernel names ("sdb1"), NULL-terminated, may be NULL */
         char *md_level;           /* for mdN: md/level ("raid5"), else NULL */
+        /* what udev's blkid and md/dm rules recorded, NULL if not there */
+        char *fs_type, *fs_uuid;  /* ID_FS_TYPE, ID_FS_UUID ("xfs", "linux_raid_member", "LVM2_member") */
+        char *md_uuid;            /* MD_UUID (md arrays, "8:8:8:8") */
+        char *md_devname;         /* MD_DEVNAME: the array's name under /dev/md/ */
+        char *dm_vg_name, *dm_lv_name;   /* DM_VG_NAME, DM_LV_NAME (LVs) */
+        struct blockpart *partinfo;      /* the partitions of parts[], with their udev data */
+        size_t n_partinfo;
 };
 
 struct sysinfo {

@@ -2,7 +2,6 @@
 #include "files.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,8 +33,6 @@ int render_files(const struct plan *pl, const char *root, struct diags *d, struc
                         }
                         free(content);
                 }
-                fprintf(stderr, "storprov: %s %s\n",
-                        action == FILE_UNCHANGED ? "unchanged" : action == FILE_WRITTEN ? "wrote" : "failed", path);
                 failed += action == FILE_FAILED;
                 free(existing);
                 if (ret)

@@ -3,7 +3,7 @@
  * text meets the filesystem. */
 #pragma once
 
-#include "plan.h"
+#include "plan/plan.h"
 
 enum file_action { FILE_UNCHANGED, FILE_WRITTEN, FILE_FAILED };
 
@@ -15,6 +15,7 @@ struct file_result {
 /* Renders every file of the plan from its objects (so identities found on
  * disk count) and writes the ones whose content differs, atomically, under
  * root; fstab and mdadm.conf are merged with what is there. Returns the number
- * of failures (details in d); ret/n (optional) get one result per file. */
+ * of failures (details in d); ret/n (optional) get one result per file. Prints
+ * nothing: the caller reports. */
 int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n);
 void file_results_free(struct file_result *v, size_t n);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 struct gpt_part {
         unsigned number;

@@ -11,10 +11,10 @@
 
 #include <json.h>
 
-#include "apply.h"
+#include "apply/apply.h"
 #include "discover.h"
 #include "geometry.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "profile.h"
 #include "files.h"
 #include "render.h"
@@ -444,9 +444,16 @@ static int cmd_render(struct args *a)
         if (r)
                 return r;
         struct diags d = {0};
-        r = render_files(&pl, a->root, &d, NULL, NULL);
+        struct file_result *res = NULL;
+        size_t n = 0;
+        r = render_files(&pl, a->root, &d, &res, &n);
         diags_print(&d, stderr);
         diags_free(&d);
+        for (size_t i = 0; i < n; i++)
+                fprintf(stderr, "storprov: %s %s\n",
+                        res[i].action == FILE_UNCHANGED ? "unchanged" : res[i].action == FILE_WRITTEN ? "wrote" : "failed",
+                        res[i].path);
+        file_results_free(res, n);
         plan_free(&pl);
         sysinfo_free(&si);
         profile_free(&p);

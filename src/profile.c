@@ -5,6 +5,7 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <libxml/parser.h>
@@ -108,20 +109,18 @@ static void parse_psize(struct loader *l, xmlNode *n, struct p_size *s)
         }
 }
 
-static void parse_tune(struct loader *l, xmlNode *n, struct p_tune *t)
+/* <tune>: every attribute of the tune table, numbers in canonical decimal. */
+static void parse_tune(struct loader *l, xmlNode *n, struct tune_set *t)
 {
         t->line = line_of(n);
-        t->read_ahead_kb = (int64_t)uint_attr(l, n, "read-ahead-kb", (uint64_t)-1);
-        t->nr_requests = (int64_t)uint_attr(l, n, "nr-requests", (uint64_t)-1);
-        t->max_sectors_kb = (int64_t)uint_attr(l, n, "max-sectors-kb", (uint64_t)-1);
-        t->stripe_cache_size = (int64_t)uint_attr(l, n, "stripe-cache-size", (uint64_t)-1);
-        t->scheduler = attr(n, "scheduler");
-        t->safe_mode_delay = attr(n, "safe-mode-delay");
-}
-
-static void tune_init(struct p_tune *t)
-{
-        *t = (struct p_tune){.read_ahead_kb = -1, .nr_requests = -1, .max_sectors_kb = -1, .stripe_cache_size = -1};
+        for (int a = 0; a < _TUNE_MAX; a++) {
+                const struct tune_def *def = &tune_defs[a];
+                if (def->type == TUNE_UINT) {
+                        uint64_t v = uint_attr(l, n, def->xml, UINT64_MAX);
+                        t->val[a] = v == UINT64_MAX ? NULL : xasprintf("%" PRIu64, v);
+                } else
+                        t->val[a] = attr(n, def->xml);
+        }
 }
 
 #define APPEND(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof(*(arr))), memset(&(arr)[n], 0, sizeof(*(arr))), &(arr)[(n)++])
@@ -136,7 +135,6 @@ static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
         g->preserve = bool_attr(n, "preserve");
         g->hwraid.level = RAID_NONE;
         g->match.rotational = -1;
-        tune_init(&g->tune);
         for (xmlNode *c = n->children; c; c = c->next) {
                 if (is_elem(c, "match")) {
                         struct p_match *m = &g->match;
@@ -205,7 +203,6 @@ static void parse_md(struct loader *l, xmlNode *n, struct profile *p)
         m->spares = (unsigned)uint_attr(l, n, "spares", 0);
         m->wipe = bool_attr(n, "wipe");
         m->preserve = bool_attr(n, "preserve");
-        tune_init(&m->tune);
         for (xmlNode *c = n->children; c; c = c->next)
                 if (is_elem(c, "tune"))
                         parse_tune(l, c, &m->tune);
@@ -232,7 +229,6 @@ static void parse_vg(struct loader *l, xmlNode *n, struct profile *p)
                 parse_psize(l, c, &lvp->size);
                 lvp->stripes = (unsigned)uint_attr(l, c, "stripes", 0);
                 lvp->stripe_bytes = size_attr(l, c, "stripe-size");
-                tune_init(&lvp->tune);
                 for (xmlNode *t = c->children; t; t = t->next)
                         if (is_elem(t, "tune"))
                                 parse_tune(l, t, &lvp->tune);
@@ -351,11 +347,6 @@ out:
         return r;
 }
 
-static void tune_free(struct p_tune *t)
-{
-        free(t->scheduler);
-        free(t->safe_mode_delay);
-}
 
 static void psize_free(struct p_size *s) { free(s->text); }
 
@@ -370,7 +361,7 @@ void profile_free(struct profile *p)
                 free(g->match.wwn);
                 free(g->match.path);
                 free(g->match.name);
-                tune_free(&g->tune);
+                tune_set_free(&g->tune);
                 for (size_t j = 0; j < g->n_parts; j++) {
                         free(g->parts[j].id);
                         free(g->parts[j].name);
@@ -387,7 +378,7 @@ void profile_free(struct profile *p)
                 free(m->bitmap);
                 free(m->layout);
                 free(m->parity);
-                tune_free(&m->tune);
+                tune_set_free(&m->tune);
         }
         for (size_t i = 0; i < p->n_vgs; i++) {
                 struct p_vg *v = &p->vgs[i];
@@ -397,7 +388,7 @@ void profile_free(struct profile *p)
                 for (size_t j = 0; j < v->n_lvs; j++) {
                         free(v->lvs[j].name);
                         psize_free(&v->lvs[j].size);
-                        tune_free(&v->lvs[j].tune);
+                        tune_set_free(&v->lvs[j].tune);
                 }
                 free(v->lvs);
         }

@@ -10,15 +10,9 @@
 #include <stdint.h>
 
 #include "geometry.h"
+#include "tune.h"
 #include "util.h"
 
-/* Unset numeric tuning values are -1. */
-struct p_tune {
-        int line;                 /* 0: no <tune> element */
-        int64_t read_ahead_kb, nr_requests, max_sectors_kb, stripe_cache_size;
-        char *scheduler;          /* NULL: unset */
-        char *safe_mode_delay;    /* seconds as written ("0", "0.5"), NULL: unset */
-};
 
 struct p_match {
         int line;
@@ -57,7 +51,7 @@ struct p_disks {
         bool wipe, preserve;
         struct p_match match;
         struct p_hwraid hwraid;
-        struct p_tune tune;
+        struct tune_set tune;
         bool gpt;                 /* partitioned; otherwise the whole disk is used */
         struct p_partition *parts;
         size_t n_parts;
@@ -73,7 +67,7 @@ struct p_md {
         char *metadata, *bitmap, *layout, *parity;   /* NULL: unset */
         unsigned spares;
         bool wipe, preserve;
-        struct p_tune tune;
+        struct tune_set tune;
 };
 
 struct p_lv {
@@ -82,7 +76,7 @@ struct p_lv {
         struct p_size size;
         unsigned stripes;         /* 0: unset (linear) */
         uint64_t stripe_bytes;    /* 0: unset */
-        struct p_tune tune;
+        struct tune_set tune;
 };
 
 struct p_vg {

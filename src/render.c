@@ -103,13 +103,13 @@ static bool fstab_conflict(const struct plan *pl, char **f, size_t nf)
                 return false;
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *o = &pl->objs[i];
-                if (o->kind != OBJ_FS || !o->mountpoint)
+                if (o->kind != OBJ_FS || !o->fs.mountpoint)
                         continue;
-                if (!strcmp(f[1], o->mountpoint))
+                if (!strcmp(f[1], o->fs.mountpoint))
                         return true;
-                if (o->uuid && startswith(f[0], "UUID=") && !strcasecmp(f[0] + 5, o->uuid))
+                if (obj_uuid(o) && startswith(f[0], "UUID=") && !strcasecmp(f[0] + 5, obj_uuid(o)))
                         return true;
-                if (o->label && startswith(f[0], "LABEL=") && !strcmp(f[0] + 6, o->label))
+                if (o->fs.label && startswith(f[0], "LABEL=") && !strcmp(f[0] + 6, o->fs.label))
                         return true;
                 if (o->dev && !strcmp(f[0], o->dev))
                         return true;
@@ -124,13 +124,14 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
                     pl->profile_name);
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *o = &pl->objs[i];
-                if (o->kind != OBJ_FS || !o->mountpoint)
+                if (o->kind != OBJ_FS || !o->fs.mountpoint)
                         continue;
                 /* By UUID: storprov assigns it at mkfs time, so it is known now
                  * and survives device renames. */
-                const char *spec = o->uuid ? "UUID=" : "LABEL=";
-                sbuf_printf(&b, "%s%s\t%s\txfs\t%s\t0 0\n", spec, o->uuid ? o->uuid : o->label, o->mountpoint,
-                            o->mount_options && *o->mount_options ? o->mount_options : "defaults");
+                const char *uuid = obj_uuid(o);
+                sbuf_printf(&b, "%s%s\t%s\txfs\t%s\t0 0\n", uuid ? "UUID=" : "LABEL=", uuid ? uuid : o->fs.label,
+                            o->fs.mountpoint,
+                            o->fs.mount_options && *o->fs.mount_options ? o->fs.mount_options : "defaults");
         }
         sbuf_printf(&b, "%s\n", END_MARK);
         char *block = sbuf_steal(&b);
@@ -143,20 +144,10 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
 
 static void udev_attrs(struct sbuf *b, const struct pl_obj *o)
 {
-        const struct pl_tune *t = &o->tune;
-        /* the scheduler first: switching it resets nr_requests */
-        if (t->scheduler)
-                sbuf_printf(b, ", ATTR{queue/scheduler}=\"%s\"", t->scheduler);
-        if (t->nr_requests >= 0)
-                sbuf_printf(b, ", ATTR{queue/nr_requests}=\"%" PRId64 "\"", t->nr_requests);
-        if (t->max_sectors_kb >= 0)
-                sbuf_printf(b, ", ATTR{queue/max_sectors_kb}=\"%" PRId64 "\"", t->max_sectors_kb);
-        if (t->read_ahead_kb >= 0)
-                sbuf_printf(b, ", ATTR{queue/read_ahead_kb}=\"%" PRId64 "\"", t->read_ahead_kb);
-        if (t->stripe_cache_size >= 0)
-                sbuf_printf(b, ", ATTR{md/stripe_cache_size}=\"%" PRId64 "\"", t->stripe_cache_size);
-        if (t->safe_mode_delay)
-                sbuf_printf(b, ", ATTR{md/safe_mode_delay}=\"%s\"", t->safe_mode_delay);
+        /* in the table's order: the scheduler first, switching it resets nr_requests */
+        for (int a = 0; a < _TUNE_MAX; a++)
+                if (o->tune.val[a])
+                        sbuf_printf(b, ", ATTR{%s}=\"%s\"", tune_defs[a].sysfs, o->tune.val[a]);
 }
 
 char *render_udev_rules(const struct plan *pl)
@@ -175,24 +166,24 @@ char *render_udev_rules(const struct plan *pl)
                         continue;
                 switch (o->kind) {
                 case OBJ_DISK:
-                        if (!o->udev_key) {
+                        if (!o->disk.udev_key) {
                                 sbuf_printf(&b, "\n# %s (%s): no stable identity, not persisted\n", o->id, o->dev);
                                 break;
                         }
                         sbuf_printf(&b, "\n# %s (%s at planning time), profile line %d\n", o->id, o->dev, o->tune.line);
                         sbuf_printf(&b,
                                     "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", ENV{%s}==\"%s\"%s\n",
-                                    o->udev_key, o->udev_value, attrs.s);
+                                    o->disk.udev_key, o->disk.udev_value, attrs.s);
                         break;
                 case OBJ_MD:
-                        sbuf_printf(&b, "\n# md %s (%s), profile line %d\n", o->md_name, o->dev, o->tune.line);
+                        sbuf_printf(&b, "\n# md %s (%s), profile line %d\n", o->md.name, o->dev, o->tune.line);
                         sbuf_printf(&b, "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"%s\n",
-                                    o->uuid, attrs.s);
+                                    obj_uuid(o), attrs.s);
                         break;
                 case OBJ_LV: {
                         const struct pl_obj *vg = &pl->objs[o->parent];
-                        char *dn = dm_name(vg->vg_name, o->lv_name);
-                        sbuf_printf(&b, "\n# lv %s/%s (%s), profile line %d\n", vg->vg_name, o->lv_name, o->dev,
+                        char *dn = dm_name(vg->vg.name, o->lv.name);
+                        sbuf_printf(&b, "\n# lv %s/%s (%s), profile line %d\n", vg->vg.name, o->lv.name, o->dev,
                                     o->tune.line);
                         sbuf_printf(&b,
                                     "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"dm-*\", "
@@ -233,8 +224,8 @@ static bool mdadm_conflict(const struct plan *pl, char **f, size_t nf)
                 if (!strcmp(f[1], o->dev))
                         return true;
                 for (size_t k = 2; k < nf; k++)
-                        if ((startswith(f[k], "UUID=") || startswith(f[k], "uuid=")) && o->uuid &&
-                            !strcasecmp(f[k] + 5, o->uuid))
+                        if ((startswith(f[k], "UUID=") || startswith(f[k], "uuid=")) && obj_uuid(o) &&
+                            !strcasecmp(f[k] + 5, obj_uuid(o)))
                                 return true;
         }
         return false;
@@ -249,7 +240,7 @@ char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diag
                 const struct pl_obj *o = &pl->objs[i];
                 if (o->kind != OBJ_MD)
                         continue;
-                sbuf_printf(&b, "ARRAY %s metadata=%s UUID=%s\n", o->dev, o->md_metadata, o->uuid);
+                sbuf_printf(&b, "ARRAY %s metadata=%s UUID=%s\n", o->dev, o->md.metadata, obj_uuid(o));
         }
         sbuf_printf(&b, "%s\n", END_MARK);
         char *block = sbuf_steal(&b);

@@ -4,7 +4,7 @@
  * caller's business (write_file_atomic under --root). */
 #pragma once
 
-#include "plan.h"
+#include "plan/plan.h"
 
 /* fstab: the managed block (by UUID, never with sunit/swidth) merged into
  * `existing` (NULL: an empty file). Foreign lines are kept; a foreign line for

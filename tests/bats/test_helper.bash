@@ -20,5 +20,10 @@ golden() {
 		return 0
 	fi
 	[ -f "$want" ] || { echo "missing golden file $want (run UPDATE_GOLDEN=1 make check)"; return 1; }
+	# JSON objects are unordered: compare values, every key, every array in order
+	if [[ $want == *.json ]]; then
+		diff -u <(jq -S . "$want") <(jq -S . "$got")
+		return
+	fi
 	diff -u "$want" "$got"
 }

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "discover.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "profile.h"
 #include "render.h"
 #include "util.h"
@@ -69,7 +69,17 @@ struct run {
         struct diags d;
         int rc;
         char path[64];
+        char **contents;          /* rendered files, kept until run_free */
 };
+
+/* The text of the plan's file i as it would be written on an empty root. */
+static const char *content(struct run *r, size_t i)
+{
+        char *t = render_file(&r->pl, r->pl.files[i].kind, NULL, NULL);
+        strv_push(&r->contents, t);
+        free(t);
+        return r->contents[strv_len(r->contents) - 1];
+}
 
 static const char *xml_head = "<?xml version=\"1.0\"?>\n<profile version=\"1\" name=\"t\">\n";
 
@@ -98,6 +108,8 @@ static void run_free(struct run *r)
         if (r->rc == 0)
                 plan_free(&r->pl);
         diags_free(&r->d);
+        strv_free(r->contents);
+        r->contents = NULL;
 }
 
 static const struct diag *find_rule(const struct run *r, const char *rule)
@@ -221,7 +233,7 @@ static void test_stripe_cache(void **state)
                   "<md id=\"m\" level=\"6\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"8192\"/></md>",
                   si);
         const struct pl_step *s = find_step(&r.pl, STEP_SYSFS, 0);
-        assert_string_equal(s->attr, "md/stripe_cache_size");
+        assert_string_equal(tune_defs[s->attr].sysfs, "md/stripe_cache_size");
         assert_string_equal(s->value, "8192");
         run_free(&r);
         free_sysinfo(si);
@@ -275,7 +287,7 @@ static void test_mount_options(void **state)
         expect_ok(&r, body, si);
         for (size_t i = 0; i < r.pl.n_objs; i++)
                 if (r.pl.objs[i].kind == OBJ_FS)
-                        assert_string_equal(r.pl.objs[i].mount_options, "noatime,logbsize=64k,logbufs=8,swalloc");
+                        assert_string_equal(r.pl.objs[i].fs.mount_options, "noatime,logbsize=64k,logbufs=8,swalloc");
         run_free(&r);
         free(body);
         free_sysinfo(si);
@@ -297,7 +309,7 @@ static void test_sysctl_pair(void **state)
                   si);
         assert_int_equal(r.pl.n_files, 1);
         assert_string_equal(r.pl.files[0].path, "/etc/sysctl.d/80-storprov.conf");
-        assert_non_null(strstr(r.pl.files[0].content, "\nvm.dirty_ratio = 40\nvm.dirty_background_ratio = 10\n"));
+        assert_non_null(strstr(content(&r, 0), "\nvm.dirty_ratio = 40\nvm.dirty_background_ratio = 10\n"));
         run_free(&r);
         free_sysinfo(si);
 }
@@ -423,11 +435,11 @@ static void test_grid_partition_and_mkfs(void **state)
         assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=64k /dev/sdb1"));
         free(a);
         /* fstab: UUID, logbufs, logbsize ≥ log su, swalloc (parity), never sunit */
-        const struct pl_file *f = &r.pl.files[0];
-        assert_int_equal(f->kind, FILE_FSTAB);
-        assert_non_null(strstr(f->content, "UUID="));
-        assert_non_null(strstr(f->content, "/storage/data2\txfs\tlogbufs=8,logbsize=256k,swalloc\t0 0"));
-        assert_null(strstr(f->content, "sunit"));
+        assert_int_equal(r.pl.files[0].kind, FILE_FSTAB);
+        const char *fstab = content(&r, 0);
+        assert_non_null(strstr(fstab, "UUID="));
+        assert_non_null(strstr(fstab, "/storage/data2\txfs\tlogbufs=8,logbsize=256k,swalloc\t0 0"));
+        assert_null(strstr(fstab, "sunit"));
         run_free(&r);
         free_sysinfo(si);
 }
@@ -464,7 +476,7 @@ static void test_md_raid6_lvm(void **state)
         for (size_t i = 0; i < r.pl.n_files; i++)
                 if (r.pl.files[i].kind == FILE_MDADM) {
                         found = true;
-                        assert_non_null(strstr(r.pl.files[i].content, "ARRAY /dev/md/r6 metadata=1.2 UUID="));
+                        assert_non_null(strstr(content(&r, i), "ARRAY /dev/md/r6 metadata=1.2 UUID="));
                 }
         assert_true(found);
         run_free(&r);
@@ -571,18 +583,18 @@ static void test_seed_reproducible(void **state)
         expect_ok(&b, DISKS12_RAID5 "</disks><xfs on=\"lun\" label=\"l%n\"/>", si);
         assert_int_equal(a.pl.n_objs, b.pl.n_objs);
         for (size_t i = 0; i < a.pl.n_objs; i++)
-                assert_true(streq_ptr(a.pl.objs[i].uuid, b.pl.objs[i].uuid));
+                assert_true(streq_ptr(obj_uuid(&a.pl.objs[i]), obj_uuid(&b.pl.objs[i])));
         assert_int_equal(a.pl.n_files, b.pl.n_files);
         for (size_t i = 0; i < a.pl.n_files; i++)
-                assert_string_equal(a.pl.files[i].content, b.pl.files[i].content);
+                assert_string_equal(content(&a, i), content(&b, i));
         /* distinct objects get distinct UUIDs */
         const char *u1 = NULL, *u2 = NULL;
         for (size_t i = 0; i < a.pl.n_objs; i++)
                 if (a.pl.objs[i].kind == OBJ_FS) {
                         if (!u1)
-                                u1 = a.pl.objs[i].uuid;
+                                u1 = obj_uuid(&a.pl.objs[i]);
                         else
-                                u2 = a.pl.objs[i].uuid;
+                                u2 = obj_uuid(&a.pl.objs[i]);
                 }
         assert_non_null(u2);
         assert_string_not_equal(u1, u2);
@@ -635,7 +647,7 @@ static void test_udev_rules(void **state)
         const char *rules = NULL;
         for (size_t i = 0; i < r.pl.n_files; i++)
                 if (r.pl.files[i].kind == FILE_UDEV)
-                        rules = r.pl.files[i].content;
+                        rules = content(&r, i);
         assert_non_null(rules);
         assert_non_null(strstr(rules, "ENV{ID_SERIAL}==\"ATA_x_SER000\", ATTR{queue/scheduler}=\"bfq\", ATTR{queue/nr_requests}=\"64\""));
         assert_non_null(strstr(rules, "ENV{ID_WWN}==\"0x5000c50000000002\""));

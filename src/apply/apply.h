@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "discover.h"
-#include "plan.h"
+#include "plan/plan.h"
 
 /* lvm --config used by every lvm call storprov makes: no lvmpolld and no
  * udev-provided device list, so that lvm works the same in an initramfs, a
@@ -20,7 +20,7 @@ struct apply_options {
         unsigned jobs;
 };
 
-/* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state). */
-/* Preserved objects get their identities (UUIDs) from what is on disk, so the
- * plan is updated in place before the files are rendered. */
+/* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state).
+ * Preserved objects' found identities (UUIDs) are filled in from what
+ * libblkid reads on disk, before anything is printed or rendered. */
 int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_options *o);

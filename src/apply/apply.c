@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * apply: inspect every target first (read-only), refuse before the first
+ * write if anything is unsafe, then run the plan's steps as a dependency
+ * graph with at most --jobs children at once, then write the files and
+ * mount. Each step first checks whether its result is already there
+ * (created by an earlier run): that makes a second run a no-op and lets a
+ * run that died resume. */
+#include "apply/internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "apply/sched.h"
+#include "exec.h"
+#include "files.h"
+
+/* ---- the scheduler's view of the steps ------------------------------------------ */
+
+static pid_t op_start(void *ctx, size_t i)
+{
+        pid_t pid = 0;
+        step_start(ctx, i, &pid);
+        return pid;
+}
+
+static pid_t op_wait(void *ctx, int *ret_code)
+{
+        (void)ctx;
+        int status;
+        pid_t pid;
+        do
+                pid = waitpid(-1, &status, 0);
+        while (pid < 0 && errno == EINTR);
+        if (pid > 0)
+                *ret_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return pid;
+}
+
+static void op_exited(void *ctx, size_t i, int code) { step_exited(ctx, i, code); }
+
+static void op_skip(void *ctx, size_t i)
+{
+        struct run *r = ctx;
+        r->st[i].started = now_s(r);
+        finish(r, i, OUT_SKIPPED, "a step it depends on failed");
+}
+
+static bool op_blocks(void *ctx, size_t i) { return step_blocks_dependents(ctx, i); }
+static bool op_is_child(void *ctx, size_t i) { return step_is_child(ctx, i); }
+
+static void execute(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        size_t **deps = xcalloc(pl->n_steps ? pl->n_steps : 1, sizeof(*deps));
+        size_t *n_deps = xcalloc(pl->n_steps ? pl->n_steps : 1, sizeof(*n_deps));
+        for (size_t i = 0; i < pl->n_steps; i++) {
+                deps[i] = pl->steps[i].deps;
+                n_deps[i] = pl->steps[i].n_deps;
+        }
+        struct sched_graph g = {.n = pl->n_steps, .deps = (const size_t *const *)deps, .n_deps = n_deps};
+        struct sched_ops ops = {
+                .ctx = r, .start = op_start, .wait = op_wait, .exited = op_exited, .skip = op_skip,
+                .blocks = op_blocks, .is_child = op_is_child,
+        };
+        size_t left = sched_run(&g, r->o->jobs ? r->o->jobs : 1, &ops);
+        if (left)
+                say(r, "%zu steps could not be ordered; they did not run", left);
+        free(deps);
+        free(n_deps);
+}
+
+/* ---- files and mounts ---------------------------------------------------------------- */
+
+static int write_files(struct run *r, bool *changed)
+{
+        static const char *const names[] = {[FILE_UNCHANGED] = "unchanged", [FILE_WRITTEN] = "written",
+                                            [FILE_FAILED] = "failed"};
+        struct diags d = {0};
+        struct file_result *res = NULL;
+        size_t n = 0;
+        int failures = render_files(r->pl, r->o->root, &d, &res, &n);
+        for (size_t i = 0; i < d.n; i++) {
+                char *t = diag_format(&d.v[i]);
+                add_event(r, d.v[i].severity == DIAG_ERROR ? EV_ERROR : EV_SAY, NO_OBJ, t);
+                free(t);
+        }
+        for (size_t i = 0; i < n; i++) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "path", json_object_new_string(res[i].path));
+                json_object_object_add(j, "action", json_object_new_string(names[res[i].action]));
+                json_object_array_add(r->report_files, j);
+                *changed |= res[i].action != FILE_UNCHANGED;
+                char *t = xasprintf("%s %s", res[i].action == FILE_UNCHANGED ? "unchanged" :
+                                             res[i].action == FILE_WRITTEN ? "wrote" : "failed", res[i].path);
+                add_event(r, res[i].action == FILE_FAILED ? EV_ERROR : EV_FILE, NO_OBJ, t);
+                free(t);
+        }
+        file_results_free(res, n);
+        diags_free(&d);
+        return failures;
+}
+
+static void do_mounts(struct run *r, int *failures)
+{
+        const struct plan *pl = r->pl;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *f = &pl->objs[i];
+                if (f->kind != OBJ_FS || !f->fs.mountpoint)
+                        continue;
+                char *target = path_join(r->o->root, f->fs.mountpoint);
+                struct json_object *j = json_object_new_object();
+                json_object_object_add(j, "device", json_object_new_string(f->dev));
+                json_object_object_add(j, "target", json_object_new_string(target));
+                char *mi = NULL;
+                bool mounted = false;
+                if (read_file("/proc/self/mountinfo", &mi, NULL) == 0) {
+                        char *needle = xasprintf(" %s ", target);
+                        mounted = strstr(mi, needle) != NULL;
+                        free(needle);
+                }
+                free(mi);
+                if (mounted) {
+                        say(r, "%s is mounted already", target);
+                        json_object_object_add(j, "action", json_object_new_string("kept"));
+                } else {
+                        char *dir = xasprintf("%s/", target);
+                        (void)mkdir_parents(dir, 0755);
+                        free(dir);
+                        char **argv = NULL;
+                        strv_push(&argv, "mount");
+                        strv_push(&argv, "-t");
+                        strv_push(&argv, "xfs");
+                        strv_push(&argv, "-o");
+                        strv_push(&argv, f->fs.mount_options);
+                        strv_pushf(&argv, "UUID=%s", obj_uuid(f));
+                        strv_push(&argv, target);
+                        log_argv("", argv);
+                        int rc = run_argv(argv, NULL);
+                        char *j2 = strv_join_shell(argv);
+                        json_object_object_add(j, "argv", json_object_new_string(j2));
+                        free(j2);
+                        strv_free(argv);
+                        json_object_object_add(j, "action", json_object_new_string(rc == 0 ? "created" : "failed"));
+                        if (rc != 0)
+                                (*failures)++;
+                }
+                json_object_array_add(r->report_mounts, j);
+                free(target);
+        }
+}
+
+static bool confirm(struct run *r)
+{
+        if (r->o->yes)
+                return true;
+        if (!isatty(STDIN_FILENO)) {
+                add_event(r, EV_ERROR, NO_OBJ, "refusing to write without --yes: standard input is not a terminal");
+                return false;
+        }
+        fprintf(stderr, "storprov: apply this plan to the devices above? Type 'yes' to continue: ");
+        char line[32];
+        if (!fgets(line, sizeof line, stdin))
+                return false;
+        return !strcmp(strip(line), "yes");
+}
+
+/* ---- the run ---------------------------------------------------------------------- */
+
+static int count_failed(const struct run *r, int *ret_changed)
+{
+        int failed = 0, changed = 0;
+        for (size_t i = 0; i < r->pl->n_steps; i++) {
+                failed += r->st[i].outcome == OUT_FAILED || step_blocks_dependents(r, i);
+                changed += r->st[i].outcome == OUT_CREATED || r->st[i].outcome == OUT_APPLIED;
+        }
+        *ret_changed = changed;
+        return failed;
+}
+
+/* Everything after the confirmation: steps, files, mounts. */
+static int carry_out(struct run *r)
+{
+        int changed = 0;
+        execute(r);
+        int failed = count_failed(r, &changed);
+        if (failed) {
+                say(r, "%d step%s failed or could not run; config files not written. Fix the cause and run "
+                       "storprov apply again: it resumes where it stopped.",
+                    failed, failed == 1 ? "" : "s");
+                return 1;
+        }
+        bool files_changed = false;
+        int ff = write_files(r, &files_changed);
+        if (r->o->mount)
+                do_mounts(r, &ff);
+        if (ff)
+                return 1;
+        int n = changed + (files_changed ? 1 : 0);
+        if (!n)
+                say(r, "nothing to do: every object and file already matches the profile");
+        else
+                say(r, "done: %d change%s applied", n, n == 1 ? "" : "s");
+        return 0;
+}
+
+static int inspect_and_confirm(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        inspect_all(r);
+        if (!refusals(r))
+                verify_preserved(r);
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct obj_state *os = &r->os[i];
+                if (os->needs_wipe)
+                        say(r, "%s (%s) carries %s: it will be wiped (allowed by %s)", pl->objs[i].id, pl->objs[i].dev,
+                            os->found ? os->found : "signatures", r->o->wipe_all ? "--wipe" : "the profile");
+                else if (os->ours)
+                        say(r, "%s (%s) already carries what the plan puts there", pl->objs[i].id, pl->objs[i].dev);
+        }
+        if (refusals(r)) {
+                print_refusals(r);
+                return 2;
+        }
+        if (r->o->dry_run || !r->o->yes) {
+                char *t = plan_format_text(pl);
+                fputs(t, r->o->dry_run ? stdout : stderr);
+                free(t);
+        }
+        if (r->o->dry_run) {
+                say(r, "dry run: nothing was written");
+                return -1;
+        }
+        return confirm(r) ? 0 : 2;
+}
+
+int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_options *o)
+{
+        struct run r = {.pl = pl, .si = si, .o = o};
+        clock_gettime(CLOCK_MONOTONIC, &r.t0);
+        devices_init(&r.dev, o->sysroot);
+        r.st = xcalloc(pl->n_steps ? pl->n_steps : 1, sizeof(*r.st));
+        r.os = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(*r.os));
+        r.report_files = json_object_new_array();
+        r.report_mounts = json_object_new_array();
+
+        int exit_code = inspect_and_confirm(&r);
+        if (exit_code == 0)
+                exit_code = carry_out(&r);
+        else if (exit_code < 0)
+                exit_code = 0; /* dry run */
+        write_report(&r, exit_code);
+
+        json_object_put(r.report_files);
+        json_object_put(r.report_mounts);
+        for (size_t i = 0; i < pl->n_steps; i++) {
+                strv_free(r.st[i].run);
+                free(r.st[i].message);
+                strv_free(r.st[i].argv);
+        }
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                free(r.os[i].found);
+                free(r.os[i].in_use);
+        }
+        free(r.st);
+        free(r.os);
+        events_free(&r);
+        return exit_code;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * apply's own state, shared by the files of src/apply/ and nothing else:
+ *   apply.c    orchestration: inspect, confirm, run the steps, files, mounts
+ *   inspect.c  what every target carries, before the first write
+ *   preserve.c preserved objects: verified, never written
+ *   steps.c    one table of step kinds: precheck, run, postcheck
+ *   sched.c    the dependency graph, at most --jobs children at once
+ *   report.c   the event list: stderr as it happens, and the JSON report
+ *   devices.c  where plan paths live (the only place that knows test roots) */
+#pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <json.h>
+#include <time.h>
+
+#include "apply/apply.h"
+
+enum outcome {
+        OUT_PENDING, OUT_RUNNING, OUT_CREATED, OUT_KEPT, OUT_APPLIED, OUT_UNCHANGED, OUT_SKIPPED, OUT_FAILED,
+        _OUT_MAX
+};
+const char *outcome_name(enum outcome o);
+
+struct step_state {
+        enum outcome outcome;
+        char **run;               /* every command run for this step, for the report */
+        double started, elapsed;
+        char *message;
+        char **argv;              /* the child being waited for */
+};
+
+struct obj_state {
+        bool wipe_ok;             /* the profile or --wipe allows wiping it */
+        bool needs_wipe;          /* carries foreign signatures, to be wiped before use */
+        char *found;              /* what the probe found, for messages */
+        bool ours;                /* carries what this plan creates (an earlier run) */
+        char *in_use;             /* mounted, swap, held: refused unless nothing is to be written */
+};
+
+enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };
+
+struct event {
+        enum event_kind kind;
+        double t;
+        size_t step;              /* EV_STEP: the step; otherwise NO_OBJ */
+        char *text;
+};
+
+/* Where plan paths (/dev/…) are found. Normally they are themselves; with
+ * STORPROV_DEVROOT (tests only) every /dev path lives under that directory
+ * as a plain file, and nothing that needs a kernel (sysfs, md, dm) exists. */
+struct devices {
+        const char *root;         /* "" normally */
+        const char *sysroot;      /* where the plan's sysfs was read */
+};
+
+struct run {
+        struct plan *pl;
+        const struct sysinfo *si;
+        const struct apply_options *o;
+        struct devices dev;
+        struct step_state *st;
+        struct obj_state *os;
+        struct timespec t0;
+        struct event *ev;
+        size_t n_ev;
+        json_object *report_files, *report_mounts;   /* arrays for the JSON report */
+};
+
+/* report.c */
+double now_s(const struct run *r);
+void say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void refuse(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+size_t refusals(const struct run *r);
+void print_refusals(const struct run *r);
+void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void add_event(struct run *r, enum event_kind kind, size_t step, const char *text);
+void write_report(struct run *r, int exit_code);
+void events_free(struct run *r);
+
+/* devices.c */
+void devices_init(struct devices *d, const char *sysroot);
+bool devices_fake(const struct devices *d);
+char *dev_path(const struct devices *d, const char *plan_path);
+bool dev_exists(const struct devices *d, const char *plan_path);
+int dev_wait(struct run *r, const char *plan_path, const char *kname, int timeout_ms);
+char *dev_sysfs_attr(const struct devices *d, const struct pl_obj *o, const char *attr);
+/* Has o a sysfs directory (test devices have none, except the captured disks)? */
+bool dev_has_sysfs(const struct devices *d, const struct pl_obj *o);
+char *dev_sysctl_path(const struct devices *d, const char *key);
+char **dev_argv(const struct devices *d, char *const *argv);
+const char *kname_of(const char *plan_path);
+
+/* inspect.c */
+void inspect_all(struct run *r);
+char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target);
+bool uuid_eq(const char *a, const char *b);
+char *uuid_to_mdadm(const char *u);
+
+/* preserve.c */
+char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr);
+void verify_preserved(struct run *r);
+
+/* steps.c */
+/* Runs the step in process, or starts its child (ret_pid > 0). */
+void step_start(struct run *r, size_t si, pid_t *ret_pid);
+void step_exited(struct run *r, size_t si, int code);
+bool step_blocks_dependents(const struct run *r, size_t si);
+bool step_is_child(const struct run *r, size_t si);
+int wipe(struct run *r, size_t si, size_t obj);
+int run_logged(struct run *r, size_t si, char **argv);

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The event list: everything apply has to say goes through add_event(),
+ * which prints it to stderr as it happens and keeps it for the JSON report.
+ * Library functions (probe, gpt, dmtable, files) return results; the
+ * functions here are the only ones that print. */
+#include "apply/internal.h"
+
+#include <inttypes.h>
+#include <json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const outcome_names[_OUT_MAX] = {
+        [OUT_PENDING] = "pending", [OUT_RUNNING] = "running", [OUT_CREATED] = "created", [OUT_KEPT] = "kept",
+        [OUT_APPLIED] = "applied", [OUT_UNCHANGED] = "unchanged", [OUT_SKIPPED] = "skipped", [OUT_FAILED] = "failed",
+};
+const char *outcome_name(enum outcome o) { return outcome_names[o]; }
+
+static const char *const event_names[] = {
+        [EV_SAY] = "info", [EV_REFUSAL] = "refusal", [EV_STEP] = "step", [EV_FILE] = "file", [EV_MOUNT] = "mount",
+        [EV_ERROR] = "error",
+};
+
+double now_s(const struct run *r)
+{
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) / 1e9;
+}
+
+void add_event(struct run *r, enum event_kind kind, size_t step, const char *text)
+{
+        r->ev = xrealloc(r->ev, (r->n_ev + 1) * sizeof(*r->ev));
+        r->ev[r->n_ev++] = (struct event){.kind = kind, .t = now_s(r), .step = step, .text = xstrdup(text)};
+        /* refusals are printed together, once inspection is over */
+        if (kind != EV_REFUSAL)
+                fprintf(stderr, "storprov: [%6.1fs] %s\n", now_s(r), text);
+}
+
+static void vevent(struct run *r, enum event_kind kind, size_t step, const char *fmt, va_list ap)
+{
+        struct sbuf b = {0};
+        sbuf_vprintf(&b, fmt, ap);
+        add_event(r, kind, step, b.s ? b.s : "");
+        free(b.s);
+}
+
+void say(struct run *r, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vevent(r, EV_SAY, NO_OBJ, fmt, ap);
+        va_end(ap);
+}
+
+void refuse(struct run *r, const char *fmt, ...)
+{
+        va_list ap;
+        va_start(ap, fmt);
+        vevent(r, EV_REFUSAL, NO_OBJ, fmt, ap);
+        va_end(ap);
+}
+
+size_t refusals(const struct run *r)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < r->n_ev; i++)
+                n += r->ev[i].kind == EV_REFUSAL;
+        return n;
+}
+
+void print_refusals(const struct run *r)
+{
+        for (size_t i = 0; i < r->n_ev; i++)
+                if (r->ev[i].kind == EV_REFUSAL)
+                        fprintf(stderr, "storprov: refused: %s\n", r->ev[i].text);
+        fprintf(stderr, "storprov: nothing was written\n");
+}
+
+void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...)
+{
+        struct step_state *s = &r->st[si];
+        s->outcome = out;
+        s->elapsed = now_s(r) - s->started;
+        if (fmt) {
+                struct sbuf b = {0};
+                va_list ap;
+                va_start(ap, fmt);
+                sbuf_vprintf(&b, fmt, ap);
+                va_end(ap);
+                free(s->message);
+                s->message = sbuf_steal(&b);
+        }
+        char *t = xasprintf("step %zu %s: %s (%.1fs)%s%s", si + 1, outcome_names[out], r->pl->steps[si].desc, s->elapsed,
+                            s->message ? ": " : "", s->message ? s->message : "");
+        add_event(r, out == OUT_FAILED ? EV_ERROR : EV_STEP, si, t);
+        free(t);
+}
+
+void events_free(struct run *r)
+{
+        for (size_t i = 0; i < r->n_ev; i++)
+                free(r->ev[i].text);
+        free(r->ev);
+        r->ev = NULL;
+        r->n_ev = 0;
+}
+
+/* ---- the JSON report ------------------------------------------------------- */
+
+static json_object *jstr(const char *s) { return s ? json_object_new_string(s) : NULL; }
+
+static json_object *step_json(const struct run *r, size_t k)
+{
+        const struct step_state *s = &r->st[k];
+        json_object *js = json_object_new_object();
+        json_object_object_add(js, "step", json_object_new_int((int)k + 1));
+        json_object_object_add(js, "kind", jstr(step_kind_name(r->pl->steps[k].kind)));
+        json_object_object_add(js, "action", jstr(outcome_names[s->outcome]));
+        json_object *argvs = json_object_new_array();
+        for (size_t q = 0; s->run && s->run[q]; q++)
+                json_object_array_add(argvs, jstr(s->run[q]));
+        json_object_object_add(js, "argv", argvs);
+        json_object_object_add(js, "elapsed_s", json_object_new_double(s->elapsed));
+        if (s->message)
+                json_object_object_add(js, "message", jstr(s->message));
+        return js;
+}
+
+static json_object *object_json(const struct run *r, size_t i)
+{
+        const struct plan *pl = r->pl;
+        const struct pl_obj *o = &pl->objs[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "id", jstr(o->id));
+        json_object_object_add(j, "kind", jstr(obj_kind_name(o->kind)));
+        if (o->dev)
+                json_object_object_add(j, "device", jstr(o->dev));
+        if (obj_uuid(o))
+                json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+        json_object_object_add(j, "preserve", json_object_new_boolean(o->preserve));
+        /* the object's action: that of the step that creates it */
+        const char *action = o->preserve ? "verified" : "kept";
+        json_object *steps = json_object_new_array();
+        for (size_t k = 0; k < pl->n_steps; k++) {
+                bool mine = pl->steps[k].obj == i;
+                for (size_t q = 0; !mine && q < pl->steps[k].n_parts; q++)
+                        mine = pl->steps[k].parts[q].obj == i;
+                if (!mine)
+                        continue;
+                json_object_array_add(steps, step_json(r, k));
+                if (pl->steps[k].kind != STEP_SYSFS)
+                        action = outcome_names[r->st[k].outcome];
+        }
+        json_object_object_add(j, "action", jstr(action));
+        json_object_object_add(j, "steps", steps);
+        return j;
+}
+
+/* Refusals, and every event in order. */
+static void events_json(const struct run *r, json_object *root)
+{
+        json_object *refs = json_object_new_array(), *events = json_object_new_array();
+        for (size_t i = 0; i < r->n_ev; i++) {
+                const struct event *e = &r->ev[i];
+                if (e->kind == EV_REFUSAL)
+                        json_object_array_add(refs, jstr(e->text));
+                json_object *je = json_object_new_object();
+                json_object_object_add(je, "t", json_object_new_double(e->t));
+                json_object_object_add(je, "kind", jstr(event_names[e->kind]));
+                if (e->step != NO_OBJ)
+                        json_object_object_add(je, "step", json_object_new_int((int)e->step + 1));
+                json_object_object_add(je, "text", jstr(e->text));
+                json_object_array_add(events, je);
+        }
+        json_object_object_add(root, "refusals", refs);
+        json_object_object_add(root, "events", events);
+}
+
+void write_report(struct run *r, int exit_code)
+{
+        if (!r->o->report)
+                return;
+        const struct plan *pl = r->pl;
+        json_object *root = json_object_new_object();
+        json_object_object_add(root, "profile", jstr(pl->profile_name));
+        json_object_object_add(root, "exit_code", json_object_new_int(exit_code));
+        json_object_object_add(root, "elapsed_s", json_object_new_double(now_s(r)));
+        json_object *objs = json_object_new_array();
+        for (size_t i = 0; i < pl->n_objs; i++)
+                json_object_array_add(objs, object_json(r, i));
+        json_object_object_add(root, "objects", objs);
+        json_object *sysctls = json_object_new_array();
+        for (size_t k = 0; k < pl->n_steps; k++) {
+                if (pl->steps[k].kind != STEP_SYSCTL)
+                        continue;
+                json_object *js = json_object_new_object();
+                json_object_object_add(js, "key", jstr(pl->steps[k].key));
+                json_object_object_add(js, "value", jstr(pl->steps[k].value));
+                json_object_object_add(js, "action", jstr(outcome_names[r->st[k].outcome]));
+                json_object_array_add(sysctls, js);
+        }
+        json_object_object_add(root, "sysctls", sysctls);
+        events_json(r, root);
+        json_object_object_add(root, "files", json_object_get(r->report_files));
+        json_object_object_add(root, "mounts", json_object_get(r->report_mounts));
+        const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+        int rc = write_file_atomic(r->o->report, s, strlen(s), 0644);
+        if (rc < 0)
+                fprintf(stderr, "storprov: cannot write report %s: %s\n", r->o->report, strerror(-rc));
+        json_object_put(root);
+}

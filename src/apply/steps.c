@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The step kinds, in one table. Each kind says in one place:
+ *   precheck   is its result there already (an earlier run)? then it is kept;
+ *              otherwise which command to run (create, or assemble what an
+ *              earlier run created, or overwrite where wiping is allowed);
+ *   run        in-process steps (libparted, sysfs, sysctl) do their work here;
+ *   postcheck  after a child exited 0: wait for what it made and check it.
+ * Adding a step kind is one entry here and one builder in src/plan/steps.c. */
+#include "apply/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dmtable.h"
+#include "exec.h"
+#include "gpt.h"
+#include "probe.h"
+
+/* What a precheck decided. */
+enum pre { PRE_DONE, PRE_RUN };
+
+struct step_ops {
+        bool child;               /* runs a command (counted against --jobs) */
+        bool optional;            /* its failure does not stop the steps after it */
+        enum pre (*precheck)(struct run *r, size_t si, char ***argv);
+        void (*run)(struct run *r, size_t si);
+        void (*postcheck)(struct run *r, size_t si);
+};
+
+#define STEP(r, si) (&(r)->pl->steps[(si)])
+#define STEP_OBJ(r, si) (&(r)->pl->objs[(r)->pl->steps[(si)].obj])
+
+int run_logged(struct run *r, size_t si, char **argv)
+{
+        char *j = strv_join_shell(argv);
+        strv_push(&r->st[si].run, j);
+        free(j);
+        log_argv("", argv);
+        return run_argv(argv, NULL);
+}
+
+int wipe(struct run *r, size_t si, size_t obj)
+{
+        struct obj_state *os = &r->os[obj];
+        if (!os->needs_wipe)
+                return 0;
+        char **argv = NULL;
+        strv_push(&argv, "wipefs");
+        strv_push(&argv, "--all");
+        strv_push(&argv, r->pl->objs[obj].dev);
+        char **m = dev_argv(&r->dev, argv);
+        say(r, "wiping %s (%s), as %s allows: it carried %s", r->pl->objs[obj].id, r->pl->objs[obj].dev,
+            r->o->wipe_all ? "--wipe" : "the profile", os->found ? os->found : "signatures");
+        int rc = run_logged(r, si, m);
+        strv_free(m);
+        strv_free(argv);
+        if (rc == 0)
+                os->needs_wipe = false;
+        return rc;
+}
+
+/* ---- gpt (libparted, in process) ------------------------------------------- */
+
+static void gpt_run(struct run *r, size_t si)
+{
+        const struct pl_step *s = STEP(r, si);
+        const struct pl_obj *d = STEP_OBJ(r, si);
+        if (r->os[s->obj].ours) {
+                finish(r, si, OUT_KEPT, "the partition table already matches the plan");
+        } else {
+                if (wipe(r, si, s->obj) != 0) {
+                        finish(r, si, OUT_FAILED, "wipefs failed");
+                        return;
+                }
+                _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
+                char *err = NULL;
+                strv_pushf(&r->st[si].run, "libparted: gpt on %s, %zu partitions", d->dev, s->n_parts);
+                int rc = gpt_write(path, d->sector_bytes, s->parts, s->n_parts, &err);
+                if (rc < 0) {
+                        finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
+                        free(err);
+                        return;
+                }
+                r->st[si].outcome = OUT_CREATED;
+        }
+        for (size_t k = 0; k < s->n_parts; k++) {
+                const struct pl_obj *p = &r->pl->objs[s->parts[k].obj];
+                if (dev_wait(r, p->dev, kname_of(p->dev), 10000) < 0) {
+                        finish(r, si, OUT_FAILED, "%s did not appear", p->dev);
+                        return;
+                }
+        }
+        if (r->st[si].outcome == OUT_CREATED)
+                finish(r, si, OUT_CREATED, NULL);
+}
+
+/* ---- mdadm ------------------------------------------------------------------- */
+
+static bool md_running_with_uuid(struct run *r, const struct pl_obj *m)
+{
+        if (!dev_exists(&r->dev, m->dev))
+                return false;
+        _cleanup_free_ char *dp = dev_path(&r->dev, m->dev);
+        char **argv = NULL;
+        strv_push(&argv, "mdadm");
+        strv_push(&argv, "--detail");
+        strv_push(&argv, "--export");
+        strv_push(&argv, dp);
+        char *out = NULL;
+        bool ok = false;
+        if (run_argv(argv, &out) == 0 && out) {
+                char *u = strstr(out, "MD_UUID=");
+                if (u) {
+                        char *e = strchr(u, '\n');
+                        if (e)
+                                *e = 0;
+                        ok = uuid_eq(u + 8, m->md.uuid.planned);
+                }
+        }
+        free(out);
+        strv_free(argv);
+        return ok;
+}
+
+static enum pre md_precheck(struct run *r, size_t si, char ***argv)
+{
+        const struct pl_step *s = STEP(r, si);
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (md_running_with_uuid(r, o)) {
+                finish(r, si, OUT_KEPT, "%s is running with uuid %s", o->dev, o->md.uuid.planned);
+                return PRE_DONE;
+        }
+        bool members_ours = o->md.n_members > 0;
+        for (size_t k = 0; k < o->md.n_members; k++)
+                members_ours &= r->os[o->md.members[k]].ours && !r->os[o->md.members[k]].needs_wipe;
+        if (members_ours) {
+                /* an earlier run created it: assemble instead of creating again */
+                strv_free(*argv);
+                *argv = md_assemble_argv(r->pl, s->obj, o->md.uuid.planned);
+                r->os[s->obj].ours = true;
+        }
+        for (size_t k = 0; k < o->md.n_members; k++)
+                if (wipe(r, si, o->md.members[k]) != 0) {
+                        finish(r, si, OUT_FAILED, "wipefs failed");
+                        return PRE_DONE;
+                }
+        return PRE_RUN;
+}
+
+static void md_postcheck(struct run *r, size_t si)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (dev_wait(r, o->dev, NULL, 30000) < 0) {
+                finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
+                return;
+        }
+        _cleanup_free_ char *sync = dev_has_sysfs(&r->dev, o) ? md_attr(r, o, "md/sync_action") : NULL;
+        if (sync && strcmp(sync, "idle"))
+                say(r, "md %s: %s running in the background", o->md.name, sync);
+        finish(r, si, OUT_CREATED, NULL);
+}
+
+/* ---- LVM --------------------------------------------------------------------- */
+
+static enum pre pv_precheck(struct run *r, size_t si, char ***argv)
+{
+        (void)argv;
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
+        char **l = lvm_query(r, "pvs", "pv_name", dp);
+        if (l) {
+                strv_free(l);
+                finish(r, si, OUT_KEPT, "%s is a PV already", o->dev);
+                return PRE_DONE;
+        }
+        if (wipe(r, si, STEP(r, si)->obj) != 0) {
+                finish(r, si, OUT_FAILED, "wipefs failed");
+                return PRE_DONE;
+        }
+        return PRE_RUN;
+}
+
+static enum pre vg_precheck(struct run *r, size_t si, char ***argv)
+{
+        (void)argv;
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        char **l = lvm_query(r, "vgs", "vg_name,pv_count", o->vg.name);
+        if (!l)
+                return PRE_RUN;
+        char **f = strv_split(l[0], "|");
+        uint64_t n = 0;
+        if (strv_len(f) == 2)
+                (void)parse_u64(strip(f[1]), &n);
+        strv_free(f);
+        strv_free(l);
+        if (n != o->vg.n_pvs)
+                finish(r, si, OUT_FAILED, "VG %s exists with %" PRIu64 " PVs, the profile has %zu: refusing to guess",
+                       o->vg.name, n, o->vg.n_pvs);
+        else
+                finish(r, si, OUT_KEPT, "VG %s exists", o->vg.name);
+        return PRE_DONE;
+}
+
+static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
+{
+        (void)argv;
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        _cleanup_free_ char *t = xasprintf("%s/%s", r->pl->objs[o->parent].vg.name, o->lv.name);
+        char **l = lvm_query(r, "lvs", "lv_name", t);
+        if (!l)
+                return PRE_RUN;
+        strv_free(l);
+        finish(r, si, OUT_KEPT, "%s exists", o->dev);
+        return PRE_DONE;
+}
+
+/* The LV's table, read back through libdevmapper: stripes, chunk, and every
+ * stripe starting on a full-stripe boundary of the PVs. */
+static int lv_check_table(struct run *r, size_t si)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        const struct pl_obj *vg = &r->pl->objs[o->parent];
+        _cleanup_free_ char *name = dm_name(vg->vg.name, o->lv.name);
+        struct dm_segment *seg = NULL;
+        size_t n = 0;
+        char *err = NULL;
+        if (dm_table_read(name, &seg, &n, &err) < 0) {
+                finish(r, si, OUT_FAILED, "%s", err);
+                free(err);
+                return -1;
+        }
+        unsigned want = o->lv.stripes >= 2 ? o->lv.stripes : 1;
+        uint64_t chunk = o->lv.stripe_bytes / SECTOR_BYTES, align = vg->geom.full_stripe_bytes / SECTOR_BYTES;
+        int rc = 0;
+        for (size_t k = 0; k < n && !rc; k++) {
+                bool type_ok = want > 1 ? !strcmp(seg[k].type, "striped") : !strcmp(seg[k].type, "linear");
+                if (!type_ok || seg[k].stripes != want || (want > 1 && seg[k].chunk_sectors != chunk)) {
+                        finish(r, si, OUT_FAILED,
+                               "dm table of %s: segment %zu is %s with %u stripes of %" PRIu64
+                               " sectors; the plan says %u x %" PRIu64,
+                               name, k, seg[k].type, seg[k].stripes, seg[k].chunk_sectors, want, chunk);
+                        rc = -1;
+                }
+                for (unsigned q = 0; !rc && align && q < seg[k].stripes; q++)
+                        if (seg[k].offsets[q] % align) {
+                                finish(r, si, OUT_FAILED,
+                                       "dm table of %s: data on %s starts at sector %" PRIu64
+                                       ", not on a full-stripe boundary (%" PRIu64 " sectors)",
+                                       name, seg[k].devices[q], seg[k].offsets[q], align);
+                                rc = -1;
+                        }
+        }
+        if (!rc)
+                say(r, "dm table of %s: %zu segment%s, %u stripe%s, every stripe starts on a %" PRIu64 "-sector boundary",
+                    name, n, n == 1 ? "" : "s", want, want == 1 ? "" : "s", align);
+        dm_segments_free(seg, n);
+        return rc;
+}
+
+static void lv_postcheck(struct run *r, size_t si)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (dev_wait(r, o->dev, NULL, 30000) < 0) {
+                finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
+                return;
+        }
+        if (dev_has_sysfs(&r->dev, o) && lv_check_table(r, si) < 0)
+                return;
+        finish(r, si, OUT_CREATED, NULL);
+}
+
+/* ---- mkfs -------------------------------------------------------------------- */
+
+static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
+        struct probe_result pr;
+        int rc = probe_signatures(dp, 0, 0, &pr);
+        if (rc < 0) {
+                finish(r, si, OUT_FAILED, "cannot probe %s: %s", o->dev, strerror(-rc));
+                return PRE_DONE;
+        }
+        const struct signature *x = probe_find(&pr, "xfs");
+        bool done = x && uuid_eq(x->uuid, o->fs.uuid.planned);
+        _cleanup_free_ char *d = pr.n_sigs && !done ? probe_describe(&pr) : NULL;
+        probe_result_free(&pr);
+        if (done) {
+                finish(r, si, OUT_KEPT, "XFS with uuid %s is there", o->fs.uuid.planned);
+                return PRE_DONE;
+        }
+        if (!d)
+                return PRE_RUN;
+        /* new LVs are zeroed by lvcreate; partitions and disks were inspected up front */
+        if (!r->os[o->parent].wipe_ok && !r->o->wipe_all) {
+                finish(r, si, OUT_FAILED, "%s carries %s; not overwriting it without wipe", o->dev, d);
+                return PRE_DONE;
+        }
+        say(r, "%s carries %s; overwriting as the profile allows", o->dev, d);
+        char **forced = mkfs_force_argv(*argv);
+        strv_free(*argv);
+        *argv = forced;
+        return PRE_RUN;
+}
+
+static void created(struct run *r, size_t si)
+{
+        finish(r, si, OUT_CREATED, NULL);
+}
+
+/* ---- sysfs and sysctl (in process) ---------------------------------------------- */
+
+/* Does the attribute already read back as value? */
+static bool same_value(enum step_kind kind, enum tune_attr a, const char *cur, const char *value)
+{
+        if (!cur)
+                return false;
+        if (kind == STEP_SYSFS && a == TUNE_SCHEDULER) {
+                _cleanup_free_ char *want = xasprintf("[%s]", value);
+                return strstr(cur, want) != NULL || (!strchr(cur, '[') && !strcmp(cur, value));
+        }
+        /* safe_mode_delay reads back as "10.000" */
+        char *x = NULL, *y = NULL;
+        return !strcmp(cur, value) || strtod(cur, &x) == strtod(value, &y);
+}
+
+static void write_attr(struct run *r, size_t si, const char *p)
+{
+        const struct pl_step *s = STEP(r, si);
+        _cleanup_free_ char *cur = read_line_file(p);
+        if (same_value(s->kind, s->attr, cur, s->value)) {
+                finish(r, si, OUT_UNCHANGED, "%s is %s", p, cur);
+                return;
+        }
+        int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : write(fd, s->value, strlen(s->value));
+        int e = errno;
+        if (fd >= 0)
+                close(fd);
+        strv_pushf(&r->st[si].run, "echo %s > %s", s->value, p);
+        if (n < 0) {
+                finish(r, si, OUT_FAILED, "writing %s to %s: %s", s->value, p, strerror(e));
+                return;
+        }
+        _cleanup_free_ char *after = read_line_file(p);
+        finish(r, si, OUT_APPLIED, "%s: %s -> %s", p, cur ? cur : "?", after ? after : "?");
+}
+
+static void sysfs_run(struct run *r, size_t si)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (!dev_has_sysfs(&r->dev, o)) {
+                finish(r, si, OUT_SKIPPED, "no sysfs for test devices");
+                return;
+        }
+        _cleanup_free_ char *p = dev_sysfs_attr(&r->dev, o, tune_defs[STEP(r, si)->attr].sysfs);
+        if (!p) {
+                finish(r, si, OUT_FAILED, "no sysfs entry for %s", o->dev);
+                return;
+        }
+        write_attr(r, si, p);
+}
+
+static void sysctl_run(struct run *r, size_t si)
+{
+        _cleanup_free_ char *p = dev_sysctl_path(&r->dev, STEP(r, si)->key);
+        if (devices_fake(&r->dev) && access(p, F_OK) < 0) {
+                finish(r, si, OUT_SKIPPED, "no %s in the test sysroot", p);
+                return;
+        }
+        write_attr(r, si, p);
+}
+
+static const struct step_ops step_ops[_STEP_KIND_MAX] = {
+        [STEP_GPT] = {.run = gpt_run},
+        [STEP_MDADM] = {.child = true, .precheck = md_precheck, .postcheck = md_postcheck},
+        [STEP_PVCREATE] = {.child = true, .precheck = pv_precheck, .postcheck = created},
+        [STEP_VGCREATE] = {.child = true, .precheck = vg_precheck, .postcheck = created},
+        [STEP_LVCREATE] = {.child = true, .precheck = lv_precheck, .postcheck = lv_postcheck},
+        [STEP_MKFS] = {.child = true, .precheck = mkfs_precheck, .postcheck = created},
+        [STEP_SYSFS] = {.optional = true, .run = sysfs_run},
+        [STEP_SYSCTL] = {.optional = true, .run = sysctl_run},
+};
+
+/* ---- what the scheduler calls ----------------------------------------------------- */
+
+void step_start(struct run *r, size_t si, pid_t *ret_pid)
+{
+        const struct pl_step *st = STEP(r, si);
+        const struct step_ops *ops = &step_ops[st->kind];
+        struct step_state *s = &r->st[si];
+        *ret_pid = 0;
+        s->started = now_s(r);
+        if (ops->run) {
+                ops->run(r, si);
+                return;
+        }
+        char **argv = strv_copy(st->argv);
+        if (ops->precheck && ops->precheck(r, si, &argv) == PRE_DONE) {
+                strv_free(argv);
+                return;
+        }
+        s->argv = dev_argv(&r->dev, argv);
+        strv_free(argv);
+        char *j = strv_join_shell(s->argv);
+        strv_push(&s->run, j);
+        free(j);
+        say(r, "step %zu start: %s", si + 1, st->desc);
+        log_argv("", s->argv);
+        int rc = spawn_argv(s->argv, ret_pid);
+        if (rc < 0) {
+                *ret_pid = 0;
+                finish(r, si, OUT_FAILED, "cannot start %s: %s", s->argv[0], strerror(-rc));
+                return;
+        }
+        s->outcome = OUT_RUNNING;
+}
+
+void step_exited(struct run *r, size_t si, int code)
+{
+        struct step_state *s = &r->st[si];
+        if (code != 0)
+                finish(r, si, OUT_FAILED, "%s exited %d", s->argv[0], code);
+        else
+                step_ops[STEP(r, si)->kind].postcheck(r, si);
+        strv_free(s->argv);
+        s->argv = NULL;
+}
+
+bool step_blocks_dependents(const struct run *r, size_t si)
+{
+        enum outcome o = r->st[si].outcome;
+        return (o == OUT_FAILED || o == OUT_SKIPPED) && !step_ops[r->pl->steps[si].kind].optional;
+}
+
+bool step_is_child(const struct run *r, size_t si)
+{
+        return step_ops[r->pl->steps[si].kind].child;
+}

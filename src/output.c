@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The plan as text (for people, and the dry run) and as JSON (for tools and
+ * tests). json-c builds the JSON: escaping by hand is where bugs live. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json.h>
+
+#include "plan/plan.h"
+#include "render.h"
+
+static const char *part_type_name(enum part_type t)
+{
+        switch (t) {
+        case PART_RAID:
+                return "raid";
+        case PART_LVM:
+                return "lvm";
+        default:
+                return "linux";
+        }
+}
+
+static void text_geom(struct sbuf *b, const struct pl_obj *o)
+{
+        char a[32], c[32];
+        if (!o->geom.su_bytes) {
+                if (o->geom_why)
+                        sbuf_printf(b, "      geometry: none (%s)\n", o->geom_why);
+                return;
+        }
+        sbuf_printf(b, "      geometry: su %s, sw %u, full stripe %s%s [%s: %s]\n", fmt_size_exact(o->geom.su_bytes, a),
+                    o->geom.sw, fmt_size_exact(o->geom.full_stripe_bytes, c), o->geom.parity ? ", parity" : "",
+                    val_source_name(o->geom_src), o->geom_why ? o->geom_why : "");
+}
+
+static void text_tune(struct sbuf *b, const struct pl_obj *o)
+{
+        if (!o->tune.line)
+                return;
+        sbuf_puts(b, "      tune:");
+        for (int a = 0; a < _TUNE_MAX; a++)
+                if (o->tune.val[a])
+                        sbuf_printf(b, " %s %s", tune_defs[a].name, o->tune.val[a]);
+        sbuf_printf(b, " [profile line %d]\n", o->tune.line);
+}
+
+static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
+{
+        char a[32], c[32];
+        switch (o->kind) {
+        case OBJ_DISK: {
+                const struct blockdev *d = o->disk.bd;
+                sbuf_printf(b, "  disk %s %s: %s %s, %s%s%s%s%s [line %d]\n", o->id, o->dev,
+                            d->vendor ? d->vendor : "?", d->model ? d->model : "?",
+                            fmt_size_human(o->size_bytes, a), o->disk.udev_key ? ", udev " : "",
+                            o->disk.udev_key ? o->disk.udev_key : "", o->disk.udev_key ? "=" : "",
+                            o->disk.udev_value ? o->disk.udev_value : "", o->line);
+                text_geom(b, o);
+                sbuf_printf(b, "      topology exported: io_min %" PRIu64 ", io_opt %" PRIu64 "%s\n",
+                            d->io_min_bytes, d->io_opt_bytes,
+                            !d->io_opt_bytes ? " (no stripe hints: the profile is the source of truth)" : "");
+                sbuf_printf(b, "      partition alignment: %s = lcm(1m, full stripe %s, sector %" PRIu64 ") [derived]\n",
+                            fmt_size_exact(o->align_bytes, a), fmt_size_exact(o->geom.full_stripe_bytes, c),
+                            o->physical_sector_bytes);
+                text_tune(b, o);
+                break;
+        }
+        case OBJ_PART:
+                sbuf_printf(b, "  partition %s %s: start %s (sector %" PRIu64 "), size %s, type %s [line %d]\n",
+                            o->id, o->dev, fmt_size_exact(o->part.start_bytes, a), o->part.start_bytes / o->sector_bytes,
+                            fmt_size_human(o->size_bytes, c), part_type_name(o->part.type), o->line);
+                text_geom(b, o);
+                break;
+        case OBJ_MD:
+                sbuf_printf(b, "  md %s %s: %s over %zu devices (%u spare), metadata %s, bitmap %s, uuid %s [line %d]\n",
+                            o->id, o->dev, raid_level_name(o->md.level), o->md.n_members, o->md.spares,
+                            o->md.metadata, o->md.bitmap, obj_uuid(o), o->line);
+                sbuf_puts(b, "      members:");
+                for (size_t k = 0; k < o->md.n_members; k++)
+                        sbuf_printf(b, " %s", pl->objs[o->md.members[k]].dev);
+                sbuf_puts(b, "\n");
+                text_geom(b, o);
+                text_tune(b, o);
+                break;
+        case OBJ_VG:
+                sbuf_printf(b, "  vg %s: name %s, extent %s, PV data alignment %s [line %d]\n", o->id,
+                            o->vg.name, fmt_size_exact(o->vg.extent_bytes, a),
+                            o->vg.pv_align_bytes ? fmt_size_exact(o->vg.pv_align_bytes, c) : "LVM default (1m)",
+                            o->line);
+                if (o->geom_why)
+                        sbuf_printf(b, "      %s [derived]\n", o->geom_why);
+                break;
+        case OBJ_LV:
+                sbuf_printf(b, "  lv %s %s", o->id, o->dev);
+                if (o->lv.stripes >= 2)
+                        sbuf_printf(b, ": %u stripes x %s", o->lv.stripes, fmt_size_exact(o->lv.stripe_bytes, a));
+                else
+                        sbuf_puts(b, ": linear");
+                sbuf_printf(b, " [line %d]\n", o->line);
+                text_geom(b, o);
+                text_tune(b, o);
+                break;
+        case OBJ_FS:
+                sbuf_printf(b, "  xfs %s on %s: label %s, uuid %s%s [line %d]\n", o->id, o->dev,
+                            o->fs.label ? o->fs.label : "-", obj_uuid(o), o->preserve ? ", preserved" : "", o->line);
+                text_geom(b, o);
+                if (o->geom.su_bytes)
+                        sbuf_printf(b, "      xfs_info will show: sunit=%" PRIu64 " swidth=%" PRIu64
+                                        " blks; log sunit=%" PRIu64 " blks (log su %s)\n",
+                                    o->geom.su_bytes / XFS_BLOCK_BYTES, o->geom.full_stripe_bytes / XFS_BLOCK_BYTES,
+                                    o->fs.log_su_bytes / XFS_BLOCK_BYTES, fmt_size_exact(o->fs.log_su_bytes, a));
+                if (o->fs.mountpoint)
+                        sbuf_printf(b, "      mount: %s xfs %s\n", o->fs.mountpoint, o->fs.mount_options);
+                break;
+        default:
+                break;
+        }
+}
+
+char *plan_format_text(const struct plan *pl)
+{
+        struct sbuf b = {0};
+        char a[32], c[32], e[32];
+        sbuf_printf(&b, "Plan for profile \"%s\" (%s)\n", pl->profile_name, pl->profile_path);
+        if (pl->seed_src == SRC_PROFILE)
+                sbuf_printf(&b, "  identities: seed %" PRIu64 " (from --seed)\n", pl->seed);
+        else
+                sbuf_printf(&b, "  identities: seed %" PRIu64 " (derived from the profile name and the disks' WWN/serial)\n",
+                            pl->seed);
+        if (pl->mem_total_bytes)
+                sbuf_printf(&b, "  memory: MemTotal %s; queue depth tuning may pin %s (refused above 1/8 = %s)\n",
+                            fmt_size_human(pl->mem_total_bytes, a), fmt_size_human(pl->queue_mem_bytes, c),
+                            fmt_size_human(pl->mem_total_bytes / 8, e));
+
+        sbuf_puts(&b, "\nObjects\n");
+        for (size_t i = 0; i < pl->n_objs; i++)
+                text_obj(&b, pl, &pl->objs[i]);
+
+        sbuf_puts(&b, "\nSteps\n");
+        for (size_t i = 0; i < pl->n_steps; i++) {
+                const struct pl_step *s = &pl->steps[i];
+                sbuf_printf(&b, "  %2zu. [%s] %s", i + 1, step_kind_name(s->kind), s->desc);
+                if (s->n_deps) {
+                        sbuf_puts(&b, " (after");
+                        for (size_t k = 0; k < s->n_deps; k++)
+                                sbuf_printf(&b, "%s %zu", k ? "," : "", s->deps[k] + 1);
+                        sbuf_puts(&b, ")");
+                }
+                sbuf_puts(&b, "\n");
+                if (s->argv) {
+                        char *cmd = strv_join_shell(s->argv);
+                        sbuf_printf(&b, "      $ %s\n", cmd);
+                        free(cmd);
+                }
+                for (size_t k = 0; k < s->n_parts; k++) {
+                        const struct pl_part *p = &s->parts[k];
+                        sbuf_printf(&b, "      partition %u: sectors %" PRIu64 "-%" PRIu64 " (start %s, size %s), type %s, name \"%s\"\n",
+                                    p->number, p->first_sector, p->last_sector, fmt_size_exact(p->start_bytes, a),
+                                    fmt_size_exact(p->size_bytes, c), part_type_name(p->type), p->name);
+                }
+        }
+
+        sbuf_puts(&b, "\nFiles\n");
+        for (size_t i = 0; i < pl->n_files; i++) {
+                char *content = render_file(pl, pl->files[i].kind, NULL, NULL);
+                sbuf_printf(&b, "--- %s\n%s", pl->files[i].path, content);
+                free(content);
+        }
+        return sbuf_steal(&b);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_object *jstr(const char *s) { return s ? json_object_new_string(s) : NULL; }
+static json_object *ju64(uint64_t v) { return json_object_new_int64((int64_t)v); }
+
+static json_object *jstrv(char **v)
+{
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; v && v[i]; i++)
+                json_object_array_add(a, json_object_new_string(v[i]));
+        return a;
+}
+
+static json_object *jgeom(const struct pl_obj *o)
+{
+        json_object *g = json_object_new_object();
+        json_object_object_add(g, "su_bytes", ju64(o->geom.su_bytes));
+        json_object_object_add(g, "sw", ju64(o->geom.sw));
+        json_object_object_add(g, "full_stripe_bytes", ju64(o->geom.full_stripe_bytes));
+        json_object_object_add(g, "parity", json_object_new_boolean(o->geom.parity));
+        json_object_object_add(g, "source", jstr(val_source_name(o->geom_src)));
+        if (o->geom_why)
+                json_object_object_add(g, "why", jstr(o->geom_why));
+        return g;
+}
+
+static json_object *jtune(const struct tune_set *t)
+{
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "line", json_object_new_int(t->line));
+        for (int a = 0; a < _TUNE_MAX; a++) {
+                if (!t->val[a])
+                        continue;
+                int64_t n = tune_num(t, a);
+                json_object_object_add(j, tune_defs[a].name, n >= 0 ? ju64((uint64_t)n) : jstr(t->val[a]));
+        }
+        return j;
+}
+
+static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
+{
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "kind", jstr(obj_kind_name(o->kind)));
+        json_object_object_add(j, "id", jstr(o->id));
+        json_object_object_add(j, "ref", jstr(o->ref));
+        if (o->dev)
+                json_object_object_add(j, "device", jstr(o->dev));
+        json_object_object_add(j, "line", json_object_new_int(o->line));
+        json_object_object_add(j, "preserve", json_object_new_boolean(o->preserve));
+        if (o->kind != OBJ_VG)
+                json_object_object_add(j, "geometry", jgeom(o));
+        if (o->size_bytes)
+                json_object_object_add(j, "size_bytes", ju64(o->size_bytes));
+        if (o->kind == OBJ_DISK) {
+                json_object_object_add(j, "kernel_name", jstr(o->disk.bd->name));
+                json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
+                if (o->disk.udev_key) {
+                        json_object_object_add(j, "udev_key", jstr(o->disk.udev_key));
+                        json_object_object_add(j, "udev_value", jstr(o->disk.udev_value));
+                }
+        }
+        if (o->kind == OBJ_PART) {
+                json_object_object_add(j, "number", ju64(o->part.number));
+                json_object_object_add(j, "start_bytes", ju64(o->part.start_bytes));
+                json_object_object_add(j, "parent", jstr(pl->objs[o->parent].id));
+        }
+        if (o->kind == OBJ_MD) {
+                json_object_object_add(j, "level", jstr(raid_level_name(o->md.level)));
+                json_object_object_add(j, "name", jstr(o->md.name));
+                json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+                json_object_object_add(j, "chunk_bytes", ju64(o->md.chunk_bytes));
+                json_object_object_add(j, "metadata", jstr(o->md.metadata));
+                json_object_object_add(j, "bitmap", jstr(o->md.bitmap));
+                json_object_object_add(j, "spares", ju64(o->md.spares));
+        }
+        if (o->kind == OBJ_MD || o->kind == OBJ_VG) {
+                json_object *m = json_object_new_array();
+                size_t nm = o->kind == OBJ_MD ? o->md.n_members : o->vg.n_pvs;
+                const size_t *mm = o->kind == OBJ_MD ? o->md.members : o->vg.pvs;
+                for (size_t k = 0; k < nm; k++)
+                        json_object_array_add(m, jstr(pl->objs[mm[k]].dev));
+                json_object_object_add(j, o->kind == OBJ_MD ? "members" : "pvs", m);
+        }
+        if (o->kind == OBJ_VG) {
+                json_object_object_add(j, "name", jstr(o->vg.name));
+                json_object_object_add(j, "extent_bytes", ju64(o->vg.extent_bytes));
+                json_object_object_add(j, "pv_data_alignment_bytes", ju64(o->vg.pv_align_bytes));
+        }
+        if (o->kind == OBJ_LV) {
+                json_object_object_add(j, "name", jstr(o->lv.name));
+                json_object_object_add(j, "vg", jstr(pl->objs[o->parent].vg.name));
+                json_object_object_add(j, "stripes", ju64(o->lv.stripes ? o->lv.stripes : 1));
+                json_object_object_add(j, "stripe_size_bytes", ju64(o->lv.stripes >= 2 ? o->lv.stripe_bytes : 0));
+        }
+        if (o->kind == OBJ_FS) {
+                json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+                if (o->fs.label)
+                        json_object_object_add(j, "label", jstr(o->fs.label));
+                if (o->fs.mountpoint)
+                        json_object_object_add(j, "mountpoint", jstr(o->fs.mountpoint));
+                json_object_object_add(j, "mount_options", jstr(o->fs.mount_options));
+                json_object_object_add(j, "log_su_bytes", ju64(o->fs.log_su_bytes));
+        }
+        if (o->tune.line)
+                json_object_object_add(j, "tune", jtune(&o->tune));
+        return j;
+}
+
+char *plan_format_json(const struct plan *pl)
+{
+        json_object *root = json_object_new_object();
+        json_object_object_add(root, "profile", jstr(pl->profile_name));
+        json_object_object_add(root, "profile_path", jstr(pl->profile_path));
+        json_object_object_add(root, "seed", ju64(pl->seed));
+        json_object_object_add(root, "seed_source", jstr(pl->seed_src == SRC_PROFILE ? "option" : "derived"));
+        json_object_object_add(root, "mem_total_bytes", ju64(pl->mem_total_bytes));
+        json_object_object_add(root, "queue_mem_bytes", ju64(pl->queue_mem_bytes));
+
+        json_object *objs = json_object_new_array();
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                json_object *j = jobj(pl, &pl->objs[i]);
+                json_object_array_add(objs, j);
+        }
+        json_object_object_add(root, "objects", objs);
+
+        json_object *steps = json_object_new_array();
+        for (size_t i = 0; i < pl->n_steps; i++) {
+                const struct pl_step *s = &pl->steps[i];
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "index", ju64(i + 1));
+                json_object_object_add(j, "kind", jstr(step_kind_name(s->kind)));
+                if (s->obj != NO_OBJ)
+                        json_object_object_add(j, "object", jstr(pl->objs[s->obj].id));
+                json_object_object_add(j, "description", jstr(s->desc));
+                if (s->argv)
+                        json_object_object_add(j, "argv", jstrv(s->argv));
+                if (s->kind == STEP_GPT) {
+                        json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
+                        json_object_object_add(j, "sector_bytes", ju64(pl->objs[s->obj].sector_bytes));
+                        json_object *parts = json_object_new_array();
+                        for (size_t k = 0; k < s->n_parts; k++) {
+                                const struct pl_part *p = &s->parts[k];
+                                json_object *pj = json_object_new_object();
+                                json_object_object_add(pj, "number", ju64(p->number));
+                                json_object_object_add(pj, "first_sector", ju64(p->first_sector));
+                                json_object_object_add(pj, "last_sector", ju64(p->last_sector));
+                                json_object_object_add(pj, "start_bytes", ju64(p->start_bytes));
+                                json_object_object_add(pj, "size_bytes", ju64(p->size_bytes));
+                                json_object_object_add(pj, "type", jstr(part_type_name(p->type)));
+                                json_object_object_add(pj, "name", jstr(p->name));
+                                json_object_array_add(parts, pj);
+                        }
+                        json_object_object_add(j, "partitions", parts);
+                }
+                if (s->kind == STEP_SYSCTL) {
+                        json_object_object_add(j, "key", jstr(s->key));
+                        json_object_object_add(j, "value", jstr(s->value));
+                }
+                if (s->kind == STEP_SYSFS) {
+                        json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
+                        json_object_object_add(j, "attribute", jstr(tune_defs[s->attr].sysfs));
+                        json_object_object_add(j, "value", jstr(s->value));
+                }
+                json_object *deps = json_object_new_array();
+                for (size_t k = 0; k < s->n_deps; k++)
+                        json_object_array_add(deps, ju64(s->deps[k] + 1));
+                json_object_object_add(j, "after", deps);
+                json_object_array_add(steps, j);
+        }
+        json_object_object_add(root, "steps", steps);
+
+        json_object *files = json_object_new_array();
+        for (size_t i = 0; i < pl->n_files; i++) {
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "path", jstr(pl->files[i].path));
+                char *content = render_file(pl, pl->files[i].kind, NULL, NULL);
+                json_object_object_add(j, "content", jstr(content));
+                free(content);
+                json_object_array_add(files, j);
+        }
+        json_object_object_add(root, "files", files);
+
+        char *r = xstrdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                                     JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(root);
+        return r;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * plan_build: the phases in order, and the list of files. Derivation (the
+ * first phases) reads the profile; from assign_identities() on, only the
+ * plan is read. */
+#include "plan/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static void add_file(struct plan *pl, enum file_kind kind, const char *path)
+{
+        pl->files = xrealloc(pl->files, (pl->n_files + 1) * sizeof(*pl->files));
+        pl->files[pl->n_files++] = (struct pl_file){.kind = kind, .path = xstrdup(path), .mode = 0644};
+}
+
+/* Which files the plan writes; their text is rendered from the plan when needed. */
+static void build_files(struct plan *pl, const struct plan_options *o)
+{
+        pl->fstab_path = xstrdup(o->fstab ? o->fstab : "/etc/fstab");
+        pl->udev_rules_path = xstrdup(o->udev_rules ? o->udev_rules : "/etc/udev/rules.d/70-storprov.rules");
+        pl->sysctl_path = xstrdup(o->sysctl_conf ? o->sysctl_conf : "/etc/sysctl.d/80-storprov.conf");
+        pl->mdadm_conf_path = xstrdup(o->mdadm_conf ? o->mdadm_conf : "/etc/mdadm/mdadm.conf");
+
+        bool any_fs = false, any_md = false, any_tune = false;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                any_fs |= pl->objs[i].kind == OBJ_FS && pl->objs[i].fs.mountpoint;
+                any_md |= pl->objs[i].kind == OBJ_MD;
+                any_tune |= pl->objs[i].tune.line != 0;
+        }
+        if (any_fs)
+                add_file(pl, FILE_FSTAB, pl->fstab_path);
+        if (any_tune)
+                add_file(pl, FILE_UDEV, pl->udev_rules_path);
+        if (pl->n_sysctls)
+                add_file(pl, FILE_SYSCTL, pl->sysctl_path);
+        if (any_md)
+                add_file(pl, FILE_MDADM, pl->mdadm_conf_path);
+}
+
+int plan_build(const struct profile *p, const struct sysinfo *si, const struct plan_options *o, struct plan *ret,
+               struct diags *d)
+{
+        struct plan pl = {
+                .profile_name = xstrdup(p->name),
+                .profile_path = xstrdup(p->path),
+                .lvm_config = xstrdup(o->lvm_config),
+                .mem_total_bytes = si->mem_total_bytes,
+        };
+        struct ctx c = {.p = p, .si = si, .o = o, .pl = &pl, .d = d};
+        size_t errors_before = diags_errors(d);
+
+        /* derivation: the profile against the discovered devices */
+        check_unique_names(&c);
+        plan_disks(&c);
+        plan_mds(&c);
+        plan_vgs(&c);
+        plan_fss(&c);
+        check_tuning(&c);
+        check_sysctls(&c);
+        check_unused(&c);
+        /* the rest reads the plan only */
+        c.p = NULL;
+        assign_identities(&c);
+        build_steps(&c);
+        build_files(&pl, o);
+        free(c.creator);
+        strv_free(c.failed_groups);
+
+        if (diags_errors(d) > errors_before) {
+                plan_free(&pl);
+                return -EINVAL;
+        }
+        *ret = pl;
+        return 0;
+}

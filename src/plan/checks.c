@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Checks across objects: tuning, queue memory, sysctls, names. */
+#include "plan/internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does tuning attribute a apply to object o? */
+static bool tune_applies(enum tune_attr a, const struct pl_obj *o)
+{
+        unsigned on = tune_defs[a].on;
+        switch (o->kind) {
+        case OBJ_DISK:
+        case OBJ_PART:
+                return on & TUNE_ON_DISK;
+        case OBJ_MD:
+                return (on & TUNE_ON_MD) || ((on & TUNE_ON_MD_PARITY) && raid_level_has_parity(o->md.level));
+        case OBJ_LV:
+                return on & TUNE_ON_LV;
+        default:
+                return false;
+        }
+}
+
+/* Every attribute set where it does not apply, by the table's rule. */
+static void check_tune_targets(struct ctx *c, const struct pl_obj *o)
+{
+        for (int a = 0; a < _TUNE_MAX; a++) {
+                const struct tune_def *def = &tune_defs[a];
+                if (!o->tune.val[a] || tune_applies(a, o))
+                        continue;
+                bool by_level = o->kind == OBJ_MD && (def->on & TUNE_ON_MD_PARITY);
+                err(c, o->tune.line, o->what, def->rule, def->why_not,
+                    by_level ? raid_level_name(o->md.level) : obj_kind_name(o->kind));
+        }
+}
+
+static void check_stripe_cache(struct ctx *c, const struct pl_obj *o)
+{
+        int64_t sc = tune_num(&o->tune, TUNE_STRIPE_CACHE_SIZE);
+        if (sc < 0 || !tune_applies(TUNE_STRIPE_CACHE_SIZE, o))
+                return;
+        if (sc < 17 || sc > 32768) {
+                err(c, o->tune.line, o->what, "stripe-cache",
+                    "stripe-cache-size %" PRId64 " is outside the kernel's 17..32768", sc);
+                return;
+        }
+        char hb[32];
+        uint64_t bytes = (uint64_t)sc * 4096 * o->md.n_members;
+        if (bytes * QUEUE_MEM_FRACTION_DEN > c->pl->mem_total_bytes && c->pl->mem_total_bytes)
+                warn(c, o->tune.line, o->what, "stripe-cache-memory", "stripe-cache-size %" PRId64 " x %zu members x 4 KiB pins %s",
+                     sc, o->md.n_members, fmt_size_human(bytes, hb));
+}
+
+/* A disk's tuning against what the disk offers; returns the request memory it may pin. */
+static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sbuf *who)
+{
+        const struct tune_set *t = &o->tune;
+        const struct blockdev *b = o->disk.bd;
+        const char *w = o->what;
+        int64_t msk = tune_num(t, TUNE_MAX_SECTORS_KB), nrq = tune_num(t, TUNE_NR_REQUESTS);
+        const char *sched = t->val[TUNE_SCHEDULER];
+        if (msk >= 0 && b->max_hw_sectors_kb && msk > b->max_hw_sectors_kb)
+                err(c, t->line, w, "max-sectors-kb",
+                    "max-sectors-kb %" PRId64 " is above %s's max_hw_sectors_kb %u; the kernel refuses it", msk, b->name,
+                    b->max_hw_sectors_kb);
+        if (sched && b->schedulers && !strv_contains(b->schedulers, sched)) {
+                char *offered = strv_join(b->schedulers, " ");
+                warn(c, t->line, w, "scheduler", "%s does not offer scheduler %s now (offers: %s)", b->name, sched,
+                     offered);
+                free(offered);
+        }
+        if (!o->disk.udev_key)
+                warn(c, t->line, w, "no-stable-id",
+                     "%s has no WWN, serial or path in the udev database: its tuning is applied now but cannot "
+                     "be persisted as a udev rule",
+                     b->name);
+        if (nrq < 0 && msk < 0)
+                return 0;
+        uint64_t nr = nrq >= 0 ? (uint64_t)nrq : b->nr_requests;
+        uint64_t ms = msk >= 0 ? (uint64_t)msk : b->max_sectors_kb;
+        uint64_t q = b->nr_hw_queues ? b->nr_hw_queues : 1;
+        uint64_t bytes = nr * ms * KiB * q;
+        char hb[32];
+        sbuf_printf(who, "\n    %s (%s): nr_requests %" PRIu64 " x max_sectors_kb %" PRIu64 " x %" PRIu64 " queue%s = %s",
+                    o->id, b->name, nr, ms, q, q == 1 ? "" : "s", fmt_size_human(bytes, hb));
+        return bytes;
+}
+
+void check_tuning(struct ctx *c)
+{
+        uint64_t pinned = 0;
+        struct sbuf who = {0};
+        int first_line = 0;
+        for (size_t i = 0; i < c->pl->n_objs; i++) {
+                const struct pl_obj *o = OBJ(c, i);
+                if (!o->tune.line)
+                        continue;
+                check_tune_targets(c, o);
+                check_stripe_cache(c, o);
+                if (o->kind != OBJ_DISK)
+                        continue;
+                pinned += check_disk_tune(c, o, &who);
+                if (!first_line && o->tune.val[TUNE_NR_REQUESTS])
+                        first_line = o->tune.line;
+        }
+        c->pl->queue_mem_bytes = pinned;
+        uint64_t mem = c->pl->mem_total_bytes;
+        if (mem && pinned * QUEUE_MEM_FRACTION_DEN > mem && !profile_allows(c->p, "queue-memory")) {
+                char a[32], b[32];
+                err(c, first_line, "tune", "queue-memory",
+                    "nr_requests x max_sectors_kb x queues can pin %s of I/O in the request queues, more than 1/%d "
+                    "of MemTotal %s (seed 000: 8192 x 512 KiB pinned ~3.5 GiB and the node fell over); lower nr-requests "
+                    "or max-sectors-kb, or add <allow rule=\"queue-memory\"/>:%s",
+                    fmt_size_human(pinned, a), QUEUE_MEM_FRACTION_DEN, fmt_size_human(mem, b), who.s ? who.s : "");
+        }
+        free(who.s);
+}
+
+void check_sysctls(struct ctx *c)
+{
+        static const char *const pairs[][2] = {
+                {"vm.dirty_ratio", "vm.dirty_bytes"},
+                {"vm.dirty_background_ratio", "vm.dirty_background_bytes"},
+        };
+        const struct profile *p = c->p;
+        for (size_t i = 0; i < p->n_sysctls; i++) {
+                const struct p_sysctl *s = &p->sysctls[i];
+                for (size_t j = 0; j < i; j++)
+                        if (streq_ptr(p->sysctls[j].key, s->key))
+                                err(c, s->line, "sysctl", "sysctl-duplicate", "%s is set twice (also line %d)", s->key,
+                                    p->sysctls[j].line);
+                for (size_t k = 0; k < ELEMENTSOF(pairs); k++)
+                        for (size_t j = 0; j < i; j++) {
+                                bool ab = streq_ptr(p->sysctls[j].key, pairs[k][0]) && streq_ptr(s->key, pairs[k][1]);
+                                bool ba = streq_ptr(p->sysctls[j].key, pairs[k][1]) && streq_ptr(s->key, pairs[k][0]);
+                                if (ab || ba)
+                                        err(c, s->line, "sysctl", "sysctl-ratio-bytes",
+                                            "%s and %s (line %d) exclude each other: writing one zeroes the other, so "
+                                            "only the last would count",
+                                            s->key, p->sysctls[j].key, p->sysctls[j].line);
+                        }
+                if (startswith(s->key, "vm.dirty_")) {
+                        uint64_t v;
+                        if (parse_u64(s->value, &v) < 0)
+                                err(c, s->line, "sysctl", "sysctl-value", "%s = \"%s\" is not a whole number", s->key,
+                                    s->value);
+                        else if (strstr(s->key, "_ratio") && v > 100)
+                                err(c, s->line, "sysctl", "sysctl-value", "%s = %" PRIu64 " is not a percentage", s->key,
+                                    v);
+                        else if (strstr(s->key, "_bytes") && v && v < 8192)
+                                err(c, s->line, "sysctl", "sysctl-value",
+                                    "%s = %" PRIu64 " is below two pages; the kernel refuses it", s->key, v);
+                }
+        }
+        /* background >= foreground makes the kernel halve background silently */
+        const char *fg = NULL, *bg = NULL;
+        int bgl = 0;
+        for (size_t i = 0; i < p->n_sysctls; i++) {
+                if (streq_ptr(p->sysctls[i].key, "vm.dirty_ratio"))
+                        fg = p->sysctls[i].value;
+                if (streq_ptr(p->sysctls[i].key, "vm.dirty_background_ratio")) {
+                        bg = p->sysctls[i].value;
+                        bgl = p->sysctls[i].line;
+                }
+        }
+        uint64_t f, b;
+        if (fg && bg && parse_u64(fg, &f) == 0 && parse_u64(bg, &b) == 0 && b >= f)
+                warn(c, bgl, "sysctl", "sysctl-dirty-order",
+                     "vm.dirty_background_ratio %" PRIu64 " >= vm.dirty_ratio %" PRIu64
+                     ": the kernel would use half of dirty_ratio instead",
+                     b, f);
+        c->pl->sysctls = xcalloc(p->n_sysctls, sizeof(struct pl_sysctl));
+        for (size_t i = 0; i < p->n_sysctls; i++)
+                c->pl->sysctls[i] = (struct pl_sysctl){.line = p->sysctls[i].line, .key = xstrdup(p->sysctls[i].key),
+                                                       .value = xstrdup(p->sysctls[i].value)};
+        c->pl->n_sysctls = p->n_sysctls;
+}
+
+void check_unique_names(struct ctx *c)
+{
+        const struct profile *p = c->p;
+        /* ids share one namespace, since references name them */
+        char **ids = NULL;
+        int *lines = NULL;
+        size_t n = 0;
+#define ADD_ID(x, l)                                                                                                   \
+        do {                                                                                                           \
+                for (size_t _i = 0; _i < n; _i++)                                                                      \
+                        if (streq_ptr(ids[_i], (x)))                                                                   \
+                                err(c, (l), (x), "duplicate-id", "id \"%s\" is already used on line %d", (x), lines[_i]); \
+                strv_push(&ids, (x));                                                                                  \
+                lines = xrealloc(lines, (n + 1) * sizeof(int));                                                        \
+                lines[n++] = (l);                                                                                      \
+        } while (0)
+        for (size_t i = 0; i < p->n_disks; i++) {
+                ADD_ID(p->disks[i].id, p->disks[i].line);
+                for (size_t j = 0; j < p->disks[i].n_parts; j++)
+                        for (size_t k = 0; k < j; k++)
+                                if (streq_ptr(p->disks[i].parts[j].id, p->disks[i].parts[k].id))
+                                        err(c, p->disks[i].parts[j].line, p->disks[i].id, "duplicate-id",
+                                            "partition id \"%s\" is used twice", p->disks[i].parts[j].id);
+        }
+        for (size_t i = 0; i < p->n_mds; i++)
+                ADD_ID(p->mds[i].id, p->mds[i].line);
+        for (size_t i = 0; i < p->n_vgs; i++) {
+                ADD_ID(p->vgs[i].id, p->vgs[i].line);
+                for (size_t j = 0; j < p->vgs[i].n_lvs; j++)
+                        for (size_t k = 0; k < j; k++)
+                                if (streq_ptr(p->vgs[i].lvs[j].name, p->vgs[i].lvs[k].name))
+                                        err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, "duplicate-id",
+                                            "lv \"%s\" is defined twice", p->vgs[i].lvs[j].name);
+        }
+#undef ADD_ID
+        for (size_t i = 0; i < p->n_mds; i++)
+                for (size_t j = 0; j < i; j++)
+                        if (streq_ptr(p->mds[i].name, p->mds[j].name))
+                                err(c, p->mds[i].line, p->mds[i].id, "duplicate-name",
+                                    "md name \"%s\" is already used on line %d", p->mds[i].name, p->mds[j].line);
+        for (size_t i = 0; i < p->n_vgs; i++)
+                for (size_t j = 0; j < i; j++)
+                        if (streq_ptr(p->vgs[i].name, p->vgs[j].name))
+                                err(c, p->vgs[i].line, p->vgs[i].id, "duplicate-name",
+                                    "vg name \"%s\" is already used on line %d", p->vgs[i].name, p->vgs[j].line);
+        strv_free(ids);
+        free(lines);
+}
+
+
+void check_unused(struct ctx *c)
+{
+        for (size_t i = 0; i < c->pl->n_objs; i++) {
+                const struct pl_obj *o = OBJ(c, i);
+                if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve)
+                        warn(c, o->line, o->what, "unused",
+                             "%s %s is created but nothing uses it (no md, vg or xfs names it)", obj_kind_name(o->kind),
+                             o->id);
+        }
+}

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Disks and their partitions: selection, geometry, stable identity. */
+#include "plan/internal.h"
+
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool glob_ok(const char *pattern, const char *value)
+{
+        if (!pattern)
+                return true;
+        return value && fnmatch(pattern, value, 0) == 0;
+}
+
+static bool disk_matches(const struct p_match *m, const struct blockdev *b)
+{
+        if (!glob_ok(m->vendor, b->vendor) || !glob_ok(m->model, b->model) || !glob_ok(m->serial, b->serial) ||
+            !glob_ok(m->wwn, b->wwn) || !glob_ok(m->path, b->id_path) || !glob_ok(m->name, b->name))
+                return false;
+        if (m->min_size_bytes && b->size_bytes < m->min_size_bytes)
+                return false;
+        if (m->max_size_bytes && b->size_bytes > m->max_size_bytes)
+                return false;
+        if (m->rotational >= 0 && b->rotational != m->rotational)
+                return false;
+        return true;
+}
+
+/* storprov provisions drives and LUNs; md and dm devices are its outputs, not inputs */
+static bool is_input_candidate(const struct blockdev *b)
+{
+        return !startswith(b->name, "md") && !startswith(b->name, "dm-");
+}
+
+static char *describe_disk(const struct blockdev *b)
+{
+        char sz[32];
+        return xasprintf("%s (%s %s, %s, serial %s, wwn %s%s)", b->name, b->vendor ? b->vendor : "?",
+                         b->model ? b->model : "?", fmt_size_human(b->size_bytes, sz), b->serial ? b->serial : "-",
+                         b->wwn ? b->wwn : "-", b->rotational == 1 ? ", rotational" : b->rotational == 0 ? ", ssd" : "");
+}
+
+/* Exported io hints are used only when they are believable (as libblkid and
+ * libfdisk do): multiples of the physical sector, io_min a divisor of io_opt,
+ * io_opt not the known-bogus 33553920 nor absurdly large. */
+static bool topology_trusted(const struct blockdev *b, char **ret_why)
+{
+        uint64_t phys = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
+        *ret_why = NULL;
+        if (!b->io_opt_bytes && (!b->io_min_bytes || b->io_min_bytes <= phys))
+                return false; /* nothing exported */
+        if (b->io_min_bytes <= phys || !b->io_opt_bytes) {
+                *ret_why = xasprintf("io_min %" PRIu64 " / io_opt %" PRIu64 " describe no stripe", b->io_min_bytes,
+                                     b->io_opt_bytes);
+                return false;
+        }
+        if (b->io_opt_bytes == 33553920 || b->io_opt_bytes > 64 * MiB) {
+                *ret_why = xasprintf("io_opt %" PRIu64 " is a known bogus or absurd value", b->io_opt_bytes);
+                return false;
+        }
+        if (b->io_opt_bytes / b->io_min_bytes > 256) {
+                *ret_why = xasprintf("io_opt %" PRIu64 " is %" PRIu64 " x io_min %" PRIu64
+                                     ": no array stripes across that many units",
+                                     b->io_opt_bytes, b->io_opt_bytes / b->io_min_bytes, b->io_min_bytes);
+                return false;
+        }
+        if (b->io_min_bytes % phys || b->io_opt_bytes % phys || b->io_opt_bytes % b->io_min_bytes) {
+                *ret_why = xasprintf("io_min %" PRIu64 " / io_opt %" PRIu64 " are not consistent multiples",
+                                     b->io_min_bytes, b->io_opt_bytes);
+                return false;
+        }
+        return true;
+}
+
+static void pick_udev_identity(struct ctx *c, struct pl_obj *o)
+{
+        const struct blockdev *b = o->disk.bd;
+        /* ID_WWN only if no other device shares it (some controllers give every LUN the HBA's) */
+        if (b->wwn) {
+                bool unique = true;
+                for (size_t i = 0; i < c->si->n_devs; i++)
+                        if (&c->si->devs[i] != b && streq_ptr(c->si->devs[i].wwn, b->wwn))
+                                unique = false;
+                if (unique) {
+                        o->disk.udev_key = xstrdup("ID_WWN");
+                        o->disk.udev_value = xstrdup(b->wwn);
+                        return;
+                }
+        }
+        if (b->id_serial) {
+                o->disk.udev_key = xstrdup("ID_SERIAL");
+                o->disk.udev_value = xstrdup(b->id_serial);
+                return;
+        }
+        if (b->id_path) {
+                o->disk.udev_key = xstrdup("ID_PATH");
+                o->disk.udev_value = xstrdup(b->id_path);
+                return;
+        }
+        o->disk.udev_key = NULL;
+}
+
+static char *part_devname(const char *disk_dev, unsigned n)
+{
+        size_t len = strlen(disk_dev);
+        bool digit = len && disk_dev[len - 1] >= '0' && disk_dev[len - 1] <= '9';
+        return xasprintf("%s%s%u", disk_dev, digit ? "p" : "", n);
+}
+
+/* GPT keeps 128 entries × 128 bytes plus a header at each end. */
+static uint64_t gpt_reserve_bytes(uint64_t sector) { return 16384 + sector; }
+
+static void plan_partitions(struct ctx *c, const struct p_disks *g, size_t disk)
+{
+        struct pl_obj *d = OBJ(c, disk);
+        uint64_t sector = d->sector_bytes;
+        uint64_t align = d->align_bytes;
+        uint64_t first = round_up(34 * sector, align);
+        uint64_t usable_end = d->size_bytes > gpt_reserve_bytes(sector) ? d->size_bytes - gpt_reserve_bytes(sector) : 0;
+        uint64_t usable = usable_end > first ? round_down(usable_end - first, align) : 0;
+        uint64_t pos = first;
+        unsigned pct_total = 0;
+        char a[32], b2[32];
+
+        for (size_t i = 0; i < g->n_parts; i++) {
+                const struct p_partition *pp = &g->parts[i];
+                char *ref = xasprintf("%s.%s", g->id, pp->id);
+                char *id = d->index ? xasprintf("%s%u.%s", g->id, d->index, pp->id) : xstrdup(ref);
+                char *what = xasprintf("partition %s", ref);
+                size_t pi = new_obj(c, OBJ_PART, ref, d->index, id, what, pp->line);
+                d = OBJ(c, disk); /* realloc */
+                struct pl_obj *po = OBJ(c, pi);
+                po->parent = disk;
+                po->part.number = (unsigned)i + 1;
+                po->dev = part_devname(d->dev, po->part.number);
+                po->sector_bytes = d->sector_bytes;
+                po->physical_sector_bytes = d->physical_sector_bytes;
+                po->geom = d->geom;
+                po->geom_src = d->geom_src;
+                po->geom_why = d->geom.su_bytes ? xasprintf("inherited from %s; start aligned to %s", d->id,
+                                                            fmt_size_exact(align, a))
+                                                : NULL;
+                po->part.type = pp->type;
+                po->part.name = xstrdup(pp->name ? pp->name : pp->id);
+                po->preserve = g->preserve;
+                po->wipe = g->wipe;
+
+                uint64_t size = 0;
+                bool last = i + 1 == g->n_parts;
+                if (pp->size.kind == SIZE_BYTES) {
+                        size = round_down(pp->size.bytes, align);
+                        if (!size)
+                                err(c, pp->line, what, "partition-size",
+                                    "size %s is smaller than the alignment %s (lcm of 1 MiB, the full stripe and the sector)",
+                                    pp->size.text, fmt_size_exact(align, a));
+                } else {
+                        pct_total += pp->size.percent;
+                        if (pp->size.kind == SIZE_PERCENT_FREE || (last && pp->size.percent == 100 && i > 0))
+                                size = round_down(first + usable > pos ? first + usable - pos : 0, align);
+                        else
+                                size = round_down(usable / 100 * pp->size.percent, align);
+                        if (last && pct_total == 100)
+                                size = round_down(first + usable > pos ? first + usable - pos : 0, align);
+                }
+                if (pos + size > first + usable || (!size && usable)) {
+                        err(c, pp->line, what, "partition-size",
+                            "does not fit on %s (%s): %s requested at offset %s, %s usable after alignment",
+                            d->id, d->dev, pp->size.text, fmt_size_exact(pos, a),
+                            fmt_size_human(first + usable > pos ? first + usable - pos : 0, b2));
+                        size = 0;
+                }
+                po->part.start_bytes = pos;
+                po->size_bytes = size;
+                pos += size;
+                free(ref);
+                free(id);
+                free(what);
+        }
+        if (pct_total > 100)
+                err(c, g->line, d->what, "partition-size", "partition sizes add up to %u%% of the disk", pct_total);
+}
+
+/* The disks of group g, not claimed by an earlier group. Reports a count
+ * that differs from the profile's; returns the matches (ret) and their count. */
+static bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
+                         size_t *ret_n)
+{
+        const struct sysinfo *si = c->si;
+        size_t *found = NULL, n_found = 0;
+        for (size_t i = 0; i < si->n_devs; i++) {
+                const struct blockdev *b = &si->devs[i];
+                if (claimed[i] || b->is_partition || !is_input_candidate(b))
+                        continue;
+                if (!disk_matches(&g->match, b))
+                        continue;
+                found = xrealloc(found, (n_found + 1) * sizeof(size_t));
+                found[n_found++] = i;
+        }
+        if (n_found != g->count) {
+                struct sbuf b = {0};
+                for (size_t i = 0; i < n_found; i++) {
+                        char *s = describe_disk(&si->devs[found[i]]);
+                        sbuf_printf(&b, "\n    matched: %s", s);
+                        free(s);
+                }
+                if (!n_found) {
+                        sbuf_puts(&b, "\n    no disk matched; disks present:");
+                        for (size_t i = 0; i < si->n_devs; i++) {
+                                if (si->devs[i].is_partition)
+                                        continue;
+                                char *s = describe_disk(&si->devs[i]);
+                                sbuf_printf(&b, "\n      %s%s", s, claimed[i] ? " [taken by an earlier <disks>]" : "");
+                                free(s);
+                        }
+                }
+                err(c, g->match.line ? g->match.line : g->line, what, "disk-count",
+                    "expected %u disk%s, found %zu%s", g->count, g->count == 1 ? "" : "s", n_found,
+                    b.s ? b.s : "");
+                free(b.s);
+                free(found);
+                strv_push(&c->failed_groups, g->id);
+                return false;
+        }
+        *ret = found;
+        *ret_n = n_found;
+        return true;
+}
+
+
+/* The geometry <hwraid> describes, shared by every disk of the group. */
+static enum val_source group_geometry(struct ctx *c, const struct p_disks *g, const char *what, struct stripe_geom *geom,
+                                      char **ret_why)
+{
+        enum val_source src = SRC_NONE;
+        char *why = NULL;
+        if (g->hwraid.line) {
+                struct raid_desc rd = {.level = g->hwraid.level, .members = g->hwraid.members,
+                                       .chunk_bytes = g->hwraid.level == RAID_1 ? 0 : g->hwraid.chunk_bytes,
+                                       .legs = g->hwraid.legs, .md = false};
+                char *e = NULL;
+                if (g->hwraid.level == RAID_1 && g->hwraid.chunk_bytes)
+                        warn(c, g->hwraid.line, what, "raid1-chunk",
+                             "a chunk on a RAID1 LUN has no effect on the layout; ignored");
+                if (g->hwraid.level != RAID_1 && !g->hwraid.chunk_bytes)
+                        err(c, g->hwraid.line, what, "hwraid-chunk",
+                            "hwraid level %d needs chunk= (the controller's strip size; LUNs rarely export it)",
+                            (int)g->hwraid.level);
+                else if (raid_geometry(&rd, geom, &e) < 0) {
+                        err(c, g->hwraid.line, what, "hwraid", "%s", e);
+                        free(e);
+                } else {
+                        char cb[32];
+                        src = SRC_PROFILE;
+                        why = g->hwraid.level == RAID_1
+                                      ? xasprintf("hwraid raid1 x %u (line %d): mirrors, no stripe", g->hwraid.members,
+                                                  g->hwraid.line)
+                                      : xasprintf("hwraid %s, %u x %s%s (line %d)", raid_level_name(g->hwraid.level),
+                                                  g->hwraid.members, fmt_size_exact(g->hwraid.chunk_bytes, cb),
+                                                  g->hwraid.legs > 1 ? " in legs" : "", g->hwraid.line);
+                }
+        }
+
+        *ret_why = why;
+        return src;
+}
+
+/* A disk's geometry: the profile's, else what it exports if that is believable. */
+static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *what, struct pl_obj *o,
+                          enum val_source src, const struct stripe_geom *gg, const char *why)
+{
+        const struct blockdev *b = o->disk.bd;
+        const struct stripe_geom geom = *gg;
+        char *distrust = NULL;
+        bool trusted = topology_trusted(b, &distrust);
+        char a1[32], a2[32], a3[32], a4[32];
+        if (src == SRC_PROFILE) {
+                o->geom = geom;
+                o->geom_src = SRC_PROFILE;
+                o->geom_why = xstrdup(why);
+                if (trusted && geom.su_bytes &&
+                    (b->io_min_bytes != geom.su_bytes || b->io_opt_bytes != geom.full_stripe_bytes)) {
+                        if (!profile_allows(c->p, "topology-mismatch"))
+                                warn(c, g->hwraid.line, what, "topology-mismatch",
+                                     "%s exports io_min %s / io_opt %s but the profile describes su %s / full stripe %s; "
+                                     "using the profile",
+                                     b->name, fmt_size_exact(b->io_min_bytes, a1),
+                                     fmt_size_exact(b->io_opt_bytes, a2), fmt_size_exact(geom.su_bytes, a3),
+                                     fmt_size_exact(geom.full_stripe_bytes, a4));
+                }
+        } else if (trusted) {
+                o->geom = (struct stripe_geom){
+                        .su_bytes = b->io_min_bytes,
+                        .sw = (unsigned)(b->io_opt_bytes / b->io_min_bytes),
+                        .full_stripe_bytes = b->io_opt_bytes,
+                        .parity = false, /* unknown: be conservative about swalloc */
+                };
+                o->geom_src = SRC_DETECTED;
+                o->geom_why = xasprintf("exported by %s: io_min %s, io_opt %s", b->name,
+                                        fmt_size_exact(b->io_min_bytes, a1),
+                                        fmt_size_exact(b->io_opt_bytes, a2));
+        }
+        if (distrust)
+                warn(c, g->line, what, "topology-distrusted", "%s: ignoring exported topology: %s", b->name,
+                     distrust);
+        free(distrust);
+        o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
+
+}
+
+void plan_disks(struct ctx *c)
+{
+        const struct sysinfo *si = c->si;
+        bool *claimed = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
+
+        for (size_t gi = 0; gi < c->p->n_disks; gi++) {
+                const struct p_disks *g = &c->p->disks[gi];
+                char *what = xasprintf("disks %s", g->id);
+                size_t *found = NULL, n_found = 0;
+                if (!select_disks(c, g, what, claimed, &found, &n_found)) {
+                        free(what);
+                        continue;
+                }
+                struct stripe_geom geom = {0};
+                char *why = NULL;
+                enum val_source src = group_geometry(c, g, what, &geom, &why);
+                for (size_t k = 0; k < n_found; k++) {
+                        const struct blockdev *b = &si->devs[found[k]];
+                        claimed[found[k]] = true;
+                        unsigned index = g->count > 1 ? (unsigned)k + 1 : 0;
+                        char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
+                        size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
+                        struct pl_obj *o = OBJ(c, di);
+                        o->disk.bd = b;
+                        o->dev = xstrdup(b->devnode);
+                        o->size_bytes = b->size_bytes;
+                        o->sector_bytes = b->logical_sector_bytes ? b->logical_sector_bytes : SECTOR_BYTES;
+                        o->physical_sector_bytes = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
+                        o->preserve = g->preserve;
+                        o->wipe = g->wipe;
+                        pick_udev_identity(c, o);
+                        disk_geometry(c, g, what, o, src, &geom, why);
+                        o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
+                        tune_set_copy(&o->tune, &g->tune);
+                        if (g->gpt)
+                                plan_partitions(c, g, di);
+                        free(id);
+                }
+                free(why);
+                free(found);
+                free(what);
+        }
+        free(claimed);
+}

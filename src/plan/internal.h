@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The planner's own state and helpers, shared by the files of src/plan/ and
+ * by nothing else. Derivation (disks, md, lvm, xfs, checks) reads the
+ * profile; identities, steps and files read only what derivation put in the
+ * plan. */
+#pragma once
+
+#include "plan/plan.h"
+
+/* Queue depth tuning may pin at most this fraction of MemTotal in requests:
+ * nr_requests × max_sectors_kb × hardware queues, summed over the devices
+ * the profile tunes. Seed 000: 8192 × 512 KiB on a 4 GiB node pinned ~3.5 GiB
+ * and took the machine down; the kernel default (128 … 256 × ≤1280 KiB) stays
+ * far below. One eighth leaves the page cache and dirty limits room. */
+#define QUEUE_MEM_FRACTION_DEN 8
+
+#define DEFAULT_MD_CHUNK_BYTES (512 * KiB)   /* mdadm's own default, passed explicitly */
+#define DEFAULT_LV_STRIPE_BYTES (64 * KiB)   /* lvcreate's default -I */
+
+struct ctx {
+        const struct profile *p;  /* derivation only */
+        const struct sysinfo *si;
+        const struct plan_options *o;
+        struct plan *pl;
+        struct diags *d;
+        size_t *creator;          /* per object: the step that creates it, NO_OBJ if it exists */
+        size_t n_creator;
+        char **failed_groups;     /* <disks> ids whose selection failed: references to them are not reported again */
+};
+
+#define OBJ(c, i) (&(c)->pl->objs[(i)])
+
+void err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
+void warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
+
+size_t new_obj(struct ctx *c, enum obj_kind kind, const char *ref, unsigned index, const char *id, const char *what,
+               int line);
+/* Resolves a list of references to block objects and claims them for `user`. */
+size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrname, int line, const char *what,
+                      size_t **ret);
+bool same_geom(const struct stripe_geom *a, const struct stripe_geom *b);
+void set_member_type(struct ctx *c, size_t obj, enum part_type t);
+/* The object whose block device is `obj`'s (a filesystem's target, or itself). */
+const struct blockdev *obj_blockdev(const struct ctx *c, size_t obj);
+
+/* The phases, in the order plan_build runs them. */
+void check_unique_names(struct ctx *c);
+void plan_disks(struct ctx *c);
+void plan_mds(struct ctx *c);
+void plan_vgs(struct ctx *c);
+void plan_fss(struct ctx *c);
+void check_tuning(struct ctx *c);
+void check_sysctls(struct ctx *c);
+void check_unused(struct ctx *c);
+void assign_identities(struct ctx *c);
+void build_steps(struct ctx *c);

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * LVM: PV alignment, extent size, linear and striped LVs. */
+#include "plan/internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One LV of the VG object oi, linear or striped over its PVs. */
+static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct p_lv *l, bool vg_mixed,
+                    unsigned *pct_vg)
+{
+        char a[32], b[32];
+        size_t n = OBJ(c, oi)->vg.n_pvs;
+        struct stripe_geom vg_geom = OBJ(c, oi)->geom;
+        char *ref = xasprintf("%s/%s", v->id, l->name);
+        char *lwhat = xasprintf("lv %s/%s", v->name, l->name);
+        size_t lo = new_obj(c, OBJ_LV, ref, 0, ref, lwhat, l->line);
+        struct pl_obj *x = OBJ(c, lo);
+        x->parent = oi;
+        x->lv.name = xstrdup(l->name);
+        x->lv.size = (struct pl_size){.kind = l->size.kind, .bytes = l->size.bytes, .percent = l->size.percent,
+                                      .text = xstrdup(l->size.text)};
+        x->dev = xasprintf("/dev/%s/%s", v->name, l->name);
+        x->preserve = v->preserve;
+        x->lv.stripes = l->stripes;
+        if (l->size.kind == SIZE_PERCENT) {
+                *pct_vg += l->size.percent;
+                if (*pct_vg > 100)
+                        err(c, l->line, lwhat, "lv-size", "LV sizes add up to %u%% of the VG", *pct_vg);
+        }
+        if (l->stripe_bytes && l->stripes <= 1)
+                err(c, l->line, lwhat, "lv-stripes", "stripe-size without stripes >= 2 has no effect");
+        if (l->stripes > n && n)
+                err(c, l->line, lwhat, "lv-stripes", "stripes=%u but the VG has only %zu PVs",
+                    l->stripes, n);
+        if (l->stripes > 128)
+                err(c, l->line, lwhat, "lv-stripes", "lvcreate allows at most 128 stripes");
+        if (l->stripes >= 2) {
+                uint64_t sb = l->stripe_bytes;
+                enum val_source ss = SRC_PROFILE;
+                if (!sb) {
+                        if (vg_geom.full_stripe_bytes && !vg_mixed) {
+                                sb = vg_geom.full_stripe_bytes;
+                                ss = SRC_DERIVED;
+                        } else {
+                                sb = DEFAULT_LV_STRIPE_BYTES;
+                                ss = SRC_DEFAULT;
+                        }
+                }
+                if (!is_pow2(sb) || sb < 4096) {
+                        err(c, l->line, lwhat, "lv-stripe-size",
+                            "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I)%s",
+                            fmt_size_exact(sb, a),
+                            ss == SRC_DERIVED ? ": it was derived from the PVs' full stripe; striping "
+                                                "LVs over these PVs cannot stay aligned, use linear LVs"
+                                              : "");
+                } else if (sb > OBJ(c, oi)->vg.extent_bytes) {
+                        err(c, l->line, lwhat, "lv-stripe-size",
+                            "stripe size %s is larger than the extent size %s; lvcreate would reduce it",
+                            fmt_size_exact(sb, a), fmt_size_exact(OBJ(c, oi)->vg.extent_bytes, b));
+                } else {
+                        char *e = NULL;
+                        if (stack_geometry(vg_mixed ? NULL : &vg_geom, l->stripes, sb, vg_geom.parity,
+                                           &x->geom, &e) < 0) {
+                                err(c, l->line, lwhat, "lv-stripe-size", "%s", e);
+                                free(e);
+                        } else {
+                                x->geom_src = ss == SRC_PROFILE ? SRC_DERIVED : ss;
+                                x->geom_why = xasprintf("striped LV, %u stripes x %s%s", l->stripes,
+                                                        fmt_size_exact(sb, a),
+                                                        ss == SRC_DERIVED ? " (= PV full stripe)" : "");
+                        }
+                }
+                x->lv.stripe_bytes = sb;
+        } else if (!vg_mixed) {
+                x->geom = vg_geom;
+                x->geom_src = vg_geom.su_bytes ? SRC_DERIVED : SRC_NONE;
+                x->geom_why = vg_geom.su_bytes ? xstrdup("linear LV on stripe-aligned extents of the PVs")
+                                               : NULL;
+        }
+        if (l->size.kind == SIZE_BYTES && x->lv.stripes >= 2 && l->size.bytes % (OBJ(c, oi)->vg.extent_bytes * x->lv.stripes))
+                warn(c, l->line, lwhat, "lv-size",
+                     "size %s is not a multiple of stripes x extent (%s); lvcreate rounds it up",
+                     l->size.text, fmt_size_exact(OBJ(c, oi)->vg.extent_bytes * x->lv.stripes, a));
+        x->physical_sector_bytes = SECTOR_BYTES;
+        tune_set_copy(&x->tune, &l->tune);
+        free(ref);
+        free(lwhat);
+}
+
+void plan_vgs(struct ctx *c)
+{
+        char a[32], b[32];
+        for (size_t vi = 0; vi < c->p->n_vgs; vi++) {
+                const struct p_vg *v = &c->p->vgs[vi];
+                char *what = xasprintf("vg %s", v->id);
+                size_t oi = new_obj(c, OBJ_VG, v->id, 0, v->id, what, v->line);
+                size_t *pvs = NULL;
+                size_t n = resolve_blocks(c, v->pvs, oi, "pvs", v->line, what, &pvs);
+                struct pl_obj *o = OBJ(c, oi);
+                o->vg.pvs = pvs;
+                o->vg.n_pvs = n;
+                o->vg.name = xstrdup(v->name);
+                o->preserve = v->preserve;
+                o->wipe = v->wipe;
+
+                /* the PVs' common geometry */
+                const struct stripe_geom *g0 = NULL;
+                bool mixed = false;
+                uint64_t full_lcm = 0;
+                for (size_t i = 0; i < n; i++) {
+                        struct pl_obj *x = OBJ(c, pvs[i]);
+                        set_member_type(c, pvs[i], PART_LVM);
+                        if (!g0)
+                                g0 = &x->geom;
+                        else if (!same_geom(g0, &x->geom))
+                                mixed = true;
+                        full_lcm = lcm_u64(full_lcm, x->geom.full_stripe_bytes);
+                        if (x->preserve != o->preserve)
+                                err(c, v->line, what, "preserve",
+                                    "vg %s is %spreserved but its PV %s is %s; mark both or neither preserve=\"true\"",
+                                    v->name, o->preserve ? "" : "not ", x->id, x->preserve ? "preserved" : "not preserved");
+                }
+                o = OBJ(c, oi);
+                if (mixed)
+                        warn(c, v->line, what, "vg-mixed-pvs",
+                             "PVs have different stripe geometries; linear LVs get no stripe geometry");
+                if (g0 && !mixed)
+                        o->geom = *g0;
+                o->vg.pv_align_bytes = full_lcm;
+                o->vg.extent_bytes = vg_extent_bytes(full_lcm);
+                o->geom_src = full_lcm ? SRC_DERIVED : SRC_NONE;
+                o->geom_why = full_lcm ? xasprintf("PV data alignment %s = full stripe; extent %s = %" PRIu64
+                                                   " full stripes, so every LV starts on a stripe boundary",
+                                                   fmt_size_exact(full_lcm, a), fmt_size_exact(o->vg.extent_bytes, b),
+                                                   o->vg.extent_bytes / full_lcm)
+                                       : NULL;
+                unsigned pct_vg = 0;
+                for (size_t li = 0; li < v->n_lvs; li++)
+                        plan_lv(c, v, oi, &v->lvs[li], mixed, &pct_vg);
+                free(what);
+        }
+}
+

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The plan: a closed model of what storprov will build. plan_build() is a
+ * pure function from (profile, discovered devices, options) to a plan:
+ * every object with its derived geometry and where each value came from,
+ * every step with the exact argv of each child command, every file it
+ * writes. After plan_build() nothing reads the profile: renderers, outputs
+ * and apply take the plan alone. No I/O, no globals, no exit(). */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "discover.h"
+#include "geometry.h"
+#include "profile.h"
+#include "tune.h"
+#include "util.h"
+
+/* Where a value came from. */
+enum val_source { SRC_NONE, SRC_PROFILE, SRC_DERIVED, SRC_DETECTED, SRC_DEFAULT };
+const char *val_source_name(enum val_source s);
+
+enum obj_kind { OBJ_DISK, OBJ_PART, OBJ_MD, OBJ_VG, OBJ_LV, OBJ_FS, _OBJ_KIND_MAX };
+const char *obj_kind_name(enum obj_kind k);
+
+#define NO_OBJ ((size_t)-1)
+
+/* An identity as planned beside the one found on disk (systemd-repart's
+ * new_/current_ pairs). A preserved object, or one an earlier run created,
+ * keeps what is there; everything that prints or writes an identity uses
+ * ident_get(), so plan, render and apply agree. */
+struct pl_ident {
+        char *planned;            /* derived from the seed: what a new object gets */
+        char *found;              /* on disk (udev database at discovery, libblkid at apply), NULL: not known */
+};
+const char *ident_get(const struct pl_ident *id);
+void ident_set_found(struct pl_ident *id, const char *found);
+
+struct pl_disk {
+        const struct blockdev *bd;
+        char *udev_key, *udev_value;   /* stable identity for rules: ID_WWN / ID_SERIAL / ID_PATH */
+};
+
+struct pl_partition {
+        unsigned number;
+        uint64_t start_bytes;
+        enum part_type type;
+        char *name;               /* GPT partition name */
+};
+
+struct pl_md {
+        enum raid_level level;
+        size_t *members;          /* objects, spares last */
+        size_t n_members;
+        unsigned spares;
+        char *name;               /* /dev/md/NAME */
+        char *metadata;           /* "1.2" */
+        char *bitmap;             /* "internal" / "none" */
+        char *layout, *parity;    /* as the profile gives them, NULL: mdadm's default */
+        uint64_t chunk_bytes;     /* what --chunk gets (KiB in argv); 0 on raid1 */
+        struct pl_ident uuid;     /* mdadm form "8:8:8:8" */
+};
+
+struct pl_vg {
+        char *name;
+        size_t *pvs;              /* objects */
+        size_t n_pvs;
+        uint64_t extent_bytes;
+        uint64_t pv_align_bytes;  /* pvcreate --dataalignment */
+};
+
+struct pl_size {
+        enum size_kind kind;
+        uint64_t bytes;           /* SIZE_BYTES */
+        unsigned percent;         /* SIZE_PERCENT(_FREE) */
+        char *text;               /* as written, for messages */
+};
+
+struct pl_lv {
+        char *name;
+        unsigned stripes;         /* 0 or 1: linear */
+        uint64_t stripe_bytes;    /* lvcreate --stripesize */
+        struct pl_size size;
+};
+
+struct pl_fs {
+        char *label, *mountpoint, *mount_options;
+        char **mkfs_extra;        /* the profile's mkfs-options, split */
+        uint64_t log_su_bytes;
+        struct pl_ident uuid;     /* RFC 4122 */
+};
+
+struct pl_obj {
+        enum obj_kind kind;
+        char *ref;                /* the profile reference it answers to: "lun", "lun.data", "md0", "vg0/scratch" */
+        unsigned index;           /* 1-based instance of a <disks> group (0 for single objects) */
+        char *id;                 /* "lun1", "lun1.data", "md0", "vg0", "vg0/scratch", "fs:/data1" */
+        char *dev;                /* "/dev/sdb", "/dev/sdb1", "/dev/md/data", "/dev/vg/lv"; NULL for a VG */
+        char *what;               /* profile element for messages: "disks lun", "md data", … */
+        int line;                 /* profile line */
+        bool preserve, wipe;
+
+        /* every block object */
+        uint64_t size_bytes;      /* 0: unknown before creation */
+        uint64_t sector_bytes;    /* logical */
+        uint64_t physical_sector_bytes;
+        struct stripe_geom geom;
+        enum val_source geom_src;
+        char *geom_why;           /* "hwraid raid5, 12 x 64k (line 9)" */
+        uint64_t align_bytes;     /* where partitions laid on this object start: lcm(1 MiB, full stripe, sector) */
+        size_t parent;            /* partition: its disk; LV: its VG; filesystem: its device */
+        bool used;                /* consumed by an md, a VG or a filesystem */
+        size_t used_by;
+        struct tune_set tune;
+
+        /* by kind */
+        struct pl_disk disk;      /* OBJ_DISK */
+        struct pl_partition part; /* OBJ_PART */
+        struct pl_md md;          /* OBJ_MD */
+        struct pl_vg vg;          /* OBJ_VG */
+        struct pl_lv lv;          /* OBJ_LV */
+        struct pl_fs fs;          /* OBJ_FS */
+};
+
+/* The identity an md or a filesystem is known by (found before planned), or NULL. */
+const char *obj_uuid(const struct pl_obj *o);
+
+enum step_kind {
+        STEP_GPT, STEP_MDADM, STEP_PVCREATE, STEP_VGCREATE, STEP_LVCREATE, STEP_MKFS, STEP_SYSFS, STEP_SYSCTL,
+        _STEP_KIND_MAX
+};
+const char *step_kind_name(enum step_kind k);
+
+struct pl_part {
+        unsigned number;
+        uint64_t first_sector, last_sector;   /* in the disk's logical sectors, inclusive */
+        uint64_t start_bytes, size_bytes;
+        enum part_type type;
+        char *name;
+        size_t obj;
+};
+
+struct pl_step {
+        enum step_kind kind;
+        size_t obj;               /* the object this step creates or tunes; NO_OBJ for a sysctl */
+        char *desc;
+        char **argv;              /* child command; NULL for STEP_GPT (libparted), STEP_SYSFS and STEP_SYSCTL */
+        /* STEP_GPT */
+        struct pl_part *parts;
+        size_t n_parts;
+        /* STEP_SYSFS: the tune attribute of obj's block device; STEP_SYSCTL: the key */
+        enum tune_attr attr;
+        char *key, *value;
+        /* steps that must finish first (indices into plan.steps) */
+        size_t *deps;
+        size_t n_deps;
+};
+
+enum file_kind { FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, _FILE_KIND_MAX };
+
+struct pl_file {
+        enum file_kind kind;
+        char *path;               /* absolute, on the target root */
+        unsigned mode;
+};
+
+struct pl_sysctl {
+        int line;
+        char *key, *value;
+};
+
+struct plan_options {
+        const char *sysroot;      /* for messages */
+        uint64_t seed;
+        bool seed_set;
+        const char *mdadm_conf;   /* default "/etc/mdadm/mdadm.conf" */
+        const char *udev_rules;   /* default "/etc/udev/rules.d/70-storprov.rules" */
+        const char *sysctl_conf;  /* default "/etc/sysctl.d/80-storprov.conf" */
+        const char *fstab;        /* default "/etc/fstab" */
+        const char *lvm_config;   /* lvm --config text */
+};
+
+struct plan {
+        char *profile_name, *profile_path;
+        uint64_t seed;
+        enum val_source seed_src;
+        char *lvm_config;         /* lvm --config text every lvm call carries, NULL: none */
+        uint64_t mem_total_bytes;
+        uint64_t queue_mem_bytes; /* what the queue-depth tuning may pin */
+        struct pl_obj *objs;   size_t n_objs;
+        struct pl_step *steps; size_t n_steps;
+        struct pl_file *files; size_t n_files;
+        struct pl_sysctl *sysctls; size_t n_sysctls;
+        char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
+};
+
+/* Builds the plan. Returns 0, or -EINVAL with errors in d (warnings are added
+ * in both cases). Nothing is read or written. */
+int plan_build(const struct profile *p, const struct sysinfo *si, const struct plan_options *o,
+               struct plan *ret, struct diags *d);
+void plan_free(struct plan *pl);
+
+/* Output (output.c): the plan, with every file as it would be written on an empty root. */
+char *plan_format_text(const struct plan *pl);
+char *plan_format_json(const struct plan *pl);
+
+/* Command lines the plan and apply share (plan/argv.c), so each is written once. */
+/* "lvm CMD [--config TEXT]": the head of every lvm call. */
+void lvm_argv_head(const struct plan *pl, char ***argv, const char *cmd);
+/* mdadm --assemble of md object mi by uuid (an array an earlier run or another system made). */
+char **md_assemble_argv(const struct plan *pl, size_t mi, const char *uuid);
+/* The mkfs.xfs step's argv with -f (overwrite), for a target the profile allows wiping. */
+char **mkfs_force_argv(char *const *argv);
+/* First and last sector (inclusive) of a partition object, in its disk's logical sectors. */
+void part_sectors(const struct plan *pl, size_t pi, uint64_t *ret_first, uint64_t *ret_last);
+
+/* "vg-lv" with dashes doubled, as device-mapper names LVs. */
+char *dm_name(const char *vg, const char *lv);

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Steps: what apply runs, each with its exact argv and the steps it waits
+ * for. Built from the derived objects alone, never from the profile. */
+#include "plan/internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t add_step(struct ctx *c, enum step_kind kind, size_t obj, char *desc)
+{
+        struct plan *pl = c->pl;
+        pl->steps = xrealloc(pl->steps, (pl->n_steps + 1) * sizeof(*pl->steps));
+        pl->steps[pl->n_steps] = (struct pl_step){.kind = kind, .obj = obj, .desc = desc};
+        return pl->n_steps++;
+}
+
+static void dep_on_step(struct ctx *c, size_t step, size_t s)
+{
+        struct pl_step *st = &c->pl->steps[step];
+        if (s == NO_OBJ || s == step)
+                return;
+        for (size_t i = 0; i < st->n_deps; i++)
+                if (st->deps[i] == s)
+                        return;
+        st->deps = xrealloc(st->deps, (st->n_deps + 1) * sizeof(size_t));
+        st->deps[st->n_deps++] = s;
+}
+
+/* step waits for whatever step creates obj */
+static void step_dep(struct ctx *c, size_t step, size_t obj)
+{
+        if (obj == NO_OBJ || obj >= c->n_creator)
+                return;
+        dep_on_step(c, step, c->creator[obj]);
+}
+
+static void gpt_steps(struct ctx *c)
+{
+        struct plan *pl = c->pl;
+        char a[32];
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *d = OBJ(c, i);
+                if (d->kind != OBJ_DISK || d->preserve)
+                        continue;
+                size_t np = 0;
+                struct pl_part *parts = NULL;
+                for (size_t j = 0; j < pl->n_objs; j++) {
+                        const struct pl_obj *q = OBJ(c, j);
+                        if (q->kind != OBJ_PART || q->parent != i)
+                                continue;
+                        parts = xrealloc(parts, (np + 1) * sizeof(*parts));
+                        struct pl_part *pp = &parts[np++];
+                        *pp = (struct pl_part){
+                                .number = q->part.number,
+                                .start_bytes = q->part.start_bytes,
+                                .size_bytes = q->size_bytes,
+                                .type = q->part.type == PART_AUTO ? PART_LINUX : q->part.type,
+                                .name = xstrdup(q->part.name),
+                                .obj = j,
+                        };
+                        part_sectors(pl, j, &pp->first_sector, &pp->last_sector);
+                }
+                if (!np)
+                        continue;
+                size_t s = add_step(c, STEP_GPT, i,
+                                    xasprintf("GPT on %s: %zu partition%s aligned to %s", d->dev, np, np == 1 ? "" : "s",
+                                              fmt_size_exact(d->align_bytes, a)));
+                pl->steps[s].parts = parts;
+                pl->steps[s].n_parts = np;
+                for (size_t k = 0; k < np; k++)
+                        c->creator[parts[k].obj] = s;
+        }
+}
+
+static char **mdadm_create_argv(const struct plan *pl, const struct pl_obj *o)
+{
+        const struct pl_md *m = &o->md;
+        char **argv = NULL;
+        strv_push(&argv, "mdadm");
+        strv_push(&argv, "--create");
+        strv_push(&argv, o->dev);
+        strv_push(&argv, "--run");
+        strv_pushf(&argv, "--level=%d", (int)m->level);
+        strv_pushf(&argv, "--raid-devices=%zu", m->n_members - m->spares);
+        if (m->spares)
+                strv_pushf(&argv, "--spare-devices=%u", m->spares);
+        if (m->level != RAID_1 && m->chunk_bytes)
+                strv_pushf(&argv, "--chunk=%" PRIu64, m->chunk_bytes / KiB); /* KiB */
+        if (m->layout)
+                strv_pushf(&argv, "--layout=%s", m->layout);
+        else if (m->parity)
+                strv_pushf(&argv, "--parity=%s", m->parity);
+        strv_pushf(&argv, "--metadata=%s", m->metadata);
+        /* always explicit where a bitmap exists (mdadm 4.4 asks otherwise); raid0 has none and
+         * mdadm refuses even --bitmap=none for it */
+        if (m->level != RAID_0)
+                strv_pushf(&argv, "--bitmap=%s", m->bitmap);
+        strv_push(&argv, "--homehost=any");
+        strv_pushf(&argv, "--name=%s", m->name);
+        strv_pushf(&argv, "--uuid=%s", m->uuid.planned);
+        for (size_t k = 0; k < m->n_members; k++)
+                strv_push(&argv, pl->objs[m->members[k]].dev);
+        return argv;
+}
+
+/* md arrays, in profile order (members are created earlier) */
+static void md_steps(struct ctx *c)
+{
+        struct plan *pl = c->pl;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = OBJ(c, i);
+                if (o->kind != OBJ_MD || o->preserve || !o->md.n_members)
+                        continue;
+                size_t s = add_step(c, STEP_MDADM, i,
+                                    xasprintf("md %s %s over %zu devices", o->md.name, raid_level_name(o->md.level),
+                                              o->md.n_members));
+                pl->steps[s].argv = mdadm_create_argv(pl, o);
+                for (size_t k = 0; k < o->md.n_members; k++)
+                        step_dep(c, s, o->md.members[k]);
+                c->creator[i] = s;
+        }
+}
+
+static char **lvcreate_argv(const struct plan *pl, const struct pl_obj *vg, const struct pl_obj *l)
+{
+        char a[32];
+        char **la = NULL;
+        lvm_argv_head(pl, &la, "lvcreate");
+        strv_push(&la, "--yes");
+        strv_push(&la, "--wipesignatures=y");
+        strv_push(&la, "--zero=y");
+        strv_pushf(&la, "--name=%s", l->lv.name);
+        if (l->lv.size.kind == SIZE_BYTES)
+                strv_pushf(&la, "--size=%" PRIu64 "b", l->lv.size.bytes);
+        else
+                strv_pushf(&la, "--extents=%u%%%s", l->lv.size.percent,
+                           l->lv.size.kind == SIZE_PERCENT_FREE ? "FREE" : "VG");
+        if (l->lv.stripes >= 2) {
+                strv_pushf(&la, "--stripes=%u", l->lv.stripes);
+                strv_pushf(&la, "--stripesize=%s", fmt_size_exact(l->lv.stripe_bytes, a));
+        }
+        int64_t ra = tune_num(&l->tune, TUNE_READ_AHEAD_KB);
+        if (ra >= 0) /* lvcreate -r counts 512-byte sectors */
+                strv_pushf(&la, "--readahead=%" PRId64, ra * (int64_t)(KiB / SECTOR_BYTES));
+        strv_push(&la, vg->vg.name);
+        return la;
+}
+
+/* PVs, then the VG, then its LVs one after the other (lvm serialises them anyway) */
+static void vg_steps(struct ctx *c, size_t i)
+{
+        struct plan *pl = c->pl;
+        char a[32], b[32];
+        const struct pl_obj *v = OBJ(c, i);
+        size_t *pvsteps = xcalloc(v->vg.n_pvs ? v->vg.n_pvs : 1, sizeof(size_t));
+        for (size_t k = 0; k < v->vg.n_pvs; k++) {
+                const struct pl_obj *pv = OBJ(c, v->vg.pvs[k]);
+                char **argv = NULL;
+                lvm_argv_head(pl, &argv, "pvcreate");
+                if (v->vg.pv_align_bytes)
+                        strv_pushf(&argv, "--dataalignment=%s", fmt_size_exact(v->vg.pv_align_bytes, a));
+                strv_push(&argv, pv->dev);
+                size_t s = add_step(c, STEP_PVCREATE, v->vg.pvs[k],
+                                    xasprintf("PV %s%s%s", pv->dev, v->vg.pv_align_bytes ? ", data aligned to " : "",
+                                              v->vg.pv_align_bytes ? fmt_size_exact(v->vg.pv_align_bytes, b) : ""));
+                pl->steps[s].argv = argv;
+                step_dep(c, s, v->vg.pvs[k]);
+                pvsteps[k] = s;
+        }
+        size_t vs = add_step(c, STEP_VGCREATE, i,
+                             xasprintf("VG %s, extent %s", v->vg.name, fmt_size_exact(v->vg.extent_bytes, b)));
+        for (size_t k = 0; k < v->vg.n_pvs; k++)
+                dep_on_step(c, vs, pvsteps[k]);
+        free(pvsteps);
+        char **argv = NULL;
+        lvm_argv_head(pl, &argv, "vgcreate");
+        strv_pushf(&argv, "--physicalextentsize=%s", fmt_size_exact(v->vg.extent_bytes, a));
+        strv_push(&argv, v->vg.name);
+        for (size_t k = 0; k < v->vg.n_pvs; k++)
+                strv_push(&argv, OBJ(c, v->vg.pvs[k])->dev);
+        pl->steps[vs].argv = argv;
+        c->creator[i] = vs;
+
+        size_t prev = vs;
+        for (size_t j = 0; j < pl->n_objs; j++) {
+                const struct pl_obj *l = OBJ(c, j);
+                if (l->kind != OBJ_LV || l->parent != i)
+                        continue;
+                size_t s = add_step(c, STEP_LVCREATE, j,
+                                    xasprintf("LV %s/%s%s", v->vg.name, l->lv.name, l->lv.stripes >= 2 ? " striped" : ""));
+                pl->steps[s].argv = lvcreate_argv(pl, OBJ(c, i), OBJ(c, j));
+                dep_on_step(c, s, prev);
+                prev = s;
+                c->creator[j] = s;
+        }
+}
+
+static void mkfs_steps(struct ctx *c)
+{
+        struct plan *pl = c->pl;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *f = OBJ(c, i);
+                if (f->kind != OBJ_FS || f->preserve || f->parent == NO_OBJ)
+                        continue;
+                char **argv = NULL;
+                strv_push(&argv, "mkfs.xfs");
+                if (f->fs.label) {
+                        strv_push(&argv, "-L");
+                        strv_push(&argv, f->fs.label);
+                }
+                strv_push(&argv, "-m");
+                strv_pushf(&argv, "uuid=%s", f->fs.uuid.planned);
+                xfs_stripe_args(&f->geom, &argv);
+                for (size_t k = 0; f->fs.mkfs_extra && f->fs.mkfs_extra[k]; k++)
+                        strv_push(&argv, f->fs.mkfs_extra[k]);
+                strv_push(&argv, f->dev);
+                size_t s = add_step(c, STEP_MKFS, i,
+                                    xasprintf("XFS on %s%s%s", f->dev, f->fs.mountpoint ? " for " : "",
+                                              f->fs.mountpoint ? f->fs.mountpoint : ""));
+                pl->steps[s].argv = argv;
+                step_dep(c, s, f->parent);
+                c->creator[i] = s;
+        }
+}
+
+/* live tuning, in the table's order (the scheduler first: switching it resets nr_requests) */
+static void sysfs_steps(struct ctx *c)
+{
+        for (size_t i = 0; i < c->pl->n_objs; i++) {
+                const struct pl_obj *o = OBJ(c, i);
+                if (!o->tune.line || !o->dev)
+                        continue;
+                for (int a = 0; a < _TUNE_MAX; a++) {
+                        const char *v = o->tune.val[a];
+                        if (!v)
+                                continue;
+                        size_t s = add_step(c, STEP_SYSFS, i, xasprintf("%s %s = %s", o->dev, tune_defs[a].sysfs, v));
+                        c->pl->steps[s].attr = a;
+                        c->pl->steps[s].value = xstrdup(v);
+                        step_dep(c, s, i);
+                }
+        }
+}
+
+/* live writeback settings, in profile order (the last of a ratio/bytes pair wins) */
+static void sysctl_steps(struct ctx *c)
+{
+        for (size_t i = 0; i < c->pl->n_sysctls; i++) {
+                const struct pl_sysctl *k = &c->pl->sysctls[i];
+                size_t st = add_step(c, STEP_SYSCTL, NO_OBJ, xasprintf("sysctl %s = %s", k->key, k->value));
+                c->pl->steps[st].key = xstrdup(k->key);
+                c->pl->steps[st].value = xstrdup(k->value);
+        }
+}
+
+void build_steps(struct ctx *c)
+{
+        struct plan *pl = c->pl;
+        c->n_creator = pl->n_objs;
+        c->creator = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t));
+        for (size_t i = 0; i < pl->n_objs; i++)
+                c->creator[i] = NO_OBJ;
+        gpt_steps(c);
+        md_steps(c);
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (OBJ(c, i)->kind == OBJ_VG && !OBJ(c, i)->preserve && OBJ(c, i)->vg.n_pvs)
+                        vg_steps(c, i);
+        mkfs_steps(c);
+        sysfs_steps(c);
+        sysctl_steps(c);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The block-device tuning attributes, in one table: the profile reads them
+ * by their XML names, the planner checks which objects each applies to, the
+ * renderers and outputs print them, and apply writes them to sysfs. The
+ * table order is the order they are applied in: the scheduler first, since
+ * switching it resets nr_requests. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SECTOR_BYTES UINT64_C(512) /* the unit of sysfs sizes, lvcreate -r, mkfs sunit and dm tables */
+
+enum tune_attr {
+        TUNE_SCHEDULER,
+        TUNE_NR_REQUESTS,
+        TUNE_MAX_SECTORS_KB,
+        TUNE_READ_AHEAD_KB,
+        TUNE_STRIPE_CACHE_SIZE,
+        TUNE_SAFE_MODE_DELAY,
+        _TUNE_MAX
+};
+
+/* What a tuning attribute can be set on. */
+enum {
+        TUNE_ON_DISK = 1 << 0,    /* drives and LUNs: request-based queues */
+        TUNE_ON_MD = 1 << 1,      /* any md array */
+        TUNE_ON_MD_PARITY = 1 << 2, /* md raid4/5/6 only */
+        TUNE_ON_LV = 1 << 3,      /* device-mapper (bio-based) */
+};
+
+enum tune_type { TUNE_UINT, TUNE_WORD, TUNE_SECONDS };
+
+struct tune_def {
+        const char *xml;          /* <tune> attribute: "read-ahead-kb" */
+        const char *name;         /* plans, reports, JSON: "read_ahead_kb" */
+        const char *sysfs;        /* under /sys/block/X: "queue/read_ahead_kb" */
+        enum tune_type type;
+        unsigned on;              /* TUNE_ON_* */
+        const char *rule;         /* rule id when set where it does not apply */
+        const char *why_not;      /* that message, a format taking what it was set on ("md", "raid1") */
+};
+
+extern const struct tune_def tune_defs[_TUNE_MAX];
+
+/* Values as the profile wrote them (numbers canonical decimal), NULL: leave alone. */
+struct tune_set {
+        int line;                 /* profile line of <tune>, 0: none */
+        char *val[_TUNE_MAX];
+};
+
+bool tune_set_any(const struct tune_set *t);
+/* The number of a TUNE_UINT attribute, or -1 when unset. */
+int64_t tune_num(const struct tune_set *t, enum tune_attr a);
+void tune_set_copy(struct tune_set *dst, const struct tune_set *src);
+void tune_set_free(struct tune_set *t);
