@@ -337,10 +337,10 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
 
         b->logical_sector_bytes = attr_u32_or(dir, "queue/logical_block_size", 0);
         if (!b->logical_sector_bytes)
-                b->logical_sector_bytes = 512;
+                b->logical_sector_bytes = SECTOR_BYTES;
         b->physical_sector_bytes = attr_u32_or(dir, "queue/physical_block_size", 0);
         if (!b->physical_sector_bytes)
-                b->physical_sector_bytes = 512;
+                b->physical_sector_bytes = SECTOR_BYTES;
 
         uint64_t v;
         if (attr_u64(dir, "queue/minimum_io_size", &v) == 0)

@@ -176,7 +176,7 @@ int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chun
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes)
 {
         uint64_t a = lcm_u64(PARTITION_GRAIN_BYTES, g ? g->full_stripe_bytes : 0);
-        return lcm_u64(a, physical_sector_bytes ? physical_sector_bytes : 512);
+        return lcm_u64(a, physical_sector_bytes ? physical_sector_bytes : SECTOR_BYTES);
 }
 
 uint64_t pv_data_alignment_bytes(const struct stripe_geom *g)
@@ -222,7 +222,7 @@ int xfs_validate_stripe(uint64_t su_bytes, unsigned sw, uint64_t sector_bytes, c
         if (sector_bytes && su_bytes % sector_bytes)
                 return fail(ret_err, "stripe unit %s is not a multiple of the sector size %" PRIu64,
                             fmt_size_exact(su_bytes, a), sector_bytes);
-        if ((su_bytes / 512) * sw > INT32_MAX)
+        if ((su_bytes / SECTOR_BYTES) * sw > INT32_MAX)
                 return fail(ret_err, "stripe width %u x %s is too large for mkfs.xfs", sw, fmt_size_exact(su_bytes, a));
         return 0;
 }

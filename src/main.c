@@ -235,7 +235,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                                 a->jobs = (unsigned)u;
                         break;
                 case OPT_SECTOR:
-                        if (parse_size(optarg, &a->sector) < 0 || !is_pow2(a->sector) || a->sector < 512)
+                        if (parse_size(optarg, &a->sector) < 0 || !is_pow2(a->sector) || a->sector < SECTOR_BYTES)
                                 return usage_error(v->name, "--sector takes a power of 2 of at least 512, not '%s'", optarg);
                         break;
                 case OPT_MD: a->md = true; break;
@@ -272,7 +272,7 @@ static int cmd_geometry(struct args *a)
                 free(e);
                 return EXIT_USAGE;
         }
-        uint64_t sector = a->sector ? a->sector : 512;
+        uint64_t sector = a->sector ? a->sector : SECTOR_BYTES;
         if (xfs_validate_stripe(g.su_bytes, g.sw, sector, &e) < 0) {
                 fprintf(stderr, "storprov geometry: %s\n", e);
                 free(e);
@@ -307,7 +307,7 @@ static int cmd_geometry(struct args *a)
                                        json_object_new_int64((int64_t)(g.full_stripe_bytes / XFS_BLOCK_BYTES)));
                 json_object_object_add(j, "mkfs_sunit_sectors", json_object_new_int64((int64_t)(g.su_bytes / 512)));
                 json_object_object_add(j, "mkfs_swidth_sectors",
-                                       json_object_new_int64((int64_t)(g.full_stripe_bytes / 512)));
+                                       json_object_new_int64((int64_t)(g.full_stripe_bytes / SECTOR_BYTES)));
                 json_object_object_add(j, "mdadm_chunk_kib",
                                        json_object_new_int64((int64_t)(d.level == RAID_1 ? 0 : d.chunk_bytes / KiB)));
                 json_object *ma = json_object_new_array();
@@ -328,8 +328,8 @@ static int cmd_geometry(struct args *a)
                                fmt_size_exact(g.full_stripe_bytes, x2), g.parity ? " (parity: partial writes pay read-modify-write)" : "");
                         printf("  xfs_info: sunit=%" PRIu64 " swidth=%" PRIu64 " blks (4 KiB blocks); mkfs sunit=%" PRIu64
                                " swidth=%" PRIu64 " (512-byte sectors)\n",
-                               g.su_bytes / XFS_BLOCK_BYTES, g.full_stripe_bytes / XFS_BLOCK_BYTES, g.su_bytes / 512,
-                               g.full_stripe_bytes / 512);
+                               g.su_bytes / XFS_BLOCK_BYTES, g.full_stripe_bytes / XFS_BLOCK_BYTES, g.su_bytes / SECTOR_BYTES,
+                               g.full_stripe_bytes / SECTOR_BYTES);
                 } else
                         printf("  no stripe geometry (mirrors): mkfs.xfs gets no su/sw\n");
                 printf("  partition alignment: %s (%" PRIu64 " bytes) = lcm(1m, full stripe, sector %" PRIu64 ")\n",

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SECTOR_BYTES UINT64_C(512) /* the unit of sysfs sizes, lvcreate -r, mkfs sunit and dm tables */
+#include "util.h"
 
 enum tune_attr {
         TUNE_SCHEDULER,

@@ -15,6 +15,10 @@
 #define GiB (MiB * 1024)
 #define TiB (GiB * 1024)
 
+/* The unit of sysfs sizes, mkfs sunit/swidth, lvcreate -r and dm tables, and the
+ * logical sector a device has when it does not say. */
+#define SECTOR_BYTES UINT64_C(512)
+
 #define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Cleanup attribute in the systemd style: free on scope exit. */

@@ -21,15 +21,14 @@ char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr)
 static void verify_md(struct run *r, size_t mi)
 {
         struct pl_obj *m = &r->pl->objs[mi];
-        char *first = dev_path(&r->dev, r->pl->objs[m->md.members[0]].dev);
+        _cleanup_free_ char *first = dev_path(&r->dev, r->pl->objs[m->md.members[0]].dev);
         struct probe_result pr;
-        char *uuid = NULL;
+        _cleanup_free_ char *uuid = NULL;
         if (probe_signatures(first, 0, 0, &pr) == 0) {
                 const struct signature *s = probe_find(&pr, "linux_raid_member");
                 uuid = s ? uuid_to_mdadm(s->uuid) : NULL;
                 probe_result_free(&pr);
         }
-        free(first);
         if (!uuid) {
                 refuse(r, "md %s is preserved, but %s carries no md superblock", m->md.name, r->pl->objs[m->md.members[0]].dev);
                 return;
@@ -42,9 +41,9 @@ static void verify_md(struct run *r, size_t mi)
                 strv_free(argv);
                 (void)dev_wait(r, m->dev, NULL, 10000);
         }
-        char *level = md_attr(r, m, "md/level");
-        char *disks = md_attr(r, m, "md/raid_disks");
-        char *chunk = md_attr(r, m, "md/chunk_size");
+        _cleanup_free_ char *level = md_attr(r, m, "md/level");
+        _cleanup_free_ char *disks = md_attr(r, m, "md/raid_disks");
+        _cleanup_free_ char *chunk = md_attr(r, m, "md/chunk_size");
         uint64_t ch = 0, nd = 0;
         if (chunk)
                 (void)parse_u64(chunk, &ch);
@@ -63,10 +62,6 @@ static void verify_md(struct run *r, size_t mi)
                 say(r, "preserve: md %s verified: %s, %" PRIu64 " devices, chunk %" PRIu64 ", uuid %s", m->md.name, level,
                     nd, ch, uuid);
         ident_set_found(&m->md.uuid, uuid); /* mdadm.conf and the udev rules name the array that is there */
-        free(uuid);
-        free(level);
-        free(disks);
-        free(chunk);
 }
 
 static void verify_vg(struct run *r, size_t vi)

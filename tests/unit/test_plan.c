@@ -670,6 +670,32 @@ static void test_udev_rules(void **state)
         free_sysinfo(si);
 }
 
+
+/* Two <xfs> written on one line, each with its own mkfs-options: each mkfs
+ * gets its own (the plan keeps them per object, not per source line). */
+static void test_mkfs_options_per_fs(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(2, 1 * TiB, "ATA", "x", 64 * GiB);
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"a\" count=\"1\"><match name=\"sdb\"/></disks><disks id=\"b\" count=\"1\"><match name=\"sdc\"/></disks>\n"
+                  "<xfs on=\"a\" label=\"a\" mkfs-options=\"-i size=512\"/><xfs on=\"b\" label=\"b\" mkfs-options=\"-K\"/>",
+                  si);
+        char *a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        char *b = argv_of(find_step(&r.pl, STEP_MKFS, 1));
+        assert_non_null(strstr(a, "-L a "));
+        assert_non_null(strstr(a, " -i size=512 /dev/sdb"));
+        assert_null(strstr(a, "-K"));
+        assert_non_null(strstr(b, "-L b "));
+        assert_non_null(strstr(b, " -K /dev/sdc"));
+        assert_null(strstr(b, "size=512"));
+        free(a);
+        free(b);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -692,6 +718,7 @@ int main(void)
                 cmocka_unit_test(test_seed_reproducible),
                 cmocka_unit_test(test_fstab_merge),
                 cmocka_unit_test(test_udev_rules),
+                cmocka_unit_test(test_mkfs_options_per_fs),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
