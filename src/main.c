@@ -36,7 +36,8 @@ struct args {
         const char *mdadm_conf;
         uint64_t seed;
         bool seed_set;
-        bool yes, dry_run, wipe, mount;
+        bool yes, dry_run, wipe, mount, wait;
+        const char *lock_file;
         unsigned jobs;
         /* geometry */
         const char *level, *chunk;
@@ -103,6 +104,7 @@ static const char *render_help =
 static const char *apply_help =
         "Usage: storprov apply --profile FILE [--root DIR] [--sysroot DIR] [--yes] [--dry-run]\n"
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
+        "                      [--wait] [--lock-file PATH]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
@@ -115,12 +117,15 @@ static const char *apply_help =
         "  --wipe          allow wiping every target that carries signatures\n"
         "  --mount         mount the filesystems under DIR (for an installer)\n"
         "  --report FILE   write a JSON report of what was done\n"
-        "  --jobs N        independent arrays in parallel (default 2)\n";
+        "  --jobs N        independent arrays in parallel (default 2)\n"
+        "  --wait          wait for another storprov run (or a partitioner holding a disk's\n"
+        "                  lock) to end, instead of exiting 1\n"
+        "  --lock-file P   the run lock (default " STORPROV_LOCK_FILE ")\n";
 
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_HELP,
 };
 
 static const struct option all_options[] = {
@@ -142,6 +147,8 @@ static const struct option all_options[] = {
         {"wipe", no_argument, NULL, OPT_WIPE},
         {"mount", no_argument, NULL, OPT_MOUNT},
         {"mdadm-conf", required_argument, NULL, OPT_MDADM_CONF},
+        {"wait", no_argument, NULL, OPT_WAIT},
+        {"lock-file", required_argument, NULL, OPT_LOCK_FILE},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -157,7 +164,7 @@ static const struct verb {
         {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, 0}},
         {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, 0}},
         {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
-                                      OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, 0}},
+                                      OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE, 0}},
 };
 
 static const char *verb_help(const char *v)
@@ -245,6 +252,8 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_MOUNT: a->mount = true; break;
                 case OPT_REPORT: a->report = optarg; break;
                 case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
+                case OPT_WAIT: a->wait = true; break;
+                case OPT_LOCK_FILE: a->lock_file = optarg; break;
                 }
         }
         if (optind < argc)
@@ -477,6 +486,8 @@ static int cmd_apply(struct args *a)
                 .mount = a->mount,
                 .report = a->report,
                 .jobs = a->jobs ? a->jobs : 2,
+                .wait = a->wait,
+                .lock_file = a->lock_file,
         };
         r = apply_plan(&pl, &si, &o);
         plan_free(&pl);

@@ -270,3 +270,44 @@ char *probe_boot_device(const char *sysroot, unsigned major, unsigned minor)
         free(cmdline);
         return found;
 }
+
+char *probe_open_by(const char *path)
+{
+        struct stat want;
+        if (stat(path, &want) < 0)
+                return NULL;
+        bool blk = S_ISBLK(want.st_mode);
+        DIR *proc = opendir("/proc");
+        if (!proc)
+                return NULL;
+        struct sbuf b = {0};
+        pid_t self = getpid();
+        for (struct dirent *e; (e = readdir(proc));) {
+                char *end = NULL;
+                long pid = strtol(e->d_name, &end, 10);
+                if (!end || *end || pid <= 0 || pid == self)
+                        continue;
+                _cleanup_free_ char *fddir = xasprintf("/proc/%ld/fd", pid);
+                DIR *fds = opendir(fddir);
+                if (!fds)
+                        continue;
+                bool has = false;
+                for (struct dirent *f; !has && (f = readdir(fds));) {
+                        if (f->d_name[0] == '.')
+                                continue;
+                        struct stat st;
+                        if (fstatat(dirfd(fds), f->d_name, &st, 0) < 0)
+                                continue;
+                        has = blk ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev
+                                  : st.st_dev == want.st_dev && st.st_ino == want.st_ino;
+                }
+                closedir(fds);
+                if (!has)
+                        continue;
+                _cleanup_free_ char *cf = xasprintf("/proc/%ld/comm", pid);
+                _cleanup_free_ char *comm = read_line_file(cf);
+                sbuf_printf(&b, "%spid %ld (%s)", b.len ? ", " : "", pid, comm ? comm : "?");
+        }
+        closedir(proc);
+        return b.s;
+}

@@ -32,6 +32,10 @@ const struct signature *probe_find(const struct probe_result *r, const char *typ
  * SYSROOT/sys. Returns a malloc'ed sentence, or NULL when unused. */
 char *probe_in_use(const char *sysroot, unsigned major, unsigned minor);
 
+/* Which other processes have path (a block device: the same device number) open:
+ * "pid 123 (mkfs.xfs), …", or NULL. An interrupted run's orphaned children show here. */
+char *probe_open_by(const char *path);
+
 /* Whether the kernel device major:minor (or one of its partitions) is what the
  * system or installer boots from, per SYSROOT/proc/cmdline: root=, inst.stage2=hd:,
  * inst.repo=hd: and inst.ks=hd: (LABEL=, UUID=, PARTUUID=, PARTLABEL= or a

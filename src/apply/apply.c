@@ -187,6 +187,7 @@ static int carry_out(struct run *r)
         int changed = 0;
         execute(r);
         int failed = count_failed(r, &changed);
+        locks_release_disks(r); /* udev may see the disks again */
         if (failed) {
                 say(r, "%d step%s failed or could not run; config files not written. Fix the cause and run "
                        "storprov apply again: it resumes where it stopped.",
@@ -247,11 +248,15 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
         r.report_files = json_object_new_array();
         r.report_mounts = json_object_new_array();
 
-        int exit_code = inspect_and_confirm(&r);
-        if (exit_code == 0)
+        int exit_code;
+        r.lock_fd = -1;
+        if (!o->dry_run && locks_take(&r) < 0)
+                exit_code = 1;
+        else if ((exit_code = inspect_and_confirm(&r)) == 0)
                 exit_code = carry_out(&r);
         else if (exit_code < 0)
                 exit_code = 0; /* dry run */
+        locks_release(&r);
         write_report(&r, exit_code);
 
         json_object_put(r.report_files);

@@ -12,12 +12,17 @@
  * kickstart %pre and a running system. */
 #define STORPROV_LVM_CONFIG "global { use_lvmpolld = 0 } devices { obtain_device_list_from_udev = 0 }"
 
+/* The run lock: one apply at a time. */
+#define STORPROV_LOCK_FILE "/run/storprov.lock"
+
 struct apply_options {
         const char *root;         /* where config files go ("/") */
         const char *sysroot;      /* where devices were discovered ("/") */
         bool yes, dry_run, wipe_all, mount;
         const char *report;       /* JSON report path or NULL */
         unsigned jobs;
+        bool wait;                /* wait for another run's locks instead of failing */
+        const char *lock_file;    /* NULL: STORPROV_LOCK_FILE */
 };
 
 /* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state).

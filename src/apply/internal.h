@@ -6,7 +6,8 @@
  *   steps.c    one table of step kinds: precheck, run, postcheck
  *   sched.c    the dependency graph, at most --jobs children at once
  *   report.c   the event list: stderr as it happens, and the JSON report
- *   devices.c  where plan paths live (the only place that knows test roots) */
+ *   devices.c  where plan paths live (the only place that knows test roots)
+ *   lock.c     one run at a time: the run lock and the disks' flocks */
 #pragma once
 
 #include <stdbool.h>
@@ -66,6 +67,8 @@ struct run {
         struct event *ev;
         size_t n_ev;
         json_object *report_files, *report_mounts;   /* arrays for the JSON report */
+        int lock_fd;              /* the run lock, -1: not held */
+        int *disk_fds;            /* per object: the flock'ed whole-disk node, -1: none */
 };
 
 /* report.c */
@@ -91,6 +94,11 @@ bool dev_has_sysfs(const struct devices *d, const struct pl_obj *o);
 char *dev_sysctl_path(const struct devices *d, const char *key);
 char **dev_argv(const struct devices *d, char *const *argv);
 const char *kname_of(const char *plan_path);
+
+/* lock.c: returns 0, or -1 after reporting who holds a lock */
+int locks_take(struct run *r);
+void locks_release_disks(struct run *r);
+void locks_release(struct run *r);
 
 /* inspect.c */
 void inspect_all(struct run *r);

@@ -20,6 +20,7 @@
 #include "exec.h"
 #include "gpt.h"
 #include "probe.h"
+#include "xfs_sb.h"
 
 /* What a precheck decided. */
 enum pre { PRE_DONE, PRE_RUN };
@@ -127,11 +128,50 @@ static bool md_running_with_uuid(struct run *r, const struct pl_obj *m)
         return ok;
 }
 
+/* A running array against the plan (level, raid devices, chunk): NULL when
+ * it matches, else what differs. Test devices have no sysfs: nothing to read. */
+static char *md_mismatch(struct run *r, const struct pl_obj *o)
+{
+        if (!dev_has_sysfs(&r->dev, o))
+                return NULL;
+        _cleanup_free_ char *level = md_attr(r, o, "md/level");
+        _cleanup_free_ char *disks = md_attr(r, o, "md/raid_disks");
+        _cleanup_free_ char *chunk = md_attr(r, o, "md/chunk_size");
+        uint64_t nd = 0, ch = 0;
+        if (disks)
+                (void)parse_u64(disks, &nd);
+        if (chunk)
+                (void)parse_u64(chunk, &ch);
+        size_t want = o->md.n_members - o->md.spares;
+        if (!level || strcmp(level, raid_level_name(o->md.level)))
+                return xasprintf("it is %s, the plan says %s", level ? level : "unreadable", raid_level_name(o->md.level));
+        if (nd != want)
+                return xasprintf("it has %" PRIu64 " raid devices, the plan says %zu", nd, want);
+        if (o->md.level != RAID_1 && o->md.level != RAID_0 && ch != o->md.chunk_bytes)
+                return xasprintf("its chunk is %" PRIu64 " bytes, the plan says %" PRIu64, ch, o->md.chunk_bytes);
+        return NULL;
+}
+
+static void md_report_sync(struct run *r, const struct pl_obj *o)
+{
+        _cleanup_free_ char *sync = dev_has_sysfs(&r->dev, o) ? md_attr(r, o, "md/sync_action") : NULL;
+        if (sync && strcmp(sync, "idle"))
+                say(r, "md %s: %s running in the background", o->md.name, sync);
+}
+
 static enum pre md_precheck(struct run *r, size_t si, char ***argv)
 {
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *o = STEP_OBJ(r, si);
         if (md_running_with_uuid(r, o)) {
+                _cleanup_free_ char *why = md_mismatch(r, o);
+                if (why) {
+                        finish(r, si, OUT_FAILED, "%s is running with our uuid %s, but %s: refusing to guess; stop it and "
+                                                  "wipe its members (--wipe) to make it again",
+                               o->dev, o->md.uuid.planned, why);
+                        return PRE_DONE;
+                }
+                md_report_sync(r, o);
                 finish(r, si, OUT_KEPT, "%s is running with uuid %s", o->dev, o->md.uuid.planned);
                 return PRE_DONE;
         }
@@ -159,13 +199,59 @@ static void md_postcheck(struct run *r, size_t si)
                 finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
                 return;
         }
-        _cleanup_free_ char *sync = dev_has_sysfs(&r->dev, o) ? md_attr(r, o, "md/sync_action") : NULL;
-        if (sync && strcmp(sync, "idle"))
-                say(r, "md %s: %s running in the background", o->md.name, sync);
+        _cleanup_free_ char *why = md_mismatch(r, o);
+        if (why) {
+                finish(r, si, OUT_FAILED, "%s: %s", o->dev, why);
+                return;
+        }
+        md_report_sync(r, o);
         finish(r, si, OUT_CREATED, NULL);
 }
 
 /* ---- LVM --------------------------------------------------------------------- */
+
+/* The LV's table, read back through libdevmapper: stripes, chunk, and every
+ * stripe starting on a full-stripe boundary of the PVs. */
+static int lv_check_table(struct run *r, size_t si)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        const struct pl_obj *vg = &r->pl->objs[o->parent];
+        _cleanup_free_ char *name = dm_name(vg->vg.name, o->lv.name);
+        struct dm_segment *seg = NULL;
+        size_t n = 0;
+        char *err = NULL;
+        if (dm_table_read(name, &seg, &n, &err) < 0) {
+                finish(r, si, OUT_FAILED, "%s", err);
+                free(err);
+                return -1;
+        }
+        unsigned want = o->lv.stripes >= 2 ? o->lv.stripes : 1;
+        uint64_t chunk = o->lv.stripe_bytes / SECTOR_BYTES, align = vg->geom.full_stripe_bytes / SECTOR_BYTES;
+        int rc = 0;
+        for (size_t k = 0; k < n && !rc; k++) {
+                bool type_ok = want > 1 ? !strcmp(seg[k].type, "striped") : !strcmp(seg[k].type, "linear");
+                if (!type_ok || seg[k].stripes != want || (want > 1 && seg[k].chunk_sectors != chunk)) {
+                        finish(r, si, OUT_FAILED,
+                               "dm table of %s: segment %zu is %s with %u stripes of %" PRIu64
+                               " sectors; the plan says %u x %" PRIu64,
+                               name, k, seg[k].type, seg[k].stripes, seg[k].chunk_sectors, want, chunk);
+                        rc = -1;
+                }
+                for (unsigned q = 0; !rc && align && q < seg[k].stripes; q++)
+                        if (seg[k].offsets[q] % align) {
+                                finish(r, si, OUT_FAILED,
+                                       "dm table of %s: data on %s starts at sector %" PRIu64
+                                       ", not on a full-stripe boundary (%" PRIu64 " sectors)",
+                                       name, seg[k].devices[q], seg[k].offsets[q], align);
+                                rc = -1;
+                        }
+        }
+        if (!rc)
+                say(r, "dm table of %s: %zu segment%s, %u stripe%s, every stripe starts on a %" PRIu64 "-sector boundary",
+                    name, n, n == 1 ? "" : "s", want, want == 1 ? "" : "s", align);
+        dm_segments_free(seg, n);
+        return rc;
+}
 
 static enum pre pv_precheck(struct run *r, size_t si, char ***argv)
 {
@@ -215,51 +301,14 @@ static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
         if (!l)
                 return PRE_RUN;
         strv_free(l);
+        /* an LV an earlier run created: its table must be the planned one */
+        if (dev_has_sysfs(&r->dev, o) && (dev_wait(r, o->dev, NULL, 5000) < 0 || lv_check_table(r, si) < 0)) {
+                if (r->st[si].outcome != OUT_FAILED)
+                        finish(r, si, OUT_FAILED, "%s exists but did not appear", o->dev);
+                return PRE_DONE;
+        }
         finish(r, si, OUT_KEPT, "%s exists", o->dev);
         return PRE_DONE;
-}
-
-/* The LV's table, read back through libdevmapper: stripes, chunk, and every
- * stripe starting on a full-stripe boundary of the PVs. */
-static int lv_check_table(struct run *r, size_t si)
-{
-        const struct pl_obj *o = STEP_OBJ(r, si);
-        const struct pl_obj *vg = &r->pl->objs[o->parent];
-        _cleanup_free_ char *name = dm_name(vg->vg.name, o->lv.name);
-        struct dm_segment *seg = NULL;
-        size_t n = 0;
-        char *err = NULL;
-        if (dm_table_read(name, &seg, &n, &err) < 0) {
-                finish(r, si, OUT_FAILED, "%s", err);
-                free(err);
-                return -1;
-        }
-        unsigned want = o->lv.stripes >= 2 ? o->lv.stripes : 1;
-        uint64_t chunk = o->lv.stripe_bytes / SECTOR_BYTES, align = vg->geom.full_stripe_bytes / SECTOR_BYTES;
-        int rc = 0;
-        for (size_t k = 0; k < n && !rc; k++) {
-                bool type_ok = want > 1 ? !strcmp(seg[k].type, "striped") : !strcmp(seg[k].type, "linear");
-                if (!type_ok || seg[k].stripes != want || (want > 1 && seg[k].chunk_sectors != chunk)) {
-                        finish(r, si, OUT_FAILED,
-                               "dm table of %s: segment %zu is %s with %u stripes of %" PRIu64
-                               " sectors; the plan says %u x %" PRIu64,
-                               name, k, seg[k].type, seg[k].stripes, seg[k].chunk_sectors, want, chunk);
-                        rc = -1;
-                }
-                for (unsigned q = 0; !rc && align && q < seg[k].stripes; q++)
-                        if (seg[k].offsets[q] % align) {
-                                finish(r, si, OUT_FAILED,
-                                       "dm table of %s: data on %s starts at sector %" PRIu64
-                                       ", not on a full-stripe boundary (%" PRIu64 " sectors)",
-                                       name, seg[k].devices[q], seg[k].offsets[q], align);
-                                rc = -1;
-                        }
-        }
-        if (!rc)
-                say(r, "dm table of %s: %zu segment%s, %u stripe%s, every stripe starts on a %" PRIu64 "-sector boundary",
-                    name, n, n == 1 ? "" : "s", want, want == 1 ? "" : "s", align);
-        dm_segments_free(seg, n);
-        return rc;
 }
 
 static void lv_postcheck(struct run *r, size_t si)
@@ -276,6 +325,46 @@ static void lv_postcheck(struct run *r, size_t si)
 
 /* ---- mkfs -------------------------------------------------------------------- */
 
+/* Our XFS (the planned UUID) on the device: finished and with the planned
+ * geometry is done; unfinished (mkfs was interrupted: sb_inprogress) is made
+ * again, which the UUID proves safe; finished with other geometry is refused. */
+static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        struct xfs_sb_info sb;
+        int rc = xfs_sb_read(dp, &sb);
+        if (rc < 0) {
+                finish(r, si, OUT_FAILED, "cannot read the XFS superblock of %s: %s", o->dev, strerror(-rc));
+                return PRE_DONE;
+        }
+        if (sb.inprogress) {
+                _cleanup_free_ char *busy = probe_open_by(dp);
+                if (busy) {
+                        finish(r, si, OUT_FAILED, "%s holds an unfinished XFS and is open by %s (an earlier mkfs.xfs still "
+                                                  "running?); run apply again when it has ended", o->dev, busy);
+                        return PRE_DONE;
+                }
+                say(r, "%s holds our XFS (uuid %s) unfinished: mkfs.xfs was interrupted; making it again", o->dev,
+                    o->fs.uuid.planned);
+                char **forced = mkfs_force_argv(*argv);
+                strv_free(*argv);
+                *argv = forced;
+                return PRE_RUN;
+        }
+        uint64_t su = (uint64_t)sb.sunit_blocks * sb.block_bytes, sw = (uint64_t)sb.swidth_blocks * sb.block_bytes;
+        if (su != o->geom.su_bytes || sw != o->geom.full_stripe_bytes) {
+                finish(r, si, OUT_FAILED,
+                       "%s holds our XFS (uuid %s) with sunit %" PRIu64 " / swidth %" PRIu64 " bytes, but the plan says %" PRIu64
+                       " / %" PRIu64 "; the profile changed since it was made: wipe it (wipe=\"true\" or --wipe) or restore "
+                       "the profile",
+                       o->dev, o->fs.uuid.planned, su, sw, o->geom.su_bytes, o->geom.full_stripe_bytes);
+                return PRE_DONE;
+        }
+        finish(r, si, OUT_KEPT, "XFS with uuid %s is there, finished, sunit %u swidth %u blks", o->fs.uuid.planned,
+               sb.sunit_blocks, sb.swidth_blocks);
+        return PRE_DONE;
+}
+
 static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
@@ -287,13 +376,11 @@ static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
                 return PRE_DONE;
         }
         const struct signature *x = probe_find(&pr, "xfs");
-        bool done = x && uuid_eq(x->uuid, o->fs.uuid.planned);
-        _cleanup_free_ char *d = pr.n_sigs && !done ? probe_describe(&pr) : NULL;
+        bool ours = x && uuid_eq(x->uuid, o->fs.uuid.planned);
+        _cleanup_free_ char *d = pr.n_sigs && !ours ? probe_describe(&pr) : NULL;
         probe_result_free(&pr);
-        if (done) {
-                finish(r, si, OUT_KEPT, "XFS with uuid %s is there", o->fs.uuid.planned);
-                return PRE_DONE;
-        }
+        if (ours)
+                return mkfs_ours(r, si, dp, argv);
         if (!d)
                 return PRE_RUN;
         /* new LVs are zeroed by lvcreate; partitions and disks were inspected up front */

@@ -101,3 +101,36 @@ apply_golden() { # NAME
 		[ "$(cat "$WORLD/sys/block/$d/queue/max_sectors_kb")" = 64 ]
 	done
 }
+
+@test "apply: one run at a time; a held run lock or disk lock is named, --wait waits" {
+	world grid-3ware-raid5
+	local lock="$BATS_TEST_TMPDIR/run.lock" args
+	args=(apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root"
+		--seed 1 --yes --jobs 1 --lock-file "$lock")
+	# another run holds the run lock
+	flock -o "$lock" sleep 30 &
+	local holder=$!
+	sleep 0.3
+	run -1 "$SP" "${args[@]}"
+	assert_output --partial "is locked by pid"
+	assert_output --partial "nothing was touched"
+	[ ! -s "$FAKE_LOG" ]
+	kill "$holder"; wait "$holder" || true
+	# a partitioner holds a target disk
+	flock -o "$STORPROV_DEVROOT/dev/sdb" sleep 30 &
+	holder=$!
+	sleep 0.3
+	run -1 "$SP" "${args[@]}"
+	assert_output --partial "lun1 (/dev/sdb) is locked by pid"
+	[ ! -s "$FAKE_LOG" ]
+	kill "$holder"; wait "$holder" || true
+	# --wait: the second run waits for the first to end, then does the work
+	flock -o "$lock" sleep 2 &
+	holder=$!
+	sleep 0.3
+	run -0 "$SP" "${args[@]}" --wait
+	assert_output --partial "waiting (--wait)"
+	run -0 grep -c '^mkfs.xfs' "$FAKE_LOG"
+	assert_output 2
+	wait "$holder" || true
+}

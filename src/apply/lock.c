@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * One run at a time. apply takes, before it inspects anything:
+ *   - the run lock: flock(LOCK_EX) on a lock file (/run/storprov.lock), which
+ *     also says who holds it (pid, profile, start time);
+ *   - flock(LOCK_EX) on every target whole-disk node, as partitioners do
+ *     (systemd.io "Locking Block Device Access"): udev then leaves the disks
+ *     alone while their partition tables change, and any other tool that
+ *     follows the convention is kept out.
+ * A second run says who holds the lock and exits 1 without touching
+ * anything; --wait waits for it instead. The disk locks are released once the
+ * steps are done (before the files and mounts), the run lock at the end. */
+#include "apply/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* The pid holding a flock on fd's file, from /proc/locks, or 0. */
+static long flock_holder(int fd)
+{
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return 0;
+        _cleanup_free_ char *text = NULL;
+        if (read_file("/proc/locks", &text, NULL) < 0)
+                return 0;
+        long holder = 0;
+        char *save = NULL;
+        for (char *l = strtok_r(text, "\n", &save); l && !holder; l = strtok_r(NULL, "\n", &save)) {
+                char kind[16], mode[16], rw[16];
+                long pid;
+                unsigned ma, mi;
+                unsigned long ino;
+                if (sscanf(l, "%*[^:]: %15s %15s %15s %ld %x:%x:%lu", kind, mode, rw, &pid, &ma, &mi, &ino) != 7)
+                        continue;
+                if (!strcmp(kind, "FLOCK") && ma == major(st.st_dev) && mi == minor(st.st_dev) && ino == st.st_ino &&
+                    pid != getpid())
+                        holder = pid;
+        }
+        return holder;
+}
+
+static char *describe_pid(long pid)
+{
+        if (!pid)
+                return xstrdup("another process");
+        _cleanup_free_ char *cf = xasprintf("/proc/%ld/comm", pid);
+        _cleanup_free_ char *comm = read_line_file(cf);
+        return xasprintf("pid %ld (%s)", pid, comm ? comm : "?");
+}
+
+/* flock(LOCK_EX) with retries: udev holds LOCK_SH for a moment per event. */
+static int flock_ex(int fd, bool wait, int retry_ms)
+{
+        if (wait)
+                return flock(fd, LOCK_EX) < 0 ? -errno : 0;
+        for (int waited = 0;; waited += 100) {
+                if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+                        return 0;
+                if (errno != EWOULDBLOCK || waited >= retry_ms)
+                        return -errno;
+                usleep(100 * 1000);
+        }
+}
+
+static int take_run_lock(struct run *r)
+{
+        const char *path = r->o->lock_file ? r->o->lock_file : STORPROV_LOCK_FILE;
+        (void)mkdir_parents(path, 0755);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0) {
+                add_event(r, EV_ERROR, NO_OBJ, "cannot open the lock file");
+                fprintf(stderr, "storprov: cannot open the lock file %s: %s\n", path, strerror(errno));
+                return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                _cleanup_free_ char *who = NULL, *info = NULL;
+                (void)read_file(path, &info, NULL);
+                who = describe_pid(flock_holder(fd));
+                for (char *c = info; c && *c; c++)
+                        if (*c == '\n')
+                                *c = ' ';
+                if (!r->o->wait) {
+                        char *t = xasprintf("%s is locked by %s: another storprov apply is running (%s); nothing was "
+                                            "touched. Run again when it has ended, or pass --wait.",
+                                            path, who, info ? strip(info) : "");
+                        add_event(r, EV_ERROR, NO_OBJ, t);
+                        free(t);
+                        close(fd);
+                        return -1;
+                }
+                say(r, "%s is locked by %s; waiting (--wait)", path, who);
+                if (flock_ex(fd, true, 0) < 0) {
+                        close(fd);
+                        return -1;
+                }
+        }
+        char *me = xasprintf("pid=%ld profile=%s started=%ld\n", (long)getpid(), r->pl->profile_name, (long)time(NULL));
+        if (ftruncate(fd, 0) == 0 && pwrite(fd, me, strlen(me), 0) < 0)
+                say(r, "cannot record this run in %s: %s", path, strerror(errno));
+        free(me);
+        r->lock_fd = fd;
+        return 0;
+}
+
+static int take_disk_locks(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        r->disk_fds = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(int));
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *d = &pl->objs[i];
+                r->disk_fds[i] = -1;
+                if (d->kind != OBJ_DISK || d->preserve)
+                        continue;
+                _cleanup_free_ char *p = dev_path(&r->dev, d->dev);
+                int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+                if (fd < 0)
+                        continue; /* inspection reports it */
+                int rc = flock_ex(fd, r->o->wait, 5000);
+                if (rc < 0) {
+                        _cleanup_free_ char *who = describe_pid(flock_holder(fd));
+                        char *t = xasprintf("%s (%s) is locked by %s, which is changing it; nothing was touched. Run "
+                                            "again when it has ended, or pass --wait.",
+                                            d->id, d->dev, who);
+                        add_event(r, EV_ERROR, NO_OBJ, t);
+                        free(t);
+                        close(fd);
+                        return -1;
+                }
+                r->disk_fds[i] = fd;
+        }
+        return 0;
+}
+
+int locks_take(struct run *r)
+{
+        r->lock_fd = -1;
+        if (take_run_lock(r) < 0)
+                return -1;
+        return take_disk_locks(r);
+}
+
+void locks_release_disks(struct run *r)
+{
+        for (size_t i = 0; r->disk_fds && i < r->pl->n_objs; i++)
+                if (r->disk_fds[i] >= 0) {
+                        close(r->disk_fds[i]);
+                        r->disk_fds[i] = -1;
+                }
+        free(r->disk_fds);
+        r->disk_fds = NULL;
+}
+
+void locks_release(struct run *r)
+{
+        locks_release_disks(r);
+        if (r->lock_fd >= 0) {
+                close(r->lock_fd);
+                r->lock_fd = -1;
+        }
+}
