@@ -46,6 +46,10 @@ static void text_tune(struct sbuf *b, const struct pl_obj *o)
         sbuf_printf(b, " [profile line %d]\n", o->tune.line);
 }
 
+/* " (found on disk; planned X)" after an identity that is there already */
+#define FOUND_TEXT(id) (id)->found ? " (found on disk; planned " : "", (id)->found ? (id)->planned : "", \
+                       (id)->found ? ")" : ""
+
 static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
 {
         char a[32], c[32];
@@ -74,9 +78,9 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                 text_geom(b, o);
                 break;
         case OBJ_MD:
-                sbuf_printf(b, "  md %s %s: %s over %zu devices (%u spare), metadata %s, bitmap %s, uuid %s [line %d]\n",
+                sbuf_printf(b, "  md %s %s: %s over %zu devices (%u spare), metadata %s, bitmap %s, uuid %s%s%s%s [line %d]\n",
                             o->id, o->dev, raid_level_name(o->md.level), o->md.n_members, o->md.spares,
-                            o->md.metadata, o->md.bitmap, obj_uuid(o), o->line);
+                            o->md.metadata, o->md.bitmap, obj_uuid(o), FOUND_TEXT(&o->md.uuid), o->line);
                 sbuf_puts(b, "      members:");
                 for (size_t k = 0; k < o->md.n_members; k++)
                         sbuf_printf(b, " %s", pl->objs[o->md.members[k]].dev);
@@ -103,8 +107,9 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                 text_tune(b, o);
                 break;
         case OBJ_FS:
-                sbuf_printf(b, "  xfs %s on %s: label %s, uuid %s%s [line %d]\n", o->id, o->dev,
-                            o->fs.label ? o->fs.label : "-", obj_uuid(o), o->preserve ? ", preserved" : "", o->line);
+                sbuf_printf(b, "  xfs %s on %s: label %s, uuid %s%s%s%s%s [line %d]\n", o->id, o->dev,
+                            o->fs.label ? o->fs.label : "-", obj_uuid(o), FOUND_TEXT(&o->fs.uuid),
+                            o->preserve ? ", preserved" : "", o->line);
                 text_geom(b, o);
                 if (o->geom.su_bytes)
                         sbuf_printf(b, "      xfs_info will show: sunit=%" PRIu64 " swidth=%" PRIu64
@@ -197,6 +202,15 @@ static json_object *jgeom(const struct pl_obj *o)
         return g;
 }
 
+/* Both identities, where one was found on disk (the plain "uuid" is the one in use). */
+static void jident(json_object *j, const struct pl_ident *id)
+{
+        if (!id->found)
+                return;
+        json_object_object_add(j, "uuid_found", jstr(id->found));
+        json_object_object_add(j, "uuid_planned", jstr(id->planned));
+}
+
 static json_object *jtune(const struct tune_set *t)
 {
         json_object *j = json_object_new_object();
@@ -241,6 +255,7 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                 json_object_object_add(j, "level", jstr(raid_level_name(o->md.level)));
                 json_object_object_add(j, "name", jstr(o->md.name));
                 json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+                jident(j, &o->md.uuid);
                 json_object_object_add(j, "chunk_bytes", ju64(o->md.chunk_bytes));
                 json_object_object_add(j, "metadata", jstr(o->md.metadata));
                 json_object_object_add(j, "bitmap", jstr(o->md.bitmap));
@@ -267,6 +282,7 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
         }
         if (o->kind == OBJ_FS) {
                 json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+                jident(j, &o->fs.uuid);
                 if (o->fs.label)
                         json_object_object_add(j, "label", jstr(o->fs.label));
                 if (o->fs.mountpoint)

@@ -41,6 +41,11 @@ setup() {
 	run -0 "$SP" plan --profile "$PROFILE" --sysroot "$ROOTFS" --seed 1 --format json
 	run -0 jq -r '.objects[] | select(.kind=="xfs") | .uuid' <<<"$output"
 	assert_output "$FS_UUID"
+	# both identities are shown: the one in use (found) and the one a new array would get
+	run -0 "$SP" plan --profile "$PROFILE" --sysroot "$ROOTFS" --seed 1 --format json
+	run -0 jq -r '.objects[] | select(.kind=="md") | "\(.uuid_found) \(.uuid_planned)"' <<<"$output"
+	assert_output --regexp "^$MD_UUID [0-9a-f]{8}(:[0-9a-f]{8}){3}$"
+	refute_output --partial "$MD_UUID $MD_UUID"
 	# the same in the text plan, Objects and Files alike
 	run -0 "$SP" plan --profile "$PROFILE" --sysroot "$ROOTFS" --seed 1
 	assert_output --partial "uuid $MD_UUID"

@@ -95,6 +95,9 @@ console_has() {
 	assert_regex "$(vm_kv B_PLANNED_FS_DATA_UUID)" '^[0-9a-f]{8}-'
 	assert_not_equal "$(vm_kv B_PLANNED_MD_DATA_UUID)" "$(vm_kv MD_DATA_UUID)"
 	assert_not_equal "$(vm_kv B_PLANNED_FS_DATA_UUID)" "$(vm_kv FS_DATA_UUID)"
+	# ... and its plan already shows the identities found on disk (udev database)
+	assert_equal "$(vm_kv B_FOUND_MD_DATA_UUID)" "$(vm_kv MD_DATA_UUID)"
+	assert_equal "$(vm_kv B_FOUND_FS_DATA_UUID)" "$(vm_kv FS_DATA_UUID)"
 	printf '%s\n' "$output" >"$REIMAGE_BOOT1"
 }
 

@@ -45,8 +45,11 @@ plan=$(storprov plan --profile "$P/reimage-b.xml" 2>&1)
 printf '%s\n' "$plan"
 for m in data scratch; do
 	M=$(echo "$m" | tr '[:lower:]' '[:upper:]')
-	kv "B_PLANNED_MD_${M}_UUID" \
-		"$(printf '%s\n' "$plan" | sed -n "s/^ *md $m \/dev\/md\/$m: .*, uuid \([0-9a-f:]*\) .*/\1/p")"
-	kv "B_PLANNED_FS_${M}_UUID" \
-		"$(printf '%s\n' "$plan" | sed -n "s/^ *xfs .* on \/dev\/md\/$m: .*, uuid \([0-9a-f-]*\).*/\1/p")"
+	# a preserved object's line reads "uuid FOUND (found on disk; planned PLANNED)"
+	md=$(printf '%s\n' "$plan" | grep "^ *md $m /dev/md/$m: ")
+	fs=$(printf '%s\n' "$plan" | grep "^ *xfs .* on /dev/md/$m: ")
+	kv "B_PLANNED_MD_${M}_UUID" "$(printf '%s\n' "$md" | sed -n 's/.*planned \([0-9a-f:]*\)).*/\1/p;t;s/.*, uuid \([0-9a-f:]*\) .*/\1/p')"
+	kv "B_FOUND_MD_${M}_UUID" "$(printf '%s\n' "$md" | sed -n 's/.*, uuid \([0-9a-f:]*\) (found on disk.*/\1/p')"
+	kv "B_PLANNED_FS_${M}_UUID" "$(printf '%s\n' "$fs" | sed -n 's/.*planned \([0-9a-f-]*\)).*/\1/p;t;s/.*, uuid \([0-9a-f-]*\).*/\1/p')"
+	kv "B_FOUND_FS_${M}_UUID" "$(printf '%s\n' "$fs" | sed -n 's/.*, uuid \([0-9a-f-]*\) (found on disk.*/\1/p')"
 done
