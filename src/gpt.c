@@ -16,10 +16,21 @@
 /* libparted reports problems through exceptions and would ask on a terminal;
  * record the message and take the safe answer. */
 static struct sbuf exc_msgs;
+/* Lenient reading: take the copy libparted offers (a primary without its
+ * backup, or the reverse) and note that the table is damaged. */
+static bool exc_lenient, exc_damaged;
+static char last_damage[512];
 
 static PedExceptionOption on_exception(PedException *ex)
 {
         sbuf_printf(&exc_msgs, "%s%s", exc_msgs.len ? "; " : "", ex->message);
+        if (exc_lenient && ex->type >= PED_EXCEPTION_WARNING) {
+                exc_damaged = true;
+                if (ex->options & PED_EXCEPTION_OK)
+                        return PED_EXCEPTION_OK;
+                if (ex->options & PED_EXCEPTION_IGNORE)
+                        return PED_EXCEPTION_IGNORE;
+        }
         if (ex->options & PED_EXCEPTION_CANCEL)
                 return PED_EXCEPTION_CANCEL;
         if (ex->options & PED_EXCEPTION_NO)
@@ -42,13 +53,12 @@ static char *exc_take(const char *what)
         return s;
 }
 
-int gpt_read(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, uint64_t *ret_sector_bytes,
-             char **ret_err)
+static int read_table(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n,
+                      uint64_t *ret_sector_bytes, char **ret_err)
 {
         *ret_label = NULL;
         *ret_parts = NULL;
         *ret_n = 0;
-        exc_begin();
         PedDevice *d = ped_device_get(dev);
         if (!d) {
                 *ret_err = exc_take("cannot open device");
@@ -89,8 +99,57 @@ int gpt_read(const char *dev, char **ret_label, struct gpt_part **ret_parts, siz
         }
         ped_disk_destroy(disk);
         ped_device_destroy(d);
+        snprintf(last_damage, sizeof last_damage, "%s", exc_msgs.s ? exc_msgs.s : "");
         free(exc_take(""));
         return 0;
+}
+
+int gpt_read(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, uint64_t *ret_sector_bytes,
+             char **ret_err)
+{
+        exc_begin();
+        exc_lenient = false;
+        return read_table(dev, ret_label, ret_parts, ret_n, ret_sector_bytes, ret_err);
+}
+
+int gpt_read_lenient(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, char **ret_damage,
+                     char **ret_err)
+{
+        exc_begin();
+        exc_lenient = true;
+        exc_damaged = false;
+        *ret_damage = NULL;
+        /* read_table() takes the messages; keep them when the table was damaged */
+        int r = read_table(dev, ret_label, ret_parts, ret_n, NULL, ret_err);
+        if (r == 0 && exc_damaged)
+                *ret_damage = xstrdup(last_damage);
+        exc_lenient = false;
+        return r;
+}
+
+int gpt_sync_kernel(const char *dev, char **ret_err)
+{
+        exc_begin();
+        exc_lenient = false;
+        PedDevice *d = ped_device_get(dev);
+        if (!d) {
+                *ret_err = exc_take("cannot open device");
+                return -ENODEV;
+        }
+        int r = 0;
+        PedDisk *disk = ped_disk_new(d);
+        if (!disk) {
+                *ret_err = exc_take("cannot read the partition table");
+                r = -EIO;
+        } else if (!ped_disk_commit_to_os(disk)) {
+                *ret_err = exc_take("the kernel did not take the partition table (is a partition in use?)");
+                r = -EBUSY;
+        }
+        if (disk)
+                ped_disk_destroy(disk);
+        ped_device_destroy(d);
+        free(exc_take(""));
+        return r;
 }
 
 void gpt_parts_free(struct gpt_part *p, size_t n)
@@ -108,7 +167,8 @@ bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_par
                 bool found = false;
                 for (size_t k = 0; k < n_have; k++)
                         if (have[k].number == want[i].number && have[k].first_sector == want[i].first_sector &&
-                            have[k].last_sector == want[i].last_sector)
+                            have[k].last_sector == want[i].last_sector &&
+                            (!want[i].name || !have[k].name || !strcmp(want[i].name, have[k].name)))
                                 found = true;
                 if (!found)
                         return false;

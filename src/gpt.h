@@ -22,9 +22,19 @@ int gpt_read(const char *dev, char **ret_label, struct gpt_part **ret_parts, siz
              char **ret_err);
 void gpt_parts_free(struct gpt_part *p, size_t n);
 
+/* gpt_read() that takes whichever copy of a damaged GPT libparted can use (a
+ * primary whose backup is missing or corrupt, or the reverse): returns 0 with
+ * *ret_damage set to libparted's words when the table is damaged, else NULL. */
+int gpt_read_lenient(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, char **ret_damage,
+                     char **ret_err);
+
+/* Tells the kernel about the partition table on dev (BLKPG through libparted),
+ * for a table written by a run that died before it could. */
+int gpt_sync_kernel(const char *dev, char **ret_err);
+
 /* Writes a fresh GPT with exactly these partitions. Returns 0 or -errno with *ret_err. */
 int gpt_write(const char *dev, uint64_t sector_bytes, const struct pl_part *parts, size_t n, char **ret_err);
 
 /* True when the table on disk holds exactly the planned partitions (number,
- * first and last sector). */
+ * first and last sector, and the name where both have one). */
 bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_part *want, size_t n_want);

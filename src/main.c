@@ -4,6 +4,9 @@
  * Exit codes: 0 success, 1 runtime failure, 2 bad input or usage. */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +195,50 @@ static int usage_error(const char *verb, const char *fmt, ...)
         return EXIT_USAGE;
 }
 
+/* --root once, at the start, as an absolute path without symlinks or "..":
+ * mount targets, the already-mounted check and the files all use it. */
+static char root_buf[PATH_MAX];
+
+static int canonical_root(struct args *a)
+{
+        char cwd[PATH_MAX];
+        _cleanup_free_ char *abs = NULL;
+        if (a->root[0] == '/')
+                abs = xstrdup(a->root);
+        else if (getcwd(cwd, sizeof cwd))
+                abs = path_join(cwd, a->root);
+        else
+                return -1;
+        /* the longest part that exists, resolved; the rest (made later) appended */
+        size_t cut = strlen(abs);
+        for (;;) {
+                char save = abs[cut];
+                abs[cut] = 0;
+                bool ok = realpath(cut ? abs : "/", root_buf) != NULL;
+                abs[cut] = save;
+                if (ok)
+                        break;
+                if (errno != ENOENT)
+                        return -1;
+                while (cut > 0 && abs[--cut] != '/')
+                        ;
+        }
+        for (char *rest = strtok(abs + cut, "/"); rest; rest = strtok(NULL, "/")) {
+                if (!strcmp(rest, ".") || !strcmp(rest, "..")) {
+                        errno = EINVAL;
+                        return -1;
+                }
+                size_t len = strlen(root_buf);
+                if (len + strlen(rest) + 2 > sizeof root_buf) {
+                        errno = ENAMETOOLONG;
+                        return -1;
+                }
+                snprintf(root_buf + len, sizeof root_buf - len, "%s%s", len > 1 ? "/" : "", rest);
+        }
+        a->root = root_buf;
+        return 0;
+}
+
 static int parse_args(const struct verb *v, int argc, char **argv, struct args *a)
 {
         optind = 1;
@@ -258,6 +305,8 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
         }
         if (optind < argc)
                 return usage_error(v->name, "unexpected argument '%s'", argv[optind]);
+        if (a->root && canonical_root(a) < 0)
+                return usage_error(v->name, "--root %s: %s", a->root, strerror(errno));
         return 0;
 }
 

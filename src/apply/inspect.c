@@ -53,6 +53,12 @@ static char *uuid_norm(const char *u)
         return sbuf_steal(&b);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+        uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+        return x < y ? -1 : x > y;
+}
+
 bool uuid_eq(const char *a, const char *b)
 {
         char *x = uuid_norm(a), *y = uuid_norm(b);
@@ -97,7 +103,9 @@ static bool sig_is_ours(struct run *r, size_t obj, const struct signature *s)
         return false;
 }
 
-/* Classifies what obj (whole device or a planned region of its disk) carries. */
+/* Classifies what obj (whole device or a planned region of its disk) carries.
+ * A lone protective MBR on a disk the plan partitions is a partition table an
+ * interrupted run began (libparted writes it first): nothing to keep. */
 static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t off, uint64_t size)
 {
         struct obj_state *os = &r->os[obj];
@@ -110,9 +118,14 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
         }
         bool foreign = false;
         for (size_t i = 0; i < pr.n_sigs; i++) {
-                if (sig_is_ours(r, obj, &pr.sigs[i])) {
+                if (sig_is_ours(r, obj, &pr.sigs[i]))
                         os->ours = true;
-                } else
+                else if (o->kind == OBJ_DISK && off == 0 && !strcmp(pr.sigs[i].type, "PMBR") && pr.n_sigs == 1 &&
+                         !o->preserve)
+                        say(r, "%s (%s) carries a protective MBR without a GPT: an unfinished partition table; it "
+                               "will be written again",
+                            o->id, o->dev);
+                else
                         foreign = true;
         }
         if (foreign) {
@@ -128,6 +141,101 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
                                o->id, o->dev, os->found, o->kind == OBJ_PART || o->kind == OBJ_DISK ? "disks" : "md");
         }
         probe_result_free(&pr);
+}
+
+/* Where partitions and filesystems usually start: a filesystem whose
+ * partition table was erased still sits at one of these. */
+static size_t scan_offsets(const struct plan *pl, size_t di, const struct gpt_part *have, size_t n_have,
+                           uint64_t **ret)
+{
+        const struct pl_obj *d = &pl->objs[di];
+        uint64_t sec = d->sector_bytes ? d->sector_bytes : SECTOR_BYTES;
+        uint64_t *v = NULL;
+        size_t n = 0;
+#define ADD(x)                                                                                                         \
+        do {                                                                                                           \
+                v = xrealloc(v, (n + 1) * sizeof(*v));                                                                 \
+                v[n++] = (x);                                                                                          \
+        } while (0)
+        ADD(34 * sec);
+        ADD(63 * sec);
+        ADD(128 * sec);
+        for (uint64_t m = 1; m <= 16; m++)
+                ADD(m * MiB);
+        for (uint64_t m = 32; m <= 64; m += 16)
+                ADD(m * MiB);
+        for (uint64_t a = d->align_bytes; a && a <= 64 * MiB; a += d->align_bytes)
+                ADD(a);
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di)
+                        ADD(pl->objs[i].part.start_bytes);
+        for (size_t i = 0; i < n_have; i++)
+                ADD(have[i].first_sector * sec);
+#undef ADD
+        *ret = v;
+        return n;
+}
+
+/* The planned partition that starts at off, or NO_OBJ. */
+static size_t part_at(const struct plan *pl, size_t di, uint64_t off)
+{
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di && pl->objs[i].part.start_bytes == off)
+                        return i;
+        return NO_OBJ;
+}
+
+/* Foreign data wherever it starts: before anything is written to a disk whose
+ * partition table is not (or no longer) the planned one, every usual start is
+ * probed. What is found there is refused unless wiping is allowed; what is
+ * ours (our UUID at a planned start) is kept. Raw data without a signature
+ * cannot be found this way (storprov(8) says so). */
+static void deep_scan(struct run *r, size_t di, const char *path, const struct gpt_part *have, size_t n_have)
+{
+        const struct plan *pl = r->pl;
+        const struct pl_obj *d = &pl->objs[di];
+        struct obj_state *os = &r->os[di];
+        uint64_t *off = NULL;
+        size_t n = scan_offsets(pl, di, have, n_have, &off);
+        struct sbuf found = {0};
+        uint64_t last = UINT64_MAX;
+        qsort(off, n, sizeof(*off), cmp_u64);
+        for (size_t k = 0; k < n; k++) {
+                if (off[k] == last || !d->size_bytes || off[k] + 64 * KiB > d->size_bytes)
+                        continue;
+                last = off[k];
+                struct probe_result pr;
+                uint64_t len = d->size_bytes - off[k] < 8 * MiB ? d->size_bytes - off[k] : 8 * MiB;
+                if (probe_signatures(path, off[k], len, &pr) < 0)
+                        continue;
+                size_t q = part_at(pl, di, off[k]);
+                for (size_t i = 0; i < pr.n_sigs; i++) {
+                        const struct signature *sg = &pr.sigs[i];
+                        if (!strcmp(sg->type, "PMBR") || (q != NO_OBJ && sig_is_ours(r, q, sg)))
+                                continue;
+                        /* a filesystem's backup superblocks show further in: name it once */
+                        _cleanup_free_ char *what = xasprintf("%s%s%s", sg->type, sg->uuid ? " uuid " : "",
+                                                             sg->uuid ? sg->uuid : "");
+                        if (found.s && strstr(found.s, what))
+                                continue;
+                        char h[32];
+                        sbuf_printf(&found, "%s%s at offset %" PRIu64 " (%s)", found.len ? ", " : "", what, off[k],
+                                    fmt_size_human(off[k], h));
+                }
+                probe_result_free(&pr);
+        }
+        free(off);
+        if (found.len && os->wipe_ok) {
+                os->needs_wipe = true;
+                free(os->found);
+                os->found = sbuf_steal(&found);
+        } else if (found.len) {
+                refuse(r,
+                       "%s (%s) carries %s, where no partition table points (an erased table?); the profile does not "
+                       "allow wiping it (add wipe=\"true\" to <disks>, or pass --wipe)",
+                       d->id, d->dev, found.s);
+        }
+        free(found.s);
 }
 
 /* In use (mounted, swap, held by md/dm) is fine only where nothing will be
@@ -147,111 +255,137 @@ static void refuse_in_use(struct run *r, size_t di)
                 refuse(r, "%s (%s) is in use: %s; storprov never writes to a device in use", d->id, d->dev, os->in_use);
 }
 
+static void find_in_use(struct run *r, size_t di)
+{
+        const struct pl_obj *d = &r->pl->objs[di];
+        struct obj_state *os = &r->os[di];
+        if (devices_fake(&r->dev) || !d->disk.bd)
+                return;
+        os->in_use = probe_in_use(r->o->sysroot, d->disk.bd->major, d->disk.bd->minor);
+        char *boot = probe_boot_device(r->o->sysroot, d->disk.bd->major, d->disk.bd->minor);
+        if (boot) {
+                char *both = os->in_use ? xasprintf("%s; %s", os->in_use, boot) : xstrdup(boot);
+                free(os->in_use);
+                free(boot);
+                os->in_use = both;
+        }
+}
+
+/* The partitions the plan puts on disk di (also when preserved: no step). */
+static struct pl_part *planned_parts(const struct plan *pl, size_t di, size_t *ret_n)
+{
+        struct pl_part *want = NULL;
+        size_t n = 0;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *q = &pl->objs[i];
+                if (q->kind != OBJ_PART || q->parent != di)
+                        continue;
+                want = xrealloc(want, (n + 1) * sizeof(*want));
+                want[n] = (struct pl_part){.number = q->part.number, .name = q->part.name};
+                part_sectors(pl, i, &want[n].first_sector, &want[n].last_sector);
+                n++;
+        }
+        *ret_n = n;
+        return want;
+}
+
+/* The partition table of a disk the plan partitions. Ours (the planned
+ * partitions) is kept; ours but damaged (a run died between the primary and
+ * the backup) is written again without --wipe; anything else is foreign. */
+static void inspect_table(struct run *r, size_t di, const char *path, struct gpt_part **have, size_t *n_have)
+{
+        const struct pl_obj *d = &r->pl->objs[di];
+        struct obj_state *os = &r->os[di];
+        _cleanup_free_ char *label = NULL, *err = NULL, *damage = NULL;
+        int rc = gpt_read_lenient(path, &label, have, n_have, &damage, &err);
+        if (rc == -ENOMEDIUM) {
+                if (d->preserve)
+                        refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
+                /* other signatures on the bare disk (a whole-disk filesystem, md, LVM, a lone protective MBR) */
+                inspect_region(r, di, path, 0, 0);
+                return;
+        }
+        if (rc < 0) {
+                if (os->wipe_ok && !d->preserve) {
+                        os->needs_wipe = true;
+                        os->found = xasprintf("an unreadable partition table (%s)", err ? err : strerror(-rc));
+                } else
+                        refuse(r, "%s (%s): %s; the profile does not allow wiping it (add wipe=\"true\" to <disks>, or "
+                                  "pass --wipe)",
+                               d->id, d->dev, err ? err : strerror(-rc));
+                return;
+        }
+        size_t n_want;
+        struct pl_part *want = planned_parts(r->pl, di, &n_want);
+        bool ours = !strcmp(label, "gpt") && gpt_matches(*have, *n_have, want, n_want);
+        free(want);
+        if (ours && damage && d->preserve)
+                refuse(r, "%s (%s) is preserved, but its partition table is damaged (%s); repair it first (sgdisk -e or "
+                          "gdisk), storprov does not write to preserved disks",
+                       d->id, d->dev, damage);
+        else if (ours && damage) {
+                os->repair_table = true;
+                say(r, "%s (%s) carries the planned partition table, damaged (%s): an interrupted write; it will be "
+                       "written again",
+                    d->id, d->dev, damage);
+        } else if (ours)
+                os->ours = true;
+        else if (d->preserve)
+                refuse(r, "%s (%s) is preserved, but its partition table (%s, %zu partitions) is not the planned one",
+                       d->id, d->dev, label, *n_have);
+        else if (os->wipe_ok) {
+                os->needs_wipe = true;
+                os->found = xasprintf("a %s%s partition table with %zu partition%s", damage ? "damaged " : "", label,
+                                      *n_have, *n_have == 1 ? "" : "s");
+        } else
+                refuse(r,
+                       "%s (%s) carries a %s%s partition table with %zu partition%s that is not the planned one; "
+                       "the profile does not allow wiping it (add wipe=\"true\" to <disks>, or pass --wipe)",
+                       d->id, d->dev, damage ? "damaged " : "", label, *n_have, *n_have == 1 ? "" : "s");
+}
+
+/* The planned partition regions: stale signatures from an older layout, or
+ * what an earlier run of this plan made there. */
+static void inspect_partitions(struct run *r, size_t di, const char *path)
+{
+        const struct plan *pl = r->pl;
+        const struct obj_state *os = &r->os[di];
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *q = &pl->objs[i];
+                if (q->kind != OBJ_PART || q->parent != di || !q->size_bytes)
+                        continue;
+                r->os[i].wipe_ok = os->wipe_ok;
+                _cleanup_free_ char *pp = dev_path(&r->dev, q->dev);
+                if (os->ours && dev_wait(r, q->dev, kname_of(q->dev), 2000) == 0)
+                        inspect_region(r, i, pp, 0, 0);
+                else
+                        inspect_region(r, i, path, q->part.start_bytes, q->size_bytes);
+        }
+}
+
 static void inspect_disk(struct run *r, size_t di)
 {
-        struct plan *pl = r->pl;
-        struct pl_obj *d = &pl->objs[di];
+        const struct plan *pl = r->pl;
+        const struct pl_obj *d = &pl->objs[di];
         struct obj_state *os = &r->os[di];
-        char *path = dev_path(&r->dev, d->dev);
-
-        if (!devices_fake(&r->dev) && d->disk.bd) {
-                os->in_use = probe_in_use(r->o->sysroot, d->disk.bd->major, d->disk.bd->minor);
-                char *boot = probe_boot_device(r->o->sysroot, d->disk.bd->major, d->disk.bd->minor);
-                if (boot) {
-                        char *both = os->in_use ? xasprintf("%s; %s", os->in_use, boot) : xstrdup(boot);
-                        free(os->in_use);
-                        free(boot);
-                        os->in_use = both;
-                }
-        }
-
-        /* planned partitions on it? */
-        const struct pl_step *gs = NULL;
-        for (size_t i = 0; i < pl->n_steps; i++)
-                if (pl->steps[i].kind == STEP_GPT && pl->steps[i].obj == di)
-                        gs = &pl->steps[i];
+        _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
+        find_in_use(r, di);
         bool partitioned = false;
         for (size_t i = 0; i < pl->n_objs; i++)
                 partitioned |= pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di;
-
-        if (!partitioned) {
-                inspect_region(r, di, path, 0, 0);
-                free(path);
-                refuse_in_use(r, di);
-                return;
-        }
-        char *label = NULL, *err = NULL;
         struct gpt_part *have = NULL;
         size_t n_have = 0;
-        int rc = gpt_read(path, &label, &have, &n_have, NULL, &err);
-        bool table_ours = false;
-        if (rc == 0) {
-                /* collect the planned partitions (also when preserved: no step) */
-                struct pl_part *want = NULL;
-                size_t n_want = 0;
-                for (size_t i = 0; i < pl->n_objs; i++) {
-                        const struct pl_obj *q = &pl->objs[i];
-                        if (q->kind != OBJ_PART || q->parent != di)
-                                continue;
-                        want = xrealloc(want, (n_want + 1) * sizeof(*want));
-                        want[n_want] = (struct pl_part){.number = q->part.number};
-                        part_sectors(pl, i, &want[n_want].first_sector, &want[n_want].last_sector);
-                        n_want++;
-                }
-                table_ours = !strcmp(label, "gpt") && gpt_matches(have, n_have, want, n_want);
-                free(want);
-                if (table_ours)
-                        os->ours = true;
-                else if (d->preserve)
-                        refuse(r, "%s (%s) is preserved, but its partition table (%s, %zu partitions) is not the planned one",
-                               d->id, d->dev, label, n_have);
-                else if (os->wipe_ok)
-                        os->needs_wipe = true, os->found = xasprintf("a %s partition table with %zu partition%s", label, n_have,
-                                                                   n_have == 1 ? "" : "s");
-                else
-                        refuse(r,
-                               "%s (%s) carries a %s partition table with %zu partition%s that is not the planned one; "
-                               "the profile does not allow wiping it (add wipe=\"true\" to <disks>, or pass --wipe)",
-                               d->id, d->dev, label, n_have, n_have == 1 ? "" : "s");
-        } else if (rc == -ENOMEDIUM) {
-                if (d->preserve)
-                        refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
-                /* other signatures on the bare disk (a whole-disk filesystem, md, LVM) */
+        if (partitioned) {
+                inspect_table(r, di, path, &have, &n_have);
+                inspect_partitions(r, di, path);
+        } else
                 inspect_region(r, di, path, 0, 0);
-        } else {
-                refuse(r, "%s (%s): %s", d->id, d->dev, err ? err : strerror(-rc));
-        }
-        free(err);
-        free(label);
+        /* a disk that is not (yet) ours may still hold data where no table points */
+        if (!d->preserve && !os->ours && !os->needs_wipe)
+                deep_scan(r, di, path, have, n_have);
         gpt_parts_free(have, n_have);
-
-        /* the planned partition regions: stale signatures from an older layout */
-        if (!table_ours || gs == NULL) {
-                for (size_t i = 0; i < pl->n_objs; i++) {
-                        const struct pl_obj *q = &pl->objs[i];
-                        if (q->kind != OBJ_PART || q->parent != di || !q->size_bytes)
-                                continue;
-                        r->os[i].wipe_ok = os->wipe_ok;
-                        inspect_region(r, i, path, q->part.start_bytes, q->size_bytes);
-                }
-        } else {
-                for (size_t i = 0; i < pl->n_objs; i++) {
-                        const struct pl_obj *q = &pl->objs[i];
-                        if (q->kind != OBJ_PART || q->parent != di)
-                                continue;
-                        r->os[i].wipe_ok = os->wipe_ok;
-                        char *pp = dev_path(&r->dev, q->dev);
-                        if (dev_wait(r, q->dev, kname_of(q->dev), 2000) == 0)
-                                inspect_region(r, i, pp, 0, 0);
-                        else
-                                inspect_region(r, i, path, q->part.start_bytes, q->size_bytes);
-                        free(pp);
-                }
-        }
-        free(path);
         refuse_in_use(r, di);
 }
-
 
 /* Who may be wiped: the profile's wipe="true" on an object covers what it is
  * made of; --wipe covers everything. */

@@ -36,6 +36,7 @@ struct obj_state {
         bool needs_wipe;          /* carries foreign signatures, to be wiped before use */
         char *found;              /* what the probe found, for messages */
         bool ours;                /* carries what this plan creates (an earlier run) */
+        bool repair_table;        /* carries the planned GPT, damaged: written again without wipe */
         char *in_use;             /* mounted, swap, held: refused unless nothing is to be written */
 };
 

@@ -67,36 +67,61 @@ int wipe(struct run *r, size_t si, size_t obj)
 
 /* ---- gpt (libparted, in process) ------------------------------------------- */
 
+/* The partitions' nodes; a table an earlier run wrote but the kernel never
+ * read (the run died in between) is handed to the kernel first. */
+static int gpt_nodes(struct run *r, size_t si)
+{
+        const struct pl_step *s = STEP(r, si);
+        const struct pl_obj *d = STEP_OBJ(r, si);
+        bool synced = false;
+        for (size_t k = 0; k < s->n_parts; k++) {
+                const struct pl_obj *p = &r->pl->objs[s->parts[k].obj];
+                if (dev_wait(r, p->dev, kname_of(p->dev), synced ? 10000 : 1000) == 0)
+                        continue;
+                if (!synced && !devices_fake(&r->dev)) {
+                        _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
+                        char *err = NULL;
+                        synced = true;
+                        say(r, "%s did not appear: telling the kernel about the partition table of %s", p->dev, d->dev);
+                        if (gpt_sync_kernel(path, &err) < 0) {
+                                finish(r, si, OUT_FAILED, "%s", err);
+                                free(err);
+                                return -1;
+                        }
+                        k--; /* wait for this one again */
+                        continue;
+                }
+                finish(r, si, OUT_FAILED, "%s did not appear", p->dev);
+                return -1;
+        }
+        return 0;
+}
+
 static void gpt_run(struct run *r, size_t si)
 {
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *d = STEP_OBJ(r, si);
-        if (r->os[s->obj].ours) {
-                finish(r, si, OUT_KEPT, "the partition table already matches the plan");
-        } else {
-                if (wipe(r, si, s->obj) != 0) {
-                        finish(r, si, OUT_FAILED, "wipefs failed");
-                        return;
-                }
-                _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
-                char *err = NULL;
-                strv_pushf(&r->st[si].run, "libparted: gpt on %s, %zu partitions", d->dev, s->n_parts);
-                int rc = gpt_write(path, d->sector_bytes, s->parts, s->n_parts, &err);
-                if (rc < 0) {
-                        finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
-                        free(err);
-                        return;
-                }
-                r->st[si].outcome = OUT_CREATED;
+        const struct obj_state *os = &r->os[s->obj];
+        if (os->ours && !os->repair_table) {
+                if (gpt_nodes(r, si) == 0)
+                        finish(r, si, OUT_KEPT, "the partition table already matches the plan");
+                return;
         }
-        for (size_t k = 0; k < s->n_parts; k++) {
-                const struct pl_obj *p = &r->pl->objs[s->parts[k].obj];
-                if (dev_wait(r, p->dev, kname_of(p->dev), 10000) < 0) {
-                        finish(r, si, OUT_FAILED, "%s did not appear", p->dev);
-                        return;
-                }
+        if (wipe(r, si, s->obj) != 0) {
+                finish(r, si, OUT_FAILED, "wipefs failed");
+                return;
         }
-        if (r->st[si].outcome == OUT_CREATED)
+        _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
+        char *err = NULL;
+        strv_pushf(&r->st[si].run, "libparted: gpt on %s, %zu partitions%s", d->dev, s->n_parts,
+                   os->repair_table ? " (the damaged planned table, again)" : "");
+        int rc = gpt_write(path, d->sector_bytes, s->parts, s->n_parts, &err);
+        if (rc < 0) {
+                finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
+                free(err);
+                return;
+        }
+        if (gpt_nodes(r, si) == 0)
                 finish(r, si, OUT_CREATED, NULL);
 }
 
