@@ -342,6 +342,9 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
                         wwid = attr_str(dir, "wwid");
                 b->wwn = wwn_from_wwid(wwid);
         }
+        b->wwid = attr_str(dir, "device/wwid");
+        if (!b->wwid)
+                b->wwid = attr_str(dir, "wwid");
         b->id_path = xstrdup(u.id_path);
         udev_props_done(&u);
 
@@ -465,6 +468,7 @@ static void blockdev_done(struct blockdev *b)
         free(b->id_serial);
         free(b->wwn);
         free(b->id_path);
+        free(b->wwid);
         free(b->scheduler);
         strv_free(b->schedulers);
         strv_free(b->parts);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "sanitize.h"
 
 /* Queue depth tuning may pin at most this fraction of MemTotal in requests:
  * nr_requests × max_sectors_kb × hardware queues, summed over the devices
@@ -304,30 +305,8 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
 
 static void pick_udev_identity(struct ctx *c, struct pl_obj *o)
 {
-        const struct blockdev *b = o->bd;
-        /* ID_WWN only if no other device shares it (some controllers give every LUN the HBA's) */
-        if (b->wwn) {
-                bool unique = true;
-                for (size_t i = 0; i < c->si->n_devs; i++)
-                        if (&c->si->devs[i] != b && streq_ptr(c->si->devs[i].wwn, b->wwn))
-                                unique = false;
-                if (unique) {
-                        o->udev_key = xstrdup("ID_WWN");
-                        o->udev_value = xstrdup(b->wwn);
-                        return;
-                }
-        }
-        if (b->id_serial) {
-                o->udev_key = xstrdup("ID_SERIAL");
-                o->udev_value = xstrdup(b->id_serial);
-                return;
-        }
-        if (b->id_path) {
-                o->udev_key = xstrdup("ID_PATH");
-                o->udev_value = xstrdup(b->id_path);
-                return;
-        }
-        o->udev_key = NULL;
+        /* the first of ID_WWN, ID_SERIAL, ID_PATH, wwid that a rule can match safely (src/sanitize.c) */
+        (void)udev_pick_identity(c->si, o->bd, &o->udev_key, &o->udev_value);
 }
 
 /* The profile's <tune> on the object it belongs to. */
