@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <linux/openat2.h>
 #include <unistd.h>
 
 void freep(void *p) { free(*(void **)p); }
@@ -583,4 +586,220 @@ char *path_join(const char *a, const char *b)
         if (la == 1 && a[0] == '/')
                 return xasprintf("/%s", b);
         return xasprintf("%.*s/%s", (int)la, a, b);
+}
+
+/* ---- confined to a root -------------------------------------------------- */
+
+static int openat2_dir(int rootfd, const char *rel)
+{
+#ifdef SYS_openat2
+        if (getenv("STORPROV_NO_OPENAT2"))
+                return -ENOSYS;
+        struct open_how how = {
+                .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+        return fd < 0 ? -errno : (int)fd;
+#else
+        (void)rootfd;
+        (void)rel;
+        return -ENOSYS;
+#endif
+}
+
+/* Splits REL into its directory components and the last name; refuses "..". */
+static int split_rel(const char *rel, char ***ret_dirs, char **ret_base)
+{
+        char **parts = strv_split(rel, "/");
+        size_t n = strv_len(parts);
+        for (size_t i = 0; i < n; i++)
+                if (!strcmp(parts[i], "..")) {
+                        strv_free(parts);
+                        return -EXDEV;
+                }
+        if (!n || !strcmp(parts[n - 1], ".")) {
+                strv_free(parts);
+                return -EINVAL;
+        }
+        *ret_base = parts[n - 1];
+        parts[n - 1] = NULL;
+        *ret_dirs = parts;
+        return 0;
+}
+
+/* The directory made of DIRS under rootfd, as an fd; -errno. */
+static int open_dirs(int rootfd, char **dirs, bool create)
+{
+        char *joined = strv_join(dirs, "/");
+        int fd = openat2_dir(rootfd, *joined ? joined : ".");
+        free(joined);
+        if (fd >= 0 || (fd != -ENOSYS && !(fd == -ENOENT && create)))
+                return fd;
+        /* the walk: one component at a time, never following a link */
+        int cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+        if (cur < 0)
+                return -errno;
+        for (size_t i = 0; dirs && dirs[i]; i++) {
+                if (!strcmp(dirs[i], "."))
+                        continue;
+                int next = openat(cur, dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (next < 0 && errno == ENOENT && create) {
+                        if (mkdirat(cur, dirs[i], 0755) < 0 && errno != EEXIST) {
+                                int r = -errno;
+                                close(cur);
+                                return r;
+                        }
+                        next = openat(cur, dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                }
+                if (next < 0) {
+                        /* a symlink to a directory gives ENOTDIR with O_NOFOLLOW | O_DIRECTORY */
+                        int r = errno == ENOTDIR ? -ELOOP : -errno;
+                        struct stat st;
+                        if (r == -ELOOP && fstatat(cur, dirs[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
+                                r = -ENOTDIR;
+                        close(cur);
+                        return r;
+                }
+                close(cur);
+                cur = next;
+        }
+        return cur;
+}
+
+int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
+        int fd = -1;
+        if (dfd < 0)
+                r = dfd;
+        else if ((fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+                r = -errno;
+        else {
+                struct stat st;
+                if (fstat(fd, &st) < 0)
+                        r = -errno;
+                else if (!S_ISREG(st.st_mode))
+                        r = -EINVAL;
+                else if (st.st_size > (off_t)(64 * MiB))
+                        r = -EFBIG;
+                else {
+                        struct sbuf b = {0};
+                        char tmp[8192];
+                        for (;;) {
+                                ssize_t n = read(fd, tmp, sizeof(tmp));
+                                if (n < 0 && errno == EINTR)
+                                        continue;
+                                if (n < 0) {
+                                        r = -errno;
+                                        break;
+                                }
+                                if (n == 0)
+                                        break;
+                                if (b.len + (size_t)n > 64 * MiB) {
+                                        r = -EFBIG;
+                                        break;
+                                }
+                                sbuf_printf(&b, "%.*s", (int)n, tmp);
+                        }
+                        if (r < 0)
+                                free(b.s);
+                        else {
+                                if (ret_len)
+                                        *ret_len = b.len;
+                                *ret = sbuf_steal(&b);
+                        }
+                }
+        }
+        if (fd >= 0)
+                close(fd);
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        free(base);
+        return r;
+}
+
+int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        char *tmp = NULL;
+        int fd = -1;
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+        if (dfd < 0) {
+                r = dfd;
+                goto out;
+        }
+        /* the file itself: a link there is refused, not replaced */
+        struct stat st;
+        if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+                r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+                goto out;
+        }
+        for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+                free(tmp);
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                tmp = xasprintf(".%s.storprov-%ld-%lx-%d", base, (long)getpid(), (unsigned long)ts.tv_nsec, attempt);
+                fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0 && errno != EEXIST) {
+                        r = -errno;
+                        goto out;
+                }
+        }
+        if (fd < 0) {
+                r = -EEXIST;
+                goto out;
+        }
+        for (size_t off = 0; off < len;) {
+                ssize_t n = write(fd, content + off, len - off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        r = -errno;
+                        goto out_unlink;
+                }
+                off += (size_t)n;
+        }
+        if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        r = close(fd);
+        fd = -1;
+        if (r < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        if (renameat(dfd, tmp, dfd, base) < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        (void)fsync(dfd);
+        r = 0;
+        goto out;
+out_unlink:
+        unlinkat(dfd, tmp, 0);
+out:
+        if (fd >= 0)
+                close(fd);
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        free(tmp);
+        strv_free(dirs);
+        free(base);
+        return r;
 }

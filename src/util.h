@@ -104,4 +104,17 @@ char *read_line_file(const char *path);
  * missing parent directories (0755). Returns 0 or -errno. */
 int write_file_atomic(const char *path, const char *content, size_t len, unsigned mode);
 int mkdir_parents(const char *path, unsigned mode);
+
+/* Confined to a root: REL is a path inside ROOT ("etc/fstab" or "/etc/fstab"),
+ * resolved as if ROOT were "/" and never through a symbolic link, with
+ * openat2(RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS) or,
+ * where the kernel lacks openat2 (before 5.6; or STORPROV_NO_OPENAT2=1 in the
+ * environment, for tests), a walk with openat(O_NOFOLLOW | O_DIRECTORY) per
+ * component. A ".." component is refused (-EXDEV), a link anywhere on the way
+ * or as the file itself gives -ELOOP, anything but a regular file -EINVAL.
+ * read: *ret NUL-terminated; files over 64 MiB give -EFBIG. */
+int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len);
+/* write: temp file + fsync + renameat in the same (confined) directory;
+ * missing parent directories are made (0755), one component at a time. */
+int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode);
 char *path_join(const char *a, const char *b);
