@@ -18,13 +18,37 @@
 
 #define SECTOR_BYTES UINT64_C(512)
 
+/* The sysroot being read. A captured tree comes from the field: nothing in it
+ * may lead outside it. Attribute files are read only when they are not links
+ * and directories are entered only when their real path stays inside (sysfs's
+ * own links, sys/block/X -> ../devices/…, device, holders, resolve inside a
+ * faithful capture). Discovery runs once, single-threaded, in sysinfo_load. */
+static const char *cur_root = "/";
+
+static int confined_read(const char *path, char **ret)
+{
+        return read_file_under(cur_root, path, ret);
+}
+
+/* First line of PATH, stripped; NULL if missing or refused. */
+static char *confined_line(const char *path)
+{
+        char *s = NULL;
+        if (confined_read(path, &s) < 0)
+                return NULL;
+        char *nl = strchr(s, '\n');
+        if (nl)
+                *nl = 0;
+        return strip(s);
+}
+
 /* ---- small file and directory helpers ---------------------------------- */
 
 /* First line of DIR/REL, stripped; NULL if missing, unreadable or empty. */
 static char *attr_str(const char *dir, const char *rel)
 {
         _cleanup_free_ char *p = path_join(dir, rel);
-        char *s = read_line_file(p);
+        char *s = confined_line(p);
         if (s && !*s) {
                 free(s);
                 return NULL;
@@ -64,13 +88,14 @@ static bool attr_bool(const char *dir, const char *rel)
 static bool is_dir(const char *path)
 {
         struct stat st;
-        return stat(path, &st) == 0 && S_ISDIR(st.st_mode);   /* follows symlinks */
+        /* follows symlinks, as sysfs is made of them, but only inside the sysroot */
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode) && path_under(cur_root, path);
 }
 
 static bool is_file(const char *path)
 {
         struct stat st;
-        return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* Names in PATH, without "." entries or hidden files (sysfs has none; a
@@ -81,6 +106,10 @@ static int list_dir(const char *path, char ***ret)
         DIR *d = opendir(path);
         if (!d)
                 return -errno;
+        if (!path_under(cur_root, path)) {
+                closedir(d);
+                return -EXDEV;
+        }
         char **v = NULL;
         struct dirent *e;
         while ((e = readdir(d)))
@@ -138,7 +167,7 @@ static void udev_props_read(const char *sysroot, unsigned major, unsigned minor,
         _cleanup_free_ char *rel = xasprintf("run/udev/data/b%u:%u", major, minor);
         _cleanup_free_ char *p = path_join(sysroot, rel);
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) < 0)
+        if (confined_read(p, &text) < 0)
                 return;
 
         char *save = NULL;
@@ -189,7 +218,7 @@ static char *devnode_for(const char *dir, const char *name)
 {
         _cleanup_free_ char *p = path_join(dir, "uevent");
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) == 0) {
+        if (confined_read(p, &text) == 0) {
                 char *save = NULL;
                 for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
                         if (startswith(line, "DEVNAME=") && line[8])
@@ -381,7 +410,7 @@ static uint64_t read_mem_total(const char *sysroot)
 {
         _cleanup_free_ char *p = path_join(sysroot, "proc/meminfo");
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) < 0)
+        if (confined_read(p, &text) < 0)
                 return 0;
         char *save = NULL;
         for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -410,7 +439,7 @@ static long read_page_size(const char *sysroot)
         }
         _cleanup_free_ char *p = path_join(sysroot, "proc/self/smaps");
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) == 0) {
+        if (confined_read(p, &text) == 0) {
                 char *save = NULL;
                 for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                         unsigned long kib;
@@ -426,6 +455,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         if (!sysroot || !*sysroot)
                 sysroot = "/";
 
+        cur_root = sysroot;
         _cleanup_free_ char *blockdir = path_join(sysroot, "sys/block");
         char **names = NULL;
         int r = list_dir(blockdir, &names);
@@ -434,6 +464,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                         diag_add(d, DIAG_ERROR, NULL, 0, "discovery", "sysfs-unreadable",
                                  "cannot read %s: %s; give the root of a live system or of a captured tree "
                                  "(tests/fixtures/capture-sysroot.sh)", blockdir, strerror(-r));
+                cur_root = "/";
                 return r;
         }
 
@@ -454,6 +485,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         s.mem_total_bytes = read_mem_total(sysroot);
         s.page_size = read_page_size(sysroot);
 
+        cur_root = "/";
         *ret = s;
         return 0;
 }

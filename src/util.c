@@ -735,6 +735,10 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
                 return r;
         char *tmp = NULL;
         int fd = -1;
+        /* the root itself is the caller's word, made if missing */
+        char *rootdir = path_join(root && *root ? root : "/", "");
+        (void)mkdir_parents(rootdir, 0755);
+        free(rootdir);
         int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
         if (dfd < 0) {
@@ -802,4 +806,63 @@ out:
         strv_free(dirs);
         free(base);
         return r;
+}
+
+static bool real_under(const char *root_real, const char *real)
+{
+        size_t n = strlen(root_real);
+        if (n == 1 && root_real[0] == '/')
+                return true;
+        return !strncmp(real, root_real, n) && (real[n] == '/' || real[n] == 0);
+}
+
+bool path_under(const char *root, const char *path)
+{
+        char *rr = realpath(root && *root ? root : "/", NULL);
+        char *pr = rr ? realpath(path, NULL) : NULL;
+        bool ok = rr && pr && real_under(rr, pr);
+        free(rr);
+        free(pr);
+        return ok;
+}
+
+int read_file_under(const char *root, const char *path, char **ret)
+{
+        struct stat st;
+        if (lstat(path, &st) < 0)
+                return -errno;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP;
+        if (!path_under(root, path))
+                return -EXDEV;
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int r = 0;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = -EINVAL;
+        struct sbuf b = {0};
+        char tmp[8192];
+        while (r == 0) {
+                ssize_t n = read(fd, tmp, sizeof(tmp));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        r = -errno;
+                else if (n == 0)
+                        break;
+                else if (b.len + (size_t)n > MiB)
+                        r = -EFBIG;
+                else
+                        sbuf_printf(&b, "%.*s", (int)n, tmp);
+        }
+        close(fd);
+        if (r < 0) {
+                free(b.s);
+                return r;
+        }
+        *ret = sbuf_steal(&b);
+        return 0;
 }

@@ -114,6 +114,14 @@ int mkdir_parents(const char *path, unsigned mode);
  * or as the file itself gives -ELOOP, anything but a regular file -EINVAL.
  * read: *ret NUL-terminated; files over 64 MiB give -EFBIG. */
 int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len);
+/* Reading a captured tree: PATH (a path under ROOT, the root included) is
+ * read only when the file itself is not a symbolic link and its real path
+ * (links on the way resolved, as sysfs is made of them) stays inside ROOT's
+ * real path. -ELOOP for a link, -EXDEV for a path that leaves ROOT. Regular
+ * files only (-EINVAL), at most 1 MiB (-EFBIG). */
+int read_file_under(const char *root, const char *path, char **ret);
+/* Whether PATH resolves (links followed) to a place inside ROOT. */
+bool path_under(const char *root, const char *path);
 /* write: temp file + fsync + renameat in the same (confined) directory;
  * missing parent directories are made (0755), one component at a time. */
 int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode);
