@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,13 +239,24 @@ int parse_u64(const char *s, uint64_t *ret)
 {
         if (!s || !*s || !isdigit((unsigned char)*s))
                 return -EINVAL;
-        errno = 0;
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno == ERANGE)
-                return -ERANGE;
-        if (*end)
+        uint64_t v = 0;
+        for (; isdigit((unsigned char)*s); s++)
+                if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*s - '0'), &v))
+                        return -ERANGE;
+        if (*s)
                 return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+int parse_uint_range(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+{
+        uint64_t v;
+        int r = parse_u64(s, &v);
+        if (r < 0)
+                return r;
+        if (v < min || v > max)
+                return -ERANGE;
         *ret = v;
         return 0;
 }
@@ -288,18 +298,20 @@ int parse_size(const char *s, uint64_t *ret_bytes)
         if (!isdigit((unsigned char)*p))
                 return -EINVAL;
         uint64_t whole = 0, frac_num = 0, frac_den = 1;
-        for (; isdigit((unsigned char)*p); p++) {
-                if (whole > (UINT64_MAX - 9) / 10)
+        for (; isdigit((unsigned char)*p); p++)
+                if (__builtin_mul_overflow(whole, 10, &whole) ||
+                    __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
                         return -ERANGE;
-                whole = whole * 10 + (uint64_t)(*p - '0');
-        }
         if (*p == '.') {
                 p++;
                 if (!isdigit((unsigned char)*p))
                         return -EINVAL;
                 for (; isdigit((unsigned char)*p); p++) {
-                        if (frac_den >= UINT64_C(1000000000))
-                                continue; /* ignore digits past 1e-9 */
+                        if (frac_den >= UINT64_C(1000000000000)) {
+                                if (*p != '0')
+                                        return -EINVAL; /* finer than any unit resolves */
+                                continue;
+                        }
                         frac_num = frac_num * 10 + (uint64_t)(*p - '0');
                         frac_den *= 10;
                 }
@@ -309,15 +321,21 @@ int parse_size(const char *s, uint64_t *ret_bytes)
         for (size_t i = 0; i < ELEMENTSOF(units); i++) {
                 if (strcmp(p, units[i].suffix) != 0)
                         continue;
-                uint64_t f = units[i].factor;
-                if (whole && f > UINT64_MAX / whole)
+                uint64_t f = units[i].factor, v, fr;
+                if (__builtin_mul_overflow(whole, f, &v))
                         return -ERANGE;
-                uint64_t v = whole * f;
-                /* fraction: exact when f is a multiple of frac_den's needs */
-                long double fr = (long double)frac_num * (long double)f / (long double)frac_den;
-                if (frac_num && f == 1)
-                        return -EINVAL; /* "1.5" bytes */
-                v += (uint64_t)fr;
+                if (frac_num) {
+                        /* the fraction must come to whole bytes: "0.5k" is 512, "1.1k" is refused */
+                        unsigned __int128 t = (unsigned __int128)frac_num * f;
+                        if (t % frac_den)
+                                return -EINVAL;
+                        t /= frac_den;
+                        if (t > UINT64_MAX)
+                                return -ERANGE;
+                        fr = (uint64_t)t;
+                        if (__builtin_add_overflow(v, fr, &v))
+                                return -ERANGE;
+                }
                 *ret_bytes = v;
                 return 0;
         }
