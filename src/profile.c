@@ -29,6 +29,7 @@ struct loader {
         int last_line;            /* of the last error with a line: for libxml2's line-less ones */
         int *bad_lines;           /* lines our own attribute checks reported */
         size_t n_bad_lines;
+        char **pending;           /* line-less libxml2 messages, waiting for the next one with a line */
 };
 
 static bool line_reported(const struct loader *l, int line)
@@ -71,10 +72,18 @@ static void on_xml_error(void *data, xmlError *e)
                         line = (int)xmlGetLineNo((xmlNode *)e->node);
         }
         /* libxml2 gives some RELAX NG errors no line ("Extra element hwraid in
-         * interleave"): they belong to the element last reported, else line 1 */
-        if (line <= 0)
-                line = l->last_line > 0 ? l->last_line : 1;
+         * interleave"); the error that follows names the element: they take its line */
+        if (line <= 0) {
+                if (strv_len(l->pending) < 16)
+                        strv_push(&l->pending, msg);
+                free(msg);
+                return;
+        }
         l->last_line = line;
+        for (size_t i = 0; l->pending && l->pending[i]; i++)
+                loader_error(l, line, NULL, "schema", l->pending[i]);
+        strv_free(l->pending);
+        l->pending = NULL;
         /* an attribute our own check already explained needs no second, vaguer word */
         if (e->domain == XML_FROM_RELAXNGV && line_reported(l, line)) {
                 free(msg);
@@ -776,7 +785,12 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
                 goto out;
         }
         xmlRelaxNGSetValidStructuredErrors(vctx, (xmlStructuredErrorFunc)on_xml_error, &l);
-        if (xmlRelaxNGValidateDoc(vctx, doc) != 0 || l.errors) {
+        int valid = xmlRelaxNGValidateDoc(vctx, doc);
+        for (size_t i = 0; l.pending && l.pending[i]; i++)
+                loader_error(&l, l.last_line > 0 ? l.last_line : line_of(root), NULL, "schema", l.pending[i]);
+        strv_free(l.pending);
+        l.pending = NULL;
+        if (valid != 0 || l.errors) {
                 if (!l.errors)
                         loader_error(&l, line_of(root), "<profile>", "schema", "the profile does not follow the schema");
                 r = -EINVAL;
@@ -835,6 +849,7 @@ out:
                 xmlFreeParserCtxt(ctx);
         free(text);
         free(l.bad_lines);
+        strv_free(l.pending);
         if (r < 0)
                 profile_free(&p);
         else
