@@ -60,20 +60,43 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
         struct sbuf out = {0};
         bool in_block = false, wrote_block = false;
         char **lines = NULL;
+        size_t n_lines = 0, cap = 0;
         if (existing) {
-                /* keep empty lines: split by hand */
+                /* keep empty lines: split by hand (linear: a foreign file can be large) */
                 const char *s = existing;
                 while (*s) {
                         const char *e = strchr(s, '\n');
                         size_t len = e ? (size_t)(e - s) : strlen(s);
-                        char *l = strndup(s, len);
-                        strv_push(&lines, l);
-                        free(l);
+                        if (n_lines + 2 > cap) {
+                                cap = cap ? cap * 2 : 64;
+                                lines = xrealloc(lines, cap * sizeof(char *));
+                        }
+                        lines[n_lines++] = strndup(s, len);
+                        lines[n_lines] = NULL;
                         s += len + (e ? 1 : 0);
                 }
         }
+        /* A begin mark opens a block only when an end mark follows it; an
+         * unclosed one (a truncated or hand-edited file) must not swallow the
+         * lines after it, now or on the next run, so it is defused. */
+        bool *opens = xcalloc(n_lines ? n_lines : 1, sizeof(bool));
+        bool end_after = false;
+        for (size_t i = n_lines; i-- > 0;) {
+                if (startswith(lines[i], END_MARK))
+                        end_after = true;
+                else if (startswith(lines[i], BEGIN_MARK))
+                        opens[i] = end_after;
+        }
         for (size_t i = 0; lines && lines[i]; i++) {
                 const char *l = lines[i];
+                if (!in_block && startswith(l, BEGIN_MARK) && !opens[i]) {
+                        sbuf_puts(&out, "# storprov: an unclosed managed-block marker was here\n");
+                        continue;
+                }
+                if (!in_block && startswith(l, END_MARK)) {
+                        sbuf_puts(&out, "# storprov: a stray managed-block end marker was here\n");
+                        continue;
+                }
                 if (startswith(l, BEGIN_MARK)) {
                         in_block = true;
                         if (!wrote_block) {
@@ -105,6 +128,7 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                 sbuf_puts(&out, block);
         }
         strv_free(lines);
+        free(opens);
         return sbuf_steal(&out);
 }
 
