@@ -212,6 +212,21 @@ static char *wwn_from_wwid(const char *wwid)
         return xstrdup(buf);
 }
 
+/* A kernel name or DEVNAME storprov will use as a path under /dev: the
+ * characters kernel names are made of, no "." or ".." component, no leading
+ * '/'. A captured tree could otherwise name /dev/../etc/passwd. */
+static bool devname_safe(const char *s)
+{
+        if (!s || !*s || *s == '/' || strlen(s) > 128)
+                return false;
+        if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!_.+:/-") != strlen(s))
+                return false;
+        for (const char *p = s; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+                if (!strncmp(p, "..", 2) || (p[0] == '.' && (p[1] == '/' || !p[1])) || p[0] == '/' || !p[0])
+                        return false;
+        return true;
+}
+
 /* "/dev/" + DEVNAME from the uevent file, else the kernel name with '!'
  * turned back into '/' ("cciss!c0d0" → "/dev/cciss/c0d0"). */
 static char *devnode_for(const char *dir, const char *name)
@@ -221,7 +236,7 @@ static char *devnode_for(const char *dir, const char *name)
         if (confined_read(p, &text) == 0) {
                 char *save = NULL;
                 for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-                        if (startswith(line, "DEVNAME=") && line[8])
+                        if (startswith(line, "DEVNAME=") && devname_safe(line + 8))
                                 return xasprintf("/dev/%s", line + 8);
         }
         char *node = xasprintf("/dev/%s", name);
@@ -476,6 +491,17 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                 _cleanup_free_ char *dir = path_join(blockdir, names[i]);
                 if (!is_dir(dir) || skip_entry(dir, names[i]))
                         continue;
+                if (!devname_safe(names[i]) || strchr(names[i], '/')) {
+                        if (d) {
+                                struct sbuf shown = {0};
+                                for (const char *c = names[i]; *c && shown.len < 64; c++)
+                                        sbuf_printf(&shown, "%c", (unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f ? *c : '?');
+                                diag_add(d, DIAG_WARNING, NULL, 0, "discovery", "device-name",
+                                         "ignoring sys/block/%s: not a kernel device name", shown.s ? shown.s : "");
+                                free(shown.s);
+                        }
+                        continue;
+                }
                 load_dev(sysroot, dir, names[i], &s.devs[s.n_devs++]);
         }
         strv_free(names);
