@@ -181,7 +181,7 @@ static int usage_error(const char *verb, const char *fmt, ...)
         va_start(ap, fmt);
         vfprintf(stderr, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "\nTry 'storprov %s--help'.\n", verb ? verb : "");
+        fprintf(stderr, "\nTry 'storprov %s%s--help'.\n", verb ? verb : "", verb ? " " : "");
         return EXIT_USAGE;
 }
 
