@@ -163,3 +163,14 @@ rule_keys() { grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -oE
 	grep -F '[device-name]' <<<"$out"
 	[ "$(grep -c 'RUN' <<<"$out")" -eq 1 ]   # only in the warning, shown with the newline as ?
 }
+
+@test "a profile file name with a newline stays inside its comment lines" {
+	local f="$BATS_TEST_TMPDIR/evil
+RUN+=\"x\".xml" root="$BATS_TEST_TMPDIR/root"
+	sed '/<profile /s/ name="[^"]*"//' "$PROFILE" >"$f"
+	run -0 "$SP" render --profile "$f" --sysroot "$TOP/tests/fixtures/sysroot/grid-3ware" --seed 1 --root "$root"
+	"$RC" udev "$root/etc/udev/rules.d/70-storprov.rules"
+	"$RC" fstab "$root/etc/fstab"
+	"$RC" sysctl "$root/etc/sysctl.d/80-storprov.conf"
+	grep -F 'from profile "evil?RUN+="x"".' "$root/etc/udev/rules.d/70-storprov.rules"
+}

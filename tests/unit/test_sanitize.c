@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "discover.h"
+#include "geometry.h"
 #include "sanitize.h"
 #include "util.h"
 
@@ -283,6 +284,37 @@ static void test_read_under(void **state)
         free(root), free(host), free(p), free(q), free(din), free(lin), free(lout), free(fin), free(via), free(out);
 }
 
+static void test_geometry_no_wrap(void **state)
+{
+        (void)state;
+        struct stripe_geom g;
+        char *e = NULL;
+        /* the case: level 0, 4096 members, 2048P chunk printed "full stripe 0" */
+        struct raid_desc d = {.level = RAID_0, .members = 4096, .chunk_bytes = UINT64_C(2048) << 50};
+        assert_int_equal(raid_geometry(&d, &g, &e), -EINVAL);
+        assert_non_null(strstr(e, "at most 1024"));
+        free(e);
+        d.members = 1024;
+        assert_int_equal(raid_geometry(&d, &g, &e), -EINVAL);
+        assert_non_null(strstr(e, "larger than 1 GiB"));
+        free(e);
+        d.chunk_bytes = GiB;
+        assert_int_equal(raid_geometry(&d, &g, &e), 0);
+        assert_true(g.full_stripe_bytes == TiB);
+        /* lcm past 64 bits is 0, never the 512 fallback */
+        struct stripe_geom odd = {.su_bytes = 4096, .sw = 1, .full_stripe_bytes = UINT64_C(18446744073709551557)};
+        assert_true(partition_align_bytes(&odd, 512) == 0);
+        assert_true(vg_extent_bytes(UINT64_C(18446744073709551557)) == 0);
+        /* stacking: legs x chunk checked */
+        assert_int_equal(stack_geometry(NULL, 1024, GiB * 2, false, &g, &e), -EINVAL);
+        free(e);
+        assert_int_equal(stack_geometry(NULL, 4, 64 * KiB, false, &g, &e), 0);
+        assert_true(g.full_stripe_bytes == 256 * KiB);
+        /* mkfs width: (su / 512) x sw within 32 bits */
+        assert_int_equal(xfs_validate_stripe(GiB, 1024, 512, &e), -EINVAL);
+        free(e);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -291,6 +323,7 @@ int main(void)
                 cmocka_unit_test(test_mdadm_sysctl),   cmocka_unit_test(test_comments),
                 cmocka_unit_test(test_checked_numbers), cmocka_unit_test(test_root_openat2),
                 cmocka_unit_test(test_root_walk),      cmocka_unit_test(test_read_under),
+                cmocka_unit_test(test_geometry_no_wrap),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
