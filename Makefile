@@ -25,7 +25,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps
+.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps asan fuzz fuzz-build check-tools
 
 all: $(B)/storprov
 
@@ -50,15 +50,83 @@ $(B)/obj/schema.o: src/schema.c profiles/storprov.rng
 
 -include $(LIB_OBJS:.o=.d) $(B)/obj/main.d
 
+# ---- hostile input: the strict reader, sanitizers, fuzzers -----------------
+# build/tests/render-check: the independent reader of rendered files (tests/tools).
+$(B)/tests/render-check: tests/tools/render_check.c tests/tools/render_check.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -DRENDER_CHECK_MAIN -Itests/tools -o $@ $<
+
+check-tools: $(B)/tests/render-check
+
+# ASan + UBSan: the library, the CLI and the unit tests built again under
+# build/asan, run by the "asan" suite of tests/run-all.sh (unit and bats).
+SAN_FLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+AB         := $(B)/asan
+ASAN_OBJS  := $(LIB_SRCS:src/%.c=$(AB)/obj/%.o)
+ASAN_UNIT  := $(UNIT_SRCS:tests/unit/%.c=$(AB)/tests/%)
+
+$(AB)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(AB)/obj/schema.o: src/schema.c profiles/storprov.rng
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
+$(AB)/libstorprov.a: $(ASAN_OBJS)
+	$(AR) rcs $@ $^
+$(AB)/storprov: $(AB)/obj/main.o $(AB)/libstorprov.a
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
+$(AB)/tests/%: tests/unit/%.c $(AB)/libstorprov.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -Isrc -o $@ $< $(AB)/libstorprov.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
+-include $(ASAN_OBJS:.o=.d) $(AB)/obj/main.d
+
+asan: $(AB)/storprov $(ASAN_UNIT)
+
+# libFuzzer targets (clang): fuzz/*.c against the library built with
+# -fsanitize=fuzzer-no-link,address,undefined. `make fuzz FUZZ_SECONDS=N`
+# runs each for N seconds from its seed corpus (fuzz/corpus/NAME) and
+# replays fuzz/regressions/NAME/* first; make check runs a short pass.
+CLANG        ?= clang
+FUZZ_SECONDS ?= 60
+FB           := $(B)/fuzz
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=undefined $(PKG_CFLAGS) -Isrc -Itests/tools -DSTORPROV_TOP='"$(CURDIR)"'
+FUZZ_SRCS    := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BINS    := $(FUZZ_SRCS:fuzz/%.c=$(FB)/%)
+FUZZ_OBJS    := $(LIB_SRCS:src/%.c=$(FB)/obj/%.o) $(FB)/obj/render_check.o
+
+$(FB)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+$(FB)/obj/schema.o: src/schema.c profiles/storprov.rng
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
+$(FB)/obj/render_check.o: tests/tools/render_check.c tests/tools/render_check.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -c -o $@ $<
+# From an archive and --as-needed: the targets never reach apply or the GPT
+# writer, so libparted (whose constructor reads past a heap buffer under
+# ASan, see tests/asan.supp) is not even loaded.
+$(FB)/libstorprov.a: $(FUZZ_OBJS)
+	$(AR) rcs $@ $^
+$(FB)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FB)/libstorprov.a
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libstorprov.a -Wl,--as-needed $(PKG_LIBS) $(LDFLAGS)
+-include $(FUZZ_OBJS:.o=.d)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz.sh
+
 # Every suite reports into build/results/*.tap-like counts; tests/summary.sh
 # prints the one closing line "N passed, N failed".
-check: all $(UNIT_BINS)
+check: all $(UNIT_BINS) check-tools asan fuzz-build
 	@tests/run-all.sh
 
 check-unit: $(UNIT_BINS)
 	@SUITES=unit tests/run-all.sh
 
-check-bats: all
+check-bats: all check-tools
 	@SUITES=bats tests/run-all.sh
 
 check-root: all
@@ -84,4 +152,4 @@ install: all
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
 
 clean:
-	rm -rf $(B)/obj $(B)/tests $(B)/storprov $(B)/libstorprov.a $(B)/results
+	rm -rf $(B)/obj $(B)/tests $(B)/storprov $(B)/libstorprov.a $(B)/results $(B)/asan $(B)/fuzz

@@ -18,13 +18,37 @@
 
 #define SECTOR_BYTES UINT64_C(512)
 
+/* The sysroot being read. A captured tree comes from the field: nothing in it
+ * may lead outside it. Attribute files are read only when they are not links
+ * and directories are entered only when their real path stays inside (sysfs's
+ * own links, sys/block/X -> ../devices/…, device, holders, resolve inside a
+ * faithful capture). Discovery runs once, single-threaded, in sysinfo_load. */
+static const char *cur_root = "/";
+
+static int confined_read(const char *path, char **ret)
+{
+        return read_file_under(cur_root, path, ret);
+}
+
+/* First line of PATH, stripped; NULL if missing or refused. */
+static char *confined_line(const char *path)
+{
+        char *s = NULL;
+        if (confined_read(path, &s) < 0)
+                return NULL;
+        char *nl = strchr(s, '\n');
+        if (nl)
+                *nl = 0;
+        return strip(s);
+}
+
 /* ---- small file and directory helpers ---------------------------------- */
 
 /* First line of DIR/REL, stripped; NULL if missing, unreadable or empty. */
 static char *attr_str(const char *dir, const char *rel)
 {
         _cleanup_free_ char *p = path_join(dir, rel);
-        char *s = read_line_file(p);
+        char *s = confined_line(p);
         if (s && !*s) {
                 free(s);
                 return NULL;
@@ -64,13 +88,14 @@ static bool attr_bool(const char *dir, const char *rel)
 static bool is_dir(const char *path)
 {
         struct stat st;
-        return stat(path, &st) == 0 && S_ISDIR(st.st_mode);   /* follows symlinks */
+        /* follows symlinks, as sysfs is made of them, but only inside the sysroot */
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode) && path_under(cur_root, path);
 }
 
 static bool is_file(const char *path)
 {
         struct stat st;
-        return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* Names in PATH, without "." entries or hidden files (sysfs has none; a
@@ -81,6 +106,10 @@ static int list_dir(const char *path, char ***ret)
         DIR *d = opendir(path);
         if (!d)
                 return -errno;
+        if (!path_under(cur_root, path)) {
+                closedir(d);
+                return -EXDEV;
+        }
         char **v = NULL;
         struct dirent *e;
         while ((e = readdir(d)))
@@ -145,7 +174,7 @@ static void udev_props_read(const char *sysroot, unsigned major, unsigned minor,
         _cleanup_free_ char *rel = xasprintf("run/udev/data/b%u:%u", major, minor);
         _cleanup_free_ char *p = path_join(sysroot, rel);
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) < 0)
+        if (confined_read(p, &text) < 0)
                 return;
 
         char *save = NULL;
@@ -202,16 +231,31 @@ static char *wwn_from_wwid(const char *wwid)
         return xstrdup(buf);
 }
 
+/* A kernel name or DEVNAME storprov will use as a path under /dev: the
+ * characters kernel names are made of, no "." or ".." component, no leading
+ * '/'. A captured tree could otherwise name /dev/../etc/passwd. */
+static bool devname_safe(const char *s)
+{
+        if (!s || !*s || *s == '/' || strlen(s) > 128)
+                return false;
+        if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!_.+:/-") != strlen(s))
+                return false;
+        for (const char *p = s; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+                if (!strncmp(p, "..", 2) || (p[0] == '.' && (p[1] == '/' || !p[1])) || p[0] == '/' || !p[0])
+                        return false;
+        return true;
+}
+
 /* "/dev/" + DEVNAME from the uevent file, else the kernel name with '!'
  * turned back into '/' ("cciss!c0d0" → "/dev/cciss/c0d0"). */
 static char *devnode_for(const char *dir, const char *name)
 {
         _cleanup_free_ char *p = path_join(dir, "uevent");
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) == 0) {
+        if (confined_read(p, &text) == 0) {
                 char *save = NULL;
                 for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-                        if (startswith(line, "DEVNAME=") && line[8])
+                        if (startswith(line, "DEVNAME=") && devname_safe(line + 8))
                                 return xasprintf("/dev/%s", line + 8);
         }
         char *node = xasprintf("/dev/%s", name);
@@ -381,6 +425,9 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
                         wwid = attr_str(dir, "wwid");
                 b->wwn = wwn_from_wwid(wwid);
         }
+        b->wwid = attr_str(dir, "device/wwid");
+        if (!b->wwid)
+                b->wwid = attr_str(dir, "wwid");
         b->id_path = xstrdup(u.id_path);
         b->fs_type = xstrdup(u.fs_type);
         b->fs_uuid = xstrdup(u.fs_uuid);
@@ -424,7 +471,7 @@ static uint64_t read_mem_total(const char *sysroot)
 {
         _cleanup_free_ char *p = path_join(sysroot, "proc/meminfo");
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) < 0)
+        if (confined_read(p, &text) < 0)
                 return 0;
         char *save = NULL;
         for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -453,7 +500,7 @@ static long read_page_size(const char *sysroot)
         }
         _cleanup_free_ char *p = path_join(sysroot, "proc/self/smaps");
         _cleanup_free_ char *text = NULL;
-        if (read_file(p, &text, NULL) == 0) {
+        if (confined_read(p, &text) == 0) {
                 char *save = NULL;
                 for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                         unsigned long kib;
@@ -469,6 +516,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         if (!sysroot || !*sysroot)
                 sysroot = "/";
 
+        cur_root = sysroot;
         _cleanup_free_ char *blockdir = path_join(sysroot, "sys/block");
         char **names = NULL;
         int r = list_dir(blockdir, &names);
@@ -477,6 +525,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                         diag_add(d, DIAG_ERROR, NULL, 0, "discovery", "sysfs-unreadable",
                                  "cannot read %s: %s; give the root of a live system or of a captured tree "
                                  "(tests/fixtures/capture-sysroot.sh)", blockdir, strerror(-r));
+                cur_root = "/";
                 return r;
         }
 
@@ -488,6 +537,17 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                 _cleanup_free_ char *dir = path_join(blockdir, names[i]);
                 if (!is_dir(dir) || skip_entry(dir, names[i]))
                         continue;
+                if (!devname_safe(names[i]) || strchr(names[i], '/')) {
+                        if (d) {
+                                struct sbuf shown = {0};
+                                for (const char *c = names[i]; *c && shown.len < 64; c++)
+                                        sbuf_printf(&shown, "%c", (unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f ? *c : '?');
+                                diag_add(d, DIAG_WARNING, NULL, 0, "discovery", "device-name",
+                                         "ignoring sys/block/%s: not a kernel device name", shown.s ? shown.s : "");
+                                free(shown.s);
+                        }
+                        continue;
+                }
                 load_dev(sysroot, dir, names[i], &s.devs[s.n_devs++]);
         }
         strv_free(names);
@@ -497,6 +557,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         s.mem_total_bytes = read_mem_total(sysroot);
         s.page_size = read_page_size(sysroot);
 
+        cur_root = "/";
         *ret = s;
         return 0;
 }
@@ -511,6 +572,7 @@ static void blockdev_done(struct blockdev *b)
         free(b->id_serial);
         free(b->wwn);
         free(b->id_path);
+        free(b->wwid);
         free(b->scheduler);
         strv_free(b->schedulers);
         strv_free(b->parts);

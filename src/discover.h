@@ -32,6 +32,7 @@ struct blockdev {
         char *serial;             /* udev ID_SERIAL_SHORT, else ID_SERIAL, else device/serial, else sys "serial" */
         char *id_serial;          /* udev ID_SERIAL exactly (what udev rules match), may be NULL */
         char *wwn;                /* udev ID_WWN ("0x5000c500a1b2c3d4"), else derived from device/wwid "naa.…" as "0x…", may be NULL */
+        char *wwid;               /* the kernel's device/wwid (or wwid) as read, may be NULL */
         char *id_path;            /* udev ID_PATH ("pci-0000:00:1f.2-ata-1"), may be NULL */
         /* queue limits and current tuning, 0 / NULL if the file is absent */
         uint32_t max_hw_sectors_kb, max_sectors_kb, nr_requests, read_ahead_kb;

@@ -19,16 +19,24 @@ int render_files(const struct plan *pl, const char *root, struct diags *d, struc
                 char *path = path_join(root, f->path);
                 char *existing = NULL;
                 enum file_action action = FILE_WRITTEN;
-                int r = read_file(path, &existing, NULL);
+                /* confined: no link under root is followed, on the way or at the end */
+                int r = read_file_in_root(root, f->path, &existing, NULL);
                 if (r < 0 && r != -ENOENT) {
-                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s", strerror(-r));
+                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s",
+                                 r == -ELOOP    ? "a symbolic link is on the way or is the file; storprov follows no link "
+                                                  "under --root"
+                                 : r == -EINVAL ? "not a regular file"
+                                                : strerror(-r));
                         action = FILE_FAILED;
                 } else {
                         char *content = render_file(pl, f->kind, existing, d);
                         if (existing && !strcmp(existing, content))
                                 action = FILE_UNCHANGED;
-                        else if ((r = write_file_atomic(path, content, strlen(content), f->mode)) < 0) {
-                                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", strerror(-r));
+                        else if ((r = write_file_in_root(root, f->path, content, strlen(content), f->mode)) < 0) {
+                                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s",
+                                         r == -ELOOP ? "a symbolic link is on the way or is the file; storprov follows no "
+                                                       "link under --root"
+                                                     : strerror(-r));
                                 action = FILE_FAILED;
                         }
                         free(content);

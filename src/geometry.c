@@ -81,12 +81,16 @@ int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret
                 *ret = (struct stripe_geom){0};
                 return 0;
         }
+        if (n > GEOM_MAX_MEMBERS)
+                return fail(ret_err, "%u members: at most %u", n, GEOM_MAX_MEMBERS);
         if (d->legs > 1 && d->level != RAID_50 && d->level != RAID_60)
                 return fail(ret_err, "legs apply to raid50/raid60 only, not %s", raid_level_name(d->level));
         if (!d->chunk_bytes)
                 return fail(ret_err, "%s needs a chunk size", raid_level_name(d->level));
         if (d->chunk_bytes % 4096)
                 return fail(ret_err, "chunk %s is not a multiple of 4 KiB", fmt_size_exact(d->chunk_bytes, cb));
+        if (d->chunk_bytes > GEOM_MAX_CHUNK_BYTES)
+                return fail(ret_err, "chunk %s is larger than 1 GiB", fmt_size_exact(d->chunk_bytes, cb));
         if (d->md && !is_pow2(d->chunk_bytes))
                 return fail(ret_err, "md chunk %s is not a power of 2 (mdadm --chunk needs one)",
                             fmt_size_exact(d->chunk_bytes, cb));
@@ -132,10 +136,14 @@ int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret
         }
         if (n < min)
                 return fail(ret_err, "%s needs at least %u members, got %u", raid_level_name(d->level), min, n);
+        uint64_t full;
+        if (__builtin_mul_overflow(d->chunk_bytes, (uint64_t)data, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES)
+                return fail(ret_err, "full stripe %u x %s is larger than %s: no array stripes that wide", data,
+                            fmt_size_exact(d->chunk_bytes, cb), "1 TiB");
 
         ret->su_bytes = d->chunk_bytes;
         ret->sw = data;
-        ret->full_stripe_bytes = d->chunk_bytes * data;
+        ret->full_stripe_bytes = full;
         ret->parity = raid_level_has_parity(d->level);
         return 0;
 }
@@ -144,27 +152,34 @@ int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chun
                    struct stripe_geom *ret, char **ret_err)
 {
         char a[32], b[32];
+        uint64_t full, sw;
         if (legs < 1)
                 return fail(ret_err, "no devices to stripe across");
+        if (legs > GEOM_MAX_MEMBERS)
+                return fail(ret_err, "%u devices to stripe across: at most %u", legs, GEOM_MAX_MEMBERS);
         if (!chunk_bytes || chunk_bytes % 4096)
                 return fail(ret_err, "stripe chunk %s is not a multiple of 4 KiB", fmt_size_exact(chunk_bytes, a));
+        if (__builtin_mul_overflow(chunk_bytes, (uint64_t)legs, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES)
+                return fail(ret_err, "full stripe %u x %s is larger than 1 TiB", legs, fmt_size_exact(chunk_bytes, a));
         if (!lower || !lower->su_bytes) {
                 if (legs == 1) {
                         *ret = (struct stripe_geom){0};
                         return 0;
                 }
                 *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = legs,
-                                            .full_stripe_bytes = chunk_bytes * legs, .parity = false};
+                                            .full_stripe_bytes = full, .parity = false};
                 return 0;
         }
         if (chunk_bytes == lower->full_stripe_bytes) {
-                *ret = (struct stripe_geom){.su_bytes = lower->su_bytes, .sw = legs * lower->sw,
-                                            .full_stripe_bytes = chunk_bytes * legs, .parity = parity_lower};
+                if (__builtin_mul_overflow((uint64_t)legs, (uint64_t)lower->sw, &sw) || sw > UINT32_MAX)
+                        return fail(ret_err, "%u x %u data disks is too many", legs, lower->sw);
+                *ret = (struct stripe_geom){.su_bytes = lower->su_bytes, .sw = (unsigned)sw,
+                                            .full_stripe_bytes = full, .parity = parity_lower};
                 return 0;
         }
         if (chunk_bytes % lower->full_stripe_bytes == 0) {
                 *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = legs,
-                                            .full_stripe_bytes = chunk_bytes * legs, .parity = parity_lower};
+                                            .full_stripe_bytes = full, .parity = parity_lower};
                 return 0;
         }
         return fail(ret_err,
@@ -176,6 +191,8 @@ int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chun
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes)
 {
         uint64_t a = lcm_u64(PARTITION_GRAIN_BYTES, g ? g->full_stripe_bytes : 0);
+        if (!a)
+                return 0; /* overflow: never a silent fallback to 512 */
         return lcm_u64(a, physical_sector_bytes ? physical_sector_bytes : SECTOR_BYTES);
 }
 
@@ -189,13 +206,15 @@ uint64_t vg_extent_bytes(uint64_t full_stripe_bytes)
         if (!full_stripe_bytes)
                 return VG_EXTENT_MIN_BYTES;
         for (uint64_t k = 1;; k++) {
-                uint64_t e = full_stripe_bytes * k;
+                uint64_t e;
+                if (__builtin_mul_overflow(full_stripe_bytes, k, &e))
+                        return 0;
                 if (e < VG_EXTENT_MIN_BYTES)
                         continue;
                 if (is_pow2(e) || e % (128 * KiB) == 0)
                         return e;
                 if (k > 1024)
-                        return lcm_u64(full_stripe_bytes, 128 * KiB); /* always a multiple of 128 KiB */
+                        return lcm_u64(full_stripe_bytes, 128 * KiB); /* a multiple of 128 KiB, or 0 on overflow */
         }
 }
 
@@ -222,7 +241,8 @@ int xfs_validate_stripe(uint64_t su_bytes, unsigned sw, uint64_t sector_bytes, c
         if (sector_bytes && su_bytes % sector_bytes)
                 return fail(ret_err, "stripe unit %s is not a multiple of the sector size %" PRIu64,
                             fmt_size_exact(su_bytes, a), sector_bytes);
-        if ((su_bytes / SECTOR_BYTES) * sw > INT32_MAX)
+        uint64_t swidth;
+        if (__builtin_mul_overflow(su_bytes / SECTOR_BYTES, (uint64_t)sw, &swidth) || swidth > INT32_MAX)
                 return fail(ret_err, "stripe width %u x %s is too large for mkfs.xfs", sw, fmt_size_exact(su_bytes, a));
         return 0;
 }

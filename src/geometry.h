@@ -12,6 +12,11 @@
 #define XFS_LOG_SU_MAX_BYTES   (UINT64_C(256) * 1024)   /* XLOG_MAX_RECORD_BSIZE */
 #define PARTITION_GRAIN_BYTES  (UINT64_C(1024) * 1024)  /* the 1 MiB everyone aligns to */
 #define VG_EXTENT_MIN_BYTES    (UINT64_C(4) * 1024 * 1024)
+/* Ranges every product below is checked against (profiles are held to the
+ * same at load: members <= 1024, chunk 4 KiB .. 1 GiB). */
+#define GEOM_MAX_MEMBERS          1024u
+#define GEOM_MAX_CHUNK_BYTES      (UINT64_C(1) << 30)
+#define GEOM_MAX_FULL_STRIPE_BYTES (UINT64_C(1) << 40)
 
 enum raid_level {
         RAID_NONE = -1,   /* a plain disk: no striping known */
@@ -58,7 +63,8 @@ int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret
 int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chunk_bytes, bool parity_lower,
                    struct stripe_geom *ret, char **ret_err);
 
-/* lcm(1 MiB, full stripe, physical sector). */
+/* lcm(1 MiB, full stripe, physical sector); 0 when it overflows 64 bits (the
+ * caller refuses the plan: never a silent fallback). */
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes);
 
 /* pvcreate --dataalignment: the full stripe, or 0 for the LVM default (1 MiB). */
@@ -66,7 +72,7 @@ uint64_t pv_data_alignment_bytes(const struct stripe_geom *g);
 
 /* Smallest multiple of the full stripe (of lcm(full stripes) of every PV) that is
  * at least 4 MiB and that vgcreate accepts (a power of 2 or a multiple of 128 KiB). */
-uint64_t vg_extent_bytes(uint64_t full_stripe_bytes);
+uint64_t vg_extent_bytes(uint64_t full_stripe_bytes);   /* 0 on overflow */
 
 /* XFS log stripe unit: the largest power of 2 that divides su and is at most
  * 256 KiB; 0 when there is no stripe geometry. */

@@ -191,7 +191,7 @@ static int usage_error(const char *verb, const char *fmt, ...)
         va_start(ap, fmt);
         vfprintf(stderr, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "\nTry 'storprov %s--help'.\n", verb ? verb : "");
+        fprintf(stderr, "\nTry 'storprov %s%s--help'.\n", verb ? verb : "", verb ? " " : "");
         return EXIT_USAGE;
 }
 
@@ -278,9 +278,9 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_MEMBERS:
                 case OPT_LEGS:
                 case OPT_JOBS:
-                        if (parse_u64(optarg, &u) < 0 || u == 0 || u > 4096)
-                                return usage_error(v->name, "'%s' takes a whole number from 1 to 4096, not '%s'",
-                                                   argv[optind - 2], optarg);
+                        if (parse_uint_range(optarg, 1, c == OPT_JOBS ? 4096 : GEOM_MAX_MEMBERS, &u) < 0)
+                                return usage_error(v->name, "'%s' takes a whole number from 1 to %u, not '%s'",
+                                                   argv[optind - 2], c == OPT_JOBS ? 4096u : GEOM_MAX_MEMBERS, optarg);
                         if (c == OPT_MEMBERS)
                                 a->members = (unsigned)u;
                         else if (c == OPT_LEGS)
@@ -339,6 +339,11 @@ static int cmd_geometry(struct args *a)
         uint64_t align = partition_align_bytes(&g, sector);
         uint64_t lsu = xfs_log_su_bytes(&g);
         uint64_t ext = vg_extent_bytes(g.full_stripe_bytes);
+        if (!align || !ext) {
+                fprintf(stderr, "storprov geometry: the alignment (lcm of 1 MiB, the full stripe and the sector) or the "
+                                "extent size does not fit in 64 bits\n");
+                return EXIT_USAGE;
+        }
         char **mkfs = NULL;
         xfs_stripe_args(&g, &mkfs);
         char mo[96], x1[32], x2[32], x3[32], x4[32];

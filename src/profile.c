@@ -5,18 +5,52 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
 
+#include "sanitize.h"
+
+/* Input limits: a profile is a short hand-written file. */
+#define PROFILE_MAX_BYTES (4 * MiB)
+#define PROFILE_MAX_ELEMENTS 10000
+#define PROFILE_MAX_SYSCTLS 256
+
 struct loader {
         const char *path;
         struct diags *d;
         int errors;
+        int last_line;            /* of the last error with a line: for libxml2's line-less ones */
+        int *bad_lines;           /* lines our own attribute checks reported */
+        size_t n_bad_lines;
+        char **pending;           /* line-less libxml2 messages, waiting for the next one with a line */
 };
+
+static bool line_reported(const struct loader *l, int line)
+{
+        for (size_t i = 0; i < l->n_bad_lines; i++)
+                if (l->bad_lines[i] == line)
+                        return true;
+        return false;
+}
+
+/* Adds an error; the same line and message are reported once. */
+static void loader_error(struct loader *l, int line, const char *obj, const char *rule, const char *msg)
+{
+        for (size_t i = 0; i < l->d->n; i++) {
+                const struct diag *x = &l->d->v[i];
+                if (x->line == line && streq_ptr(x->message, msg) && streq_ptr(x->file, l->path))
+                        return;
+        }
+        diag_add(l->d, DIAG_ERROR, l->path, line, obj, rule, "%s", msg);
+        l->errors++;
+}
 
 static int line_of(xmlNode *n)
 {
@@ -26,16 +60,39 @@ static int line_of(xmlNode *n)
 static void on_xml_error(void *data, xmlError *e)
 {
         struct loader *l = data;
-        char *msg = xstrdup(e->message ? e->message : "invalid");
-        strip(msg);
+        char *raw = xstrdup(e->message ? e->message : "invalid");
+        strip(raw);
+        char *msg = comment_dup(raw);
+        free(raw);
         const char *elem = NULL;
-        if (e->node && ((xmlNode *)e->node)->type == XML_ELEMENT_NODE)
+        int line = e->line;
+        if (e->node && ((xmlNode *)e->node)->type == XML_ELEMENT_NODE) {
                 elem = (const char *)((xmlNode *)e->node)->name;
+                if (line <= 0)
+                        line = (int)xmlGetLineNo((xmlNode *)e->node);
+        }
+        /* libxml2 gives some RELAX NG errors no line ("Extra element hwraid in
+         * interleave"); the error that follows names the element: they take its line */
+        if (line <= 0) {
+                if (strv_len(l->pending) < 16)
+                        strv_push(&l->pending, msg);
+                free(msg);
+                return;
+        }
+        l->last_line = line;
+        for (size_t i = 0; l->pending && l->pending[i]; i++)
+                loader_error(l, line, NULL, "schema", l->pending[i]);
+        strv_free(l->pending);
+        l->pending = NULL;
+        /* an attribute our own check already explained needs no second, vaguer word */
+        if (e->domain == XML_FROM_RELAXNGV && line_reported(l, line)) {
+                free(msg);
+                return;
+        }
         char *obj = elem ? xasprintf("<%s>", elem) : NULL;
-        diag_add(l->d, DIAG_ERROR, l->path, e->line, obj, "schema", "%s", msg);
+        loader_error(l, line, obj, e->domain == XML_FROM_RELAXNGV ? "schema" : "xml", msg);
         free(obj);
         free(msg);
-        l->errors++;
 }
 
 static char *attr(xmlNode *n, const char *name)
@@ -56,11 +113,16 @@ static bool is_elem(xmlNode *n, const char *name)
 static void bad_value(struct loader *l, xmlNode *n, const char *what, const char *value, const char *rule)
 {
         char *obj = xasprintf("<%s>", (const char *)n->name);
-        diag_add(l->d, DIAG_ERROR, l->path, line_of(n), obj, rule, "%s \"%s\" is not valid", what, value);
+        char *v = comment_dup(value);
+        char *msg = xasprintf("%s=\"%s\" is not valid", what, v);
+        loader_error(l, line_of(n), obj, rule, msg);
+        free(msg);
+        free(v);
         free(obj);
-        l->errors++;
 }
 
+/* Values were checked against attr_rules before these run; the checks here
+ * only keep a value that slipped through from wrapping. */
 static uint64_t size_attr(struct loader *l, xmlNode *n, const char *name)
 {
         _cleanup_free_ char *v = attr(n, name);
@@ -74,9 +136,286 @@ static uint64_t uint_attr(struct loader *l, xmlNode *n, const char *name, uint64
 {
         _cleanup_free_ char *v = attr(n, name);
         uint64_t u = dflt;
-        if (v && parse_u64(v, &u) < 0)
-                bad_value(l, n, name, v, "number");
+        if (v && parse_uint_range(v, 0, UINT32_MAX, &u) < 0)
+                bad_value(l, n, name, v, "range");
         return u;
+}
+
+/* ---- the attribute table: every value's accepted form and range ----------- */
+
+enum akind { A_COUNT, A_SIZE, A_LVSIZE, A_IDENT, A_REFS, A_BOOL, A_ENUM, A_GLOB, A_TEXT, A_WORD,
+             A_MOUNTPOINT, A_MOUNTOPTS, A_LABEL, A_SYSCTL_KEY, A_SYSCTL_VALUE };
+
+struct attr_rule {
+        const char *elem, *attr;  /* elem "*": any element */
+        enum akind kind;
+        uint64_t min, max;        /* A_COUNT, A_SIZE: the range; A_GLOB/A_TEXT/A_WORD: length */
+        const char *form;         /* the accepted form, for messages; A_ENUM: the values, blank-separated */
+};
+
+#define K4 (4 * KiB)
+static const struct attr_rule attr_rules[] = {
+        {"profile", "name", A_IDENT, 0, 0, NULL},
+        {"disks", "id", A_IDENT, 0, 0, NULL},
+        {"disks", "count", A_COUNT, 1, 1024, NULL},
+        {"match", "vendor", A_GLOB, 0, 256, NULL},
+        {"match", "model", A_GLOB, 0, 256, NULL},
+        {"match", "serial", A_GLOB, 0, 256, NULL},
+        {"match", "wwn", A_GLOB, 0, 256, NULL},
+        {"match", "path", A_GLOB, 0, 256, NULL},
+        {"match", "name", A_GLOB, 0, 256, NULL},
+        {"match", "min-size", A_SIZE, 0, UINT64_MAX, NULL},
+        {"match", "max-size", A_SIZE, 0, UINT64_MAX, NULL},
+        {"match", "rotational", A_BOOL, 0, 0, NULL},
+        {"hwraid", "level", A_ENUM, 0, 0, "0 1 5 6 10 50 60"},
+        {"hwraid", "members", A_COUNT, 1, 1024, NULL},
+        {"hwraid", "legs", A_COUNT, 1, 1024, NULL},
+        {"hwraid", "chunk", A_SIZE, K4, GiB, NULL},
+        {"partition", "id", A_IDENT, 0, 0, NULL},
+        {"partition", "size", A_LVSIZE, 0, 0, NULL},
+        {"partition", "type", A_ENUM, 0, 0, "linux raid lvm"},
+        {"partition", "name", A_TEXT, 1, 36, NULL},
+        {"md", "id", A_IDENT, 0, 0, NULL},
+        {"md", "name", A_IDENT, 0, 0, NULL},
+        {"md", "level", A_ENUM, 0, 0, "0 1 4 5 6 10"},
+        {"md", "devices", A_REFS, 0, 0, NULL},
+        {"md", "chunk", A_SIZE, K4, GiB, NULL},
+        {"md", "metadata", A_ENUM, 0, 0, "1.0 1.1 1.2"},
+        {"md", "bitmap", A_ENUM, 0, 0, "internal none"},
+        {"md", "layout", A_WORD, 1, 32, NULL},
+        {"md", "parity", A_WORD, 1, 32, NULL},
+        {"md", "spares", A_COUNT, 0, 1024, NULL},
+        {"vg", "id", A_IDENT, 0, 0, NULL},
+        {"vg", "name", A_IDENT, 0, 0, NULL},
+        {"vg", "pvs", A_REFS, 0, 0, NULL},
+        {"lv", "name", A_IDENT, 0, 0, NULL},
+        {"lv", "size", A_LVSIZE, 0, 0, NULL},
+        {"lv", "stripes", A_COUNT, 1, 1024, NULL},
+        {"lv", "stripe-size", A_SIZE, K4, GiB, NULL},
+        /* <tune>: from the tune table (src/tune.c), see tune_rule() */
+        {"xfs", "on", A_REFS, 0, 0, NULL},
+        {"xfs", "label", A_LABEL, 0, 0, NULL},
+        {"xfs", "mountpoint", A_MOUNTPOINT, 0, 0, NULL},
+        {"xfs", "mount-options", A_MOUNTOPTS, 0, 0, NULL},
+        {"xfs", "mkfs-options", A_TEXT, 1, 1024, NULL},
+        {"sysctl", "key", A_SYSCTL_KEY, 0, 0, NULL},
+        {"sysctl", "value", A_SYSCTL_VALUE, 0, 0, NULL},
+        {"allow", "rule", A_ENUM, 0, 0, "queue-memory topology-mismatch sysctl-key"},
+        {"allow", "reason", A_TEXT, 0, 1024, NULL},
+        {"*", "wipe", A_BOOL, 0, 0, NULL},
+        {"*", "preserve", A_BOOL, 0, 0, NULL},
+};
+
+static bool ident_ok(const char *v)
+{
+        size_t n = strlen(v);
+        if (!n || n > 64 || !((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z')))
+                return false;
+        return strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-") == n;
+}
+
+static bool ref_ok(const char *v)
+{
+        /* ident, or ident.ident / ident/ident */
+        const char *sep = v + strcspn(v, "./");
+        char *a = strndup(v, (size_t)(sep - v));
+        bool ok = a && ident_ok(a) && (!*sep || ident_ok(sep + 1));
+        free(a);
+        return ok;
+}
+
+static bool printable(const char *v, uint64_t min, uint64_t max)
+{
+        size_t n = strlen(v);
+        if (n < min || n > max)
+                return false;
+        for (const char *p = v; *p; p++)
+                if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+                        return false;
+        return true;
+}
+
+static bool enum_ok(const char *v, const char *values)
+{
+        size_t n = strlen(v);
+        for (const char *p = values; *p;) {
+                size_t k = strcspn(p, " ");
+                if (k == n && !strncmp(p, v, n))
+                        return true;
+                p += k + (p[k] == ' ');
+        }
+        return false;
+}
+
+static const char *size_form(uint64_t min, uint64_t max, char *buf, size_t len)
+{
+        char a[32], b[32];
+        if (!min && max == UINT64_MAX)
+                return "a size: digits, an optional fraction that comes to whole bytes, and a unit "
+                       "(K M G T P or KiB…PiB binary, KB…PB decimal, s for 512-byte sectors), such as 64K or 4TB";
+        snprintf(buf, len, "a size from %s to %s, such as 64K", fmt_size_exact(min, a), fmt_size_exact(max, b));
+        return buf;
+}
+
+/* Checks one attribute against its rule; on failure reports the line, the
+ * attribute, the value given and the accepted form. */
+static void check_attr(struct loader *l, xmlNode *n, const struct attr_rule *r, const char *v)
+{
+        char form[256];
+        const char *accepted = NULL, *why = "is not valid";
+        uint64_t u;
+        int rc;
+        switch (r->kind) {
+        case A_COUNT:
+                if ((rc = parse_uint_range(v, r->min, r->max, &u)) < 0) {
+                        why = rc == -ERANGE ? "is out of range" : "is not a whole number";
+                        snprintf(form, sizeof(form), "a whole number from %" PRIu64 " to %" PRIu64 "%s%s", r->min,
+                                 r->max, r->form ? " " : "", r->form ? r->form : "");
+                        accepted = form;
+                }
+                break;
+        case A_SIZE:
+                if ((rc = parse_size(v, &u)) < 0 || u < r->min || u > r->max) {
+                        why = rc == -ERANGE || (rc == 0) ? "is out of range" : "is not a size";
+                        accepted = size_form(r->min, r->max, form, sizeof(form));
+                }
+                break;
+        case A_LVSIZE: {
+                const char *pct = strchr(v, '%');
+                if (pct) {
+                        char *num = strndup(v, (size_t)(pct - v));
+                        bool ok = num && parse_uint_range(num, 1, 100, &u) == 0 &&
+                                  (!strcmp(pct, "%") || !strcmp(pct, "%VG") || !strcmp(pct, "%FREE"));
+                        free(num);
+                        if (!ok)
+                                accepted = "a percentage from 1% to 100%, optionally followed by VG or FREE (50%FREE)";
+                } else if ((rc = parse_size(v, &u)) < 0 || u == 0) {
+                        why = rc == -ERANGE ? "is out of range" : "is not a size";
+                        accepted = "a size above 0 such as 500G or 4TB, or a percentage such as 100% or 50%FREE";
+                }
+                break;
+        }
+        case A_IDENT:
+                if (!ident_ok(v))
+                        accepted = "an identifier: a letter, then up to 63 letters, digits, _ + or -";
+                break;
+        case A_REFS: {
+                char **refs = strv_split(v, " \t\n");
+                bool ok = refs != NULL && strv_len(refs) <= 1024;
+                for (size_t i = 0; ok && refs[i]; i++)
+                        ok = ref_ok(refs[i]);
+                strv_free(refs);
+                if (!ok)
+                        accepted = "1 to 1024 blank-separated references: an id, or id.part / vg/lv";
+                break;
+        }
+        case A_BOOL:
+                if (strcmp(v, "true") && strcmp(v, "false"))
+                        accepted = "true or false";
+                break;
+        case A_ENUM:
+                if (!enum_ok(v, r->form)) {
+                        snprintf(form, sizeof(form), "one of: %s", r->form);
+                        accepted = form;
+                }
+                break;
+        case A_GLOB:
+        case A_TEXT:
+                if (!printable(v, r->min, r->max)) {
+                        snprintf(form, sizeof(form), "%" PRIu64 " to %" PRIu64 " printable ASCII characters, no control characters",
+                                 r->min, r->max);
+                        accepted = form;
+                }
+                break;
+        case A_WORD:
+                if (!printable(v, r->min, r->max) || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(v))
+                        accepted = "a word of lower-case letters, digits and - (such as left-symmetric)";
+                break;
+        case A_MOUNTPOINT: {
+                const char *w = NULL;
+                char *norm = mountpoint_normalize(v, &w);
+                free(norm);
+                if (!norm) {
+                        snprintf(form, sizeof(form), "an absolute path inside the root (%s)", w);
+                        accepted = form;
+                }
+                break;
+        }
+        case A_MOUNTOPTS:
+                if (!mount_options_safe(v))
+                        accepted = "comma-separated mount options of letters, digits and ._=:/+@- (no blanks; fstab "
+                                   "fields cannot hold them)";
+                break;
+        case A_LABEL:
+                if (!printable(v, 1, 12) || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-%") !=
+                                                    strlen(v))
+                        accepted = "1 to 12 letters, digits, _ - or %n";
+                break;
+        case A_SYSCTL_KEY:
+                if (!sysctl_key_safe(v))
+                        accepted = "a sysctl key: lower-case words joined by dots, such as vm.dirty_ratio";
+                break;
+        case A_SYSCTL_VALUE:
+                if (!sysctl_value_safe(v))
+                        accepted = "1 to 256 printable ASCII characters, no leading or trailing blank";
+                break;
+        }
+        if (!accepted)
+                return;
+        char *obj = xasprintf("<%s>", (const char *)n->name);
+        char *shown = comment_dup(v);
+        char *msg = xasprintf("attribute %s=\"%s\" %s: expected %s", r->attr, shown, why, accepted);
+        loader_error(l, line_of(n), obj, r->kind == A_COUNT || r->kind == A_SIZE ? "range" : "schema", msg);
+        l->bad_lines = xrealloc(l->bad_lines, (l->n_bad_lines + 1) * sizeof(int));
+        l->bad_lines[l->n_bad_lines++] = line_of(n);
+        free(msg);
+        free(shown);
+        free(obj);
+}
+
+/* The rule of a <tune> attribute, from the one tune table. */
+static const struct attr_rule *tune_rule(const char *elem, const char *attr, struct attr_rule *buf)
+{
+        if (strcmp(elem, "tune"))
+                return NULL;
+        for (int a = 0; a < _TUNE_MAX; a++) {
+                const struct tune_def *d = &tune_defs[a];
+                if (strcmp(d->xml, attr) || d->type == TUNE_SECONDS) /* seconds: the schema's pattern */
+                        continue;
+                *buf = (struct attr_rule){.elem = "tune", .attr = d->xml, .min = d->min, .max = d->max, .form = d->form,
+                                          .kind = d->type == TUNE_UINT ? A_COUNT : A_ENUM};
+                return buf;
+        }
+        return NULL;
+}
+
+/* Every attribute of every element against the table, before RELAX NG, so
+ * that a bad value is reported with its form rather than as "failed to
+ * validate attributes". Counts the elements; returns false past the cap. */
+static bool check_tree(struct loader *l, xmlNode *n, size_t *count)
+{
+        for (; n; n = n->next) {
+                if (n->type != XML_ELEMENT_NODE)
+                        continue;
+                if (++*count > PROFILE_MAX_ELEMENTS)
+                        return false;
+                for (xmlAttr *a = n->properties; a; a = a->next) {
+                        struct attr_rule tr;
+                        const struct attr_rule *rule = tune_rule((const char *)n->name, (const char *)a->name, &tr);
+                        for (size_t i = 0; i < ELEMENTSOF(attr_rules) && !rule; i++)
+                                if ((!strcmp(attr_rules[i].elem, "*") || !strcmp(attr_rules[i].elem, (const char *)n->name)) &&
+                                    !strcmp(attr_rules[i].attr, (const char *)a->name))
+                                        rule = &attr_rules[i];
+                        if (!rule)
+                                continue; /* RELAX NG names unknown attributes */
+                        xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+                        check_attr(l, n, rule, v ? (const char *)v : "");
+                        xmlFree(v);
+                }
+                if (!check_tree(l, n->children, count))
+                        return false;
+        }
+        return true;
 }
 
 static bool bool_attr(xmlNode *n, const char *name)
@@ -237,16 +576,162 @@ static void parse_vg(struct loader *l, xmlNode *n, struct profile *p)
 
 static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
 {
-        (void)l;
         struct p_xfs *f = APPEND(p->fss, p->n_fss);
         f->line = line_of(n);
         _cleanup_free_ char *on = attr(n, "on");
         f->on = strv_split(on, " \t\n");
         f->label = attr(n, "label");
-        f->mountpoint = attr(n, "mountpoint");
+        _cleanup_free_ char *mp = attr(n, "mountpoint");
+        if (mp) {
+                const char *why = NULL;
+                f->mountpoint = mountpoint_normalize(mp, &why);   /* "/d1/" is "/d1" */
+                if (!f->mountpoint)
+                        bad_value(l, n, "mountpoint", mp, "mountpoint");
+        }
         f->mkfs_options = attr(n, "mkfs-options");
         f->mount_options = attr(n, "mount-options");
         f->preserve = bool_attr(n, "preserve");
+}
+
+/* Reads the profile, refusing what no profile needs: more than 4 MiB, NUL
+ * bytes (binary, or UTF-16 that would hide a DOCTYPE from the scan below), and
+ * any DOCTYPE or entity declaration (entity expansion is how a 110 KB file
+ * becomes gigabytes). Returns 0 or -errno / -EINVAL with a diagnostic. */
+static int read_profile(struct loader *l, char **ret, size_t *ret_len)
+{
+        int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) {
+                int r = -errno;
+                diag_add(l->d, DIAG_ERROR, l->path, 0, NULL, "io", "cannot open the profile: %s", strerror(-r));
+                return r;
+        }
+        struct stat st;
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                loader_error(l, 1, NULL, "input", "the profile is not a regular file");
+                return -EINVAL;
+        }
+        struct sbuf b = {0};
+        char tmp[65536];
+        for (;;) {
+                ssize_t n = read(fd, tmp, sizeof(tmp));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        break;
+                if (b.len + (size_t)n > PROFILE_MAX_BYTES) {
+                        close(fd);
+                        free(b.s);
+                        char *m = xasprintf("the profile is larger than %d MiB (%" PRIu64 " bytes); a profile is a short "
+                                            "hand-written file", (int)(PROFILE_MAX_BYTES / MiB), (uint64_t)st.st_size);
+                        loader_error(l, 1, NULL, "input-size", m);
+                        free(m);
+                        return -EINVAL;
+                }
+                if (b.len + (size_t)n + 1 > b.cap) {
+                        b.cap = (b.len + (size_t)n + 1) * 2;
+                        b.s = xrealloc(b.s, b.cap);
+                }
+                memcpy(b.s + b.len, tmp, (size_t)n);
+                b.len += (size_t)n;
+                b.s[b.len] = 0;
+        }
+        close(fd);
+        if (!b.len) {
+                free(b.s);
+                loader_error(l, 1, NULL, "input", "the profile is empty: expected <profile version=\"1\">");
+                return -EINVAL;
+        }
+        const char *nul = memchr(b.s, 0, b.len);
+        if (nul) {
+                int line = 1;
+                for (const char *p = b.s; p < nul; p++)
+                        line += *p == '\n';
+                free(b.s);
+                loader_error(l, line, NULL, "input",
+                             "the profile holds a NUL byte: it is binary or not UTF-8 (expected a UTF-8 XML text file)");
+                return -EINVAL;
+        }
+        static const char *const refused[] = {"<!DOCTYPE", "<!ENTITY"};
+        for (size_t k = 0; k < ELEMENTSOF(refused); k++) {
+                const char *at = strstr(b.s, refused[k]);
+                if (!at)
+                        continue;
+                int line = 1;
+                for (const char *p = b.s; p < at; p++)
+                        line += *p == '\n';
+                free(b.s);
+                char *m = xasprintf("%s is refused: a profile needs no document type and no entities (entity "
+                                    "expansion can make a small file use gigabytes)", refused[k]);
+                loader_error(l, line, NULL, "doctype", m);
+                free(m);
+                return -EINVAL;
+        }
+        *ret = b.s;
+        *ret_len = b.len;
+        return 0;
+}
+
+/* A set of strings for linear duplicate checks: open addressing, FNV-1a. */
+struct strset {
+        const char **keys;
+        int *lines;
+        size_t cap;
+};
+
+static int strset_add(struct strset *s, const char *key, int line)
+{
+        uint64_t h = UINT64_C(1469598103934665603);
+        for (const char *p = key; *p; p++)
+                h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+        for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+                if (!s->keys[i]) {
+                        s->keys[i] = key;
+                        s->lines[i] = line;
+                        return 0;
+                }
+                if (!strcmp(s->keys[i], key))
+                        return s->lines[i];
+        }
+}
+
+/* Sysctls, at load: how many, which keys, each key once (linear). */
+static void check_sysctls_load(struct loader *l, const struct profile *p)
+{
+        if (p->n_sysctls > PROFILE_MAX_SYSCTLS) {
+                char *m = xasprintf("%zu <sysctl> elements; a profile sets at most %d", p->n_sysctls, PROFILE_MAX_SYSCTLS);
+                loader_error(l, p->sysctls[PROFILE_MAX_SYSCTLS].line, "sysctl", "sysctl-count", m);
+                free(m);
+                return;
+        }
+        bool allow_any = profile_allows(p, "sysctl-key");
+        struct strset set = {.cap = 512};
+        set.keys = xcalloc(set.cap, sizeof(*set.keys));
+        set.lines = xcalloc(set.cap, sizeof(*set.lines));
+        for (size_t i = 0; i < p->n_sysctls; i++) {
+                const struct p_sysctl *x = &p->sysctls[i];
+                if (!x->key || !x->value)
+                        continue;
+                if (!allow_any && !sysctl_key_allowed(x->key)) {
+                        char *k = comment_dup(x->key);
+                        char *m = xasprintf("sysctl key %s is not on the storage allow-list (%s); to set it anyway add "
+                                            "<allow rule=\"sysctl-key\" reason=\"...\"/>",
+                                            k, sysctl_allowed_text);
+                        loader_error(l, x->line, "sysctl", "sysctl-key", m);
+                        free(m);
+                        free(k);
+                }
+                int prev = strset_add(&set, x->key, x->line);
+                if (prev) {
+                        char *k = comment_dup(x->key);
+                        char *m = xasprintf("%s is set twice (also line %d)", k, prev);
+                        loader_error(l, x->line, "sysctl", "sysctl-duplicate", m);
+                        free(m);
+                        free(k);
+                }
+        }
+        free(set.keys);
+        free(set.lines);
 }
 
 int profile_load(const char *path, struct profile *ret, struct diags *d)
@@ -257,41 +742,72 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
 
         xmlDoc *doc = NULL;
         xmlRelaxNGParserCtxt *pctx = NULL;
-        xmlRelaxNG *schema = NULL;
         xmlRelaxNGValidCtxt *vctx = NULL;
+        xmlParserCtxt *ctx = NULL;
+        char *text = NULL;
+        size_t text_len = 0;
 
-        xmlParserCtxt *ctx = xmlNewParserCtxt();
+        if ((r = read_profile(&l, &text, &text_len)) < 0)
+                goto out;
+        ctx = xmlNewParserCtxt();
         if (!ctx) {
                 r = -ENOMEM;
                 goto out;
         }
         /* libxml2 2.9 has no per-context handler for parse errors; the global
-         * one is set for the duration of this call only. */
+         * one is set for the duration of this call only. The encoding is
+         * fixed: a declaration cannot switch to one the DOCTYPE scan misses.
+         * No DTD is loaded, no entity substituted, nothing fetched. */
         xmlSetStructuredErrorFunc(&l, (xmlStructuredErrorFunc)on_xml_error);
-        doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+        doc = xmlCtxtReadMemory(ctx, text, (int)text_len, path, "UTF-8", XML_PARSE_NONET | XML_PARSE_NOWARNING);
         xmlSetStructuredErrorFunc(NULL, NULL);
         if (!doc) {
                 if (!l.errors)
-                        diag_add(d, DIAG_ERROR, path, 0, NULL, "xml", "cannot read or parse the profile");
+                        loader_error(&l, 1, NULL, "xml", "cannot parse the profile as XML");
+                r = -EINVAL;
+                goto out;
+        }
+        if (doc->intSubset || doc->extSubset) {
+                loader_error(&l, 1, NULL, "doctype", "a DOCTYPE is refused: a profile needs no document type");
+                r = -EINVAL;
+                goto out;
+        }
+        xmlNode *root = xmlDocGetRootElement(doc);
+        size_t n_elems = 0;
+        if (!check_tree(&l, root, &n_elems)) {
+                char *m = xasprintf("the profile has more than %d elements; a profile is a short hand-written file",
+                                    PROFILE_MAX_ELEMENTS);
+                loader_error(&l, 1, NULL, "input-size", m);
+                free(m);
                 r = -EINVAL;
                 goto out;
         }
 
-        pctx = xmlRelaxNGNewMemParserCtxt(storprov_schema_rng, (int)strlen(storprov_schema_rng));
-        schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
-        vctx = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
+        /* the built-in schema is compiled once per process (it does not change) */
+        static xmlRelaxNG *compiled;
+        if (!compiled) {
+                pctx = xmlRelaxNGNewMemParserCtxt(storprov_schema_rng, (int)strlen(storprov_schema_rng));
+                compiled = pctx ? xmlRelaxNGParse(pctx) : NULL;
+        }
+        vctx = compiled ? xmlRelaxNGNewValidCtxt(compiled) : NULL;
         if (!vctx) {
                 diag_add(d, DIAG_ERROR, NULL, 0, NULL, "internal", "the built-in schema does not load");
                 r = -EINVAL;
                 goto out;
         }
         xmlRelaxNGSetValidStructuredErrors(vctx, (xmlStructuredErrorFunc)on_xml_error, &l);
-        if (xmlRelaxNGValidateDoc(vctx, doc) != 0 || l.errors) {
+        int valid = xmlRelaxNGValidateDoc(vctx, doc);
+        for (size_t i = 0; l.pending && l.pending[i]; i++)
+                loader_error(&l, l.last_line > 0 ? l.last_line : line_of(root), NULL, "schema", l.pending[i]);
+        strv_free(l.pending);
+        l.pending = NULL;
+        if (valid != 0 || l.errors) {
+                if (!l.errors)
+                        loader_error(&l, line_of(root), "<profile>", "schema", "the profile does not follow the schema");
                 r = -EINVAL;
                 goto out;
         }
 
-        xmlNode *root = xmlDocGetRootElement(doc);
         p.name = attr(root, "name");
         for (xmlNode *n = root->children; n; n = n->next) {
                 if (is_elem(n, "description")) {
@@ -318,11 +834,13 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
                         a->reason = attr(n, "reason");
                 }
         }
+        check_sysctls_load(&l, &p);
         if (!p.name) {
-                /* default: the file name without directory and .xml */
+                /* default: the file name without directory and .xml, as an identifier
+                 * (it is printed into comments of generated files) */
                 const char *b = strrchr(path, '/');
                 b = b ? b + 1 : path;
-                p.name = xstrdup(b);
+                p.name = comment_dup(b);
                 char *dot = strrchr(p.name, '.');
                 if (dot && strcmp(dot, ".xml") == 0)
                         *dot = 0;
@@ -332,14 +850,15 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
 out:
         if (vctx)
                 xmlRelaxNGFreeValidCtxt(vctx);
-        if (schema)
-                xmlRelaxNGFree(schema);
         if (pctx)
                 xmlRelaxNGFreeParserCtxt(pctx);
         if (doc)
                 xmlFreeDoc(doc);
         if (ctx)
                 xmlFreeParserCtxt(ctx);
+        free(text);
+        free(l.bad_lines);
+        strv_free(l.pending);
         if (r < 0)
                 profile_free(&p);
         else

@@ -37,6 +37,8 @@ struct tune_def {
         const char *sysfs;        /* under /sys/block/X: "queue/read_ahead_kb" */
         enum tune_type type;
         unsigned on;              /* TUNE_ON_* */
+        uint64_t min, max;        /* TUNE_UINT: the range the profile may give */
+        const char *form;         /* TUNE_UINT: the unit; TUNE_WORD: the values, blank-separated */
         const char *rule;         /* rule id when set where it does not apply */
         const char *why_not;      /* that message, a format taking what it was set on ("md", "raid1") */
 };

@@ -59,14 +59,31 @@ char *strip(char *s);                  /* in place, returns s */
 
 /* Sizes. Accepts "512", "64K", "64k", "64KiB", "11M", "5.5T" (binary units:
  * K/M/G/T/P and KiB/MiB/…), "500GB"/"5.5TB" (decimal: KB/MB/GB/TB/PB) and
- * a trailing "s" for 512-byte sectors ("2048s"). Returns 0 or -EINVAL/-ERANGE. */
+ * a trailing "s" for 512-byte sectors ("2048s"). A fraction must come to whole
+ * bytes ("0.5k" yes, "1.1k" -EINVAL). Checked: a value past 2^64-1 is -ERANGE,
+ * never wrapped. Returns 0 or -EINVAL/-ERANGE. */
 int parse_size(const char *s, uint64_t *ret_bytes);
 /* Shortest exact form with a lower-case binary suffix for mkfs and mount:
  * 65536 -> "64k", 11534336 -> "11m", 1000 -> "1000". buf needs 32 bytes. */
 const char *fmt_size_exact(uint64_t bytes, char buf[static 32]);
 /* Human form with one decimal for messages: "5.5 TiB". buf needs 32 bytes. */
 const char *fmt_size_human(uint64_t bytes, char buf[static 32]);
+/* The one checked parser for counts: decimal digits only (no sign, no blank),
+ * overflow gives -ERANGE, never a wrapped value. */
 int parse_u64(const char *s, uint64_t *ret);
+/* parse_u64 within [min, max]: -ERANGE outside. */
+int parse_uint_range(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+/* Saturating arithmetic for guards: UINT64_MAX instead of a wrap. */
+static inline uint64_t mul_sat_u64(uint64_t a, uint64_t b)
+{
+        uint64_t r;
+        return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+static inline uint64_t add_sat_u64(uint64_t a, uint64_t b)
+{
+        uint64_t r;
+        return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
 int parse_bool(const char *s, bool *ret);
 
 uint64_t gcd_u64(uint64_t a, uint64_t b);
@@ -108,4 +125,25 @@ char *read_line_file(const char *path);
  * missing parent directories (0755). Returns 0 or -errno. */
 int write_file_atomic(const char *path, const char *content, size_t len, unsigned mode);
 int mkdir_parents(const char *path, unsigned mode);
+
+/* Confined to a root: REL is a path inside ROOT ("etc/fstab" or "/etc/fstab"),
+ * resolved as if ROOT were "/" and never through a symbolic link, with
+ * openat2(RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS) or,
+ * where the kernel lacks openat2 (before 5.6; or STORPROV_NO_OPENAT2=1 in the
+ * environment, for tests), a walk with openat(O_NOFOLLOW | O_DIRECTORY) per
+ * component. A ".." component is refused (-EXDEV), a link anywhere on the way
+ * or as the file itself gives -ELOOP, anything but a regular file -EINVAL.
+ * read: *ret NUL-terminated; files over 64 MiB give -EFBIG. */
+int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len);
+/* Reading a captured tree: PATH (a path under ROOT, the root included) is
+ * read only when the file itself is not a symbolic link and its real path
+ * (links on the way resolved, as sysfs is made of them) stays inside ROOT's
+ * real path. -ELOOP for a link, -EXDEV for a path that leaves ROOT. Regular
+ * files only (-EINVAL), at most 1 MiB (-EFBIG). */
+int read_file_under(const char *root, const char *path, char **ret);
+/* Whether PATH resolves (links followed) to a place inside ROOT. */
+bool path_under(const char *root, const char *path);
+/* write: temp file + fsync + renameat in the same (confined) directory;
+ * missing parent directories are made (0755), one component at a time. */
+int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode);
 char *path_join(const char *a, const char *b);

@@ -47,8 +47,8 @@ static void check_stripe_cache(struct ctx *c, const struct pl_obj *o)
                 return;
         }
         char hb[32];
-        uint64_t bytes = (uint64_t)sc * 4096 * o->md.n_members;
-        if (bytes * QUEUE_MEM_FRACTION_DEN > c->pl->mem_total_bytes && c->pl->mem_total_bytes)
+        uint64_t bytes = mul_sat_u64(mul_sat_u64((uint64_t)sc, 4096), o->md.n_members);
+        if (mul_sat_u64(bytes, QUEUE_MEM_FRACTION_DEN) > c->pl->mem_total_bytes && c->pl->mem_total_bytes)
                 warn(c, o->tune.line, o->what, "stripe-cache-memory", "stripe-cache-size %" PRId64 " x %zu members x 4 KiB pins %s",
                      sc, o->md.n_members, fmt_size_human(bytes, hb));
 }
@@ -73,15 +73,16 @@ static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sb
         }
         if (!o->disk.udev_key)
                 warn(c, t->line, w, "no-stable-id",
-                     "%s has no WWN, serial or path in the udev database: its tuning is applied now but cannot "
-                     "be persisted as a udev rule",
+                     "%s has no WWN, serial, path or wwid that a udev rule can match safely (src/sanitize.c): its "
+                     "tuning is applied now but cannot be persisted as a udev rule",
                      b->name);
         if (nrq < 0 && msk < 0)
                 return 0;
         uint64_t nr = nrq >= 0 ? (uint64_t)nrq : b->nr_requests;
         uint64_t ms = msk >= 0 ? (uint64_t)msk : b->max_sectors_kb;
         uint64_t q = b->nr_hw_queues ? b->nr_hw_queues : 1;
-        uint64_t bytes = nr * ms * KiB * q;
+        /* saturating: a product past 2^64 is "more than any machine", never 0 B */
+        uint64_t bytes = mul_sat_u64(mul_sat_u64(mul_sat_u64(nr, ms), KiB), q);
         char hb[32];
         sbuf_printf(who, "\n    %s (%s): nr_requests %" PRIu64 " x max_sectors_kb %" PRIu64 " x %" PRIu64 " queue%s = %s",
                     o->id, b->name, nr, ms, q, q == 1 ? "" : "s", fmt_size_human(bytes, hb));
@@ -101,13 +102,13 @@ void check_tuning(struct ctx *c)
                 check_stripe_cache(c, o);
                 if (o->kind != OBJ_DISK)
                         continue;
-                pinned += check_disk_tune(c, o, &who);
+                pinned = add_sat_u64(pinned, check_disk_tune(c, o, &who));
                 if (!first_line && o->tune.val[TUNE_NR_REQUESTS])
                         first_line = o->tune.line;
         }
         c->pl->queue_mem_bytes = pinned;
         uint64_t mem = c->pl->mem_total_bytes;
-        if (mem && pinned * QUEUE_MEM_FRACTION_DEN > mem && !profile_allows(c->p, "queue-memory")) {
+        if (mem && mul_sat_u64(pinned, QUEUE_MEM_FRACTION_DEN) > mem && !profile_allows(c->p, "queue-memory")) {
                 char a[32], b[32];
                 err(c, first_line, "tune", "queue-memory",
                     "nr_requests x max_sectors_kb x queues can pin %s of I/O in the request queues, more than 1/%d "
@@ -127,10 +128,7 @@ void check_sysctls(struct ctx *c)
         const struct profile *p = c->p;
         for (size_t i = 0; i < p->n_sysctls; i++) {
                 const struct p_sysctl *s = &p->sysctls[i];
-                for (size_t j = 0; j < i; j++)
-                        if (streq_ptr(p->sysctls[j].key, s->key))
-                                err(c, s->line, "sysctl", "sysctl-duplicate", "%s is set twice (also line %d)", s->key,
-                                    p->sysctls[j].line);
+                /* duplicates: checked at profile load, linearly (src/profile.c) */
                 for (size_t k = 0; k < ELEMENTSOF(pairs); k++)
                         for (size_t j = 0; j < i; j++) {
                                 bool ab = streq_ptr(p->sysctls[j].key, pairs[k][0]) && streq_ptr(s->key, pairs[k][1]);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Disks and their partitions: selection, geometry, stable identity. */
 #include "plan/internal.h"
+#include "sanitize.h"
 
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -76,30 +77,8 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
 
 static void pick_udev_identity(struct ctx *c, struct pl_obj *o)
 {
-        const struct blockdev *b = o->disk.bd;
-        /* ID_WWN only if no other device shares it (some controllers give every LUN the HBA's) */
-        if (b->wwn) {
-                bool unique = true;
-                for (size_t i = 0; i < c->si->n_devs; i++)
-                        if (&c->si->devs[i] != b && streq_ptr(c->si->devs[i].wwn, b->wwn))
-                                unique = false;
-                if (unique) {
-                        o->disk.udev_key = xstrdup("ID_WWN");
-                        o->disk.udev_value = xstrdup(b->wwn);
-                        return;
-                }
-        }
-        if (b->id_serial) {
-                o->disk.udev_key = xstrdup("ID_SERIAL");
-                o->disk.udev_value = xstrdup(b->id_serial);
-                return;
-        }
-        if (b->id_path) {
-                o->disk.udev_key = xstrdup("ID_PATH");
-                o->disk.udev_value = xstrdup(b->id_path);
-                return;
-        }
-        o->disk.udev_key = NULL;
+        /* the first of ID_WWN, ID_SERIAL, ID_PATH, wwid that a rule can match safely (src/sanitize.c) */
+        (void)udev_pick_identity(c->si, o->disk.bd, &o->disk.udev_key, &o->disk.udev_value);
 }
 
 static char *part_devname(const char *disk_dev, unsigned n)
@@ -342,6 +321,11 @@ void plan_disks(struct ctx *c)
                         pick_udev_identity(c, o);
                         disk_geometry(c, g, what, o, src, &geom, why);
                         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
+                        if (!o->align_bytes)
+                                err(c, g->line, what, "alignment-overflow",
+                                    "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
+                                    "fit in 64 bits",
+                                    o->physical_sector_bytes);
                         tune_set_copy(&o->tune, &g->tune);
                         if (g->gpt)
                                 plan_partitions(c, g, di);

@@ -116,7 +116,11 @@ void plan_vgs(struct ctx *c)
                                 g0 = &x->geom;
                         else if (!same_geom(g0, &x->geom))
                                 mixed = true;
-                        full_lcm = lcm_u64(full_lcm, x->geom.full_stripe_bytes);
+                        uint64_t l2 = lcm_u64(full_lcm, x->geom.full_stripe_bytes);
+                        if (!l2 && (full_lcm || x->geom.full_stripe_bytes))
+                                err(c, v->line, what, "alignment-overflow",
+                                    "the PVs' full stripes have no common multiple within 64 bits");
+                        full_lcm = l2;
                         if (x->preserve != o->preserve)
                                 err(c, v->line, what, "preserve",
                                     "vg %s is %spreserved but its PV %s is %s; mark both or neither preserve=\"true\"",
@@ -130,6 +134,11 @@ void plan_vgs(struct ctx *c)
                         o->geom = *g0;
                 o->vg.pv_align_bytes = full_lcm;
                 o->vg.extent_bytes = vg_extent_bytes(full_lcm);
+                if (!o->vg.extent_bytes) {
+                        err(c, v->line, what, "alignment-overflow",
+                            "no extent size that is a multiple of the full stripe fits in 64 bits");
+                        o->vg.extent_bytes = VG_EXTENT_MIN_BYTES;
+                }
                 o->geom_src = full_lcm ? SRC_DERIVED : SRC_NONE;
                 o->geom_why = full_lcm ? xasprintf("PV data alignment %s = full stripe; extent %s = %" PRIu64
                                                    " full stripes, so every LV starts on a stripe boundary",

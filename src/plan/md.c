@@ -59,6 +59,11 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         for (size_t i = 0; i < n; i++) {
                 struct pl_obj *x = OBJ(c, mem[i]);
                 phys = lcm_u64(phys, x->physical_sector_bytes);
+                if (!phys) {
+                        err(c, m->line, what, "alignment-overflow",
+                            "the members' sector sizes have no common multiple within 64 bits");
+                        phys = SECTOR_BYTES;
+                }
                 if (x->geom.su_bytes)
                         striped_members = true;
                 if (x->geom.parity)
@@ -152,7 +157,7 @@ static uint64_t md_size_estimate(struct ctx *c, const struct pl_obj *o, unsigned
                         : level == RAID_6  ? (active > 2 ? active - 2 : 0)
                         : level == RAID_10 ? active / near
                                               : (active > 1 ? active - 1 : 0);
-        return smallest * data;
+        return mul_sat_u64(smallest, data);
 }
 
 void plan_mds(struct ctx *c)
@@ -183,6 +188,9 @@ void plan_mds(struct ctx *c)
                 o = OBJ(c, oi);
                 o->size_bytes = md_size_estimate(c, o, active, near);
                 o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
+                if (!o->align_bytes)
+                        err(c, m->line, what, "alignment-overflow",
+                            "the alignment (lcm of 1 MiB, the full stripe and the members' sectors) does not fit in 64 bits");
 
                 tune_set_copy(&o->tune, &m->tune);
 

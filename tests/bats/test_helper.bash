@@ -6,7 +6,8 @@ bats_load_library bats-file
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 export LC_ALL=C
-SP="$TOP/build/storprov"
+# STORPROV_BIN: another build of the same binary (the asan suite's)
+SP="${STORPROV_BIN:-$TOP/build/storprov}"
 FIX="$TOP/tests/fixtures"
 SYSROOT="$FIX/sysroot"
 EXPECTED="$TOP/tests/expected"

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * profile -> validate -> plan -> render. The input is a profile; the first
+ * byte picks the fixture machine. Whatever the input, every rendered file must
+ * pass the independent strict reader (tests/tools/render_check.c): no input
+ * may put a line, a field or a rule in a generated file that storprov does not
+ * write by construction. ASan and UBSan catch memory errors and wraps. */
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_common.h"
+#include "plan.h"
+#include "profile.h"
+#include "render.h"
+#include "render_check.h"
+
+static char path[64];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+        (void)argc;
+        (void)argv;
+        fuzz_load_sysroots();
+        snprintf(path, sizeof(path), "/tmp/storprov-fuzz-%d.xml", (int)getpid());
+        return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        if (size < 1)
+                return 0;
+        const struct sysinfo *si = &fuzz_si[data[0] % FUZZ_N_SYSROOTS];
+        FILE *f = fopen(path, "w");
+        if (!f)
+                return 0;
+        fwrite(data + 1, 1, size - 1, f);
+        fclose(f);
+        struct profile p = {0};
+        struct diags d = {0};
+        if (profile_load(path, &p, &d) == 0) {
+                struct plan pl;
+                struct plan_options o = {.seed = 1, .seed_set = true};
+                if (plan_build(&p, si, &o, &pl, &d) == 0) {
+                        static const enum rc_kind kinds[] = {[FILE_FSTAB] = RC_FSTAB, [FILE_UDEV] = RC_UDEV,
+                                                             [FILE_SYSCTL] = RC_SYSCTL, [FILE_MDADM] = RC_MDADM};
+                        for (int k = 0; k < _FILE_KIND_MAX; k++) {
+                                char *text = render_file(&pl, (enum file_kind)k, NULL, NULL);
+                                char buf[256];
+                                const char *why = render_check(kinds[k], text, buf, sizeof(buf));
+                                if (why)
+                                        FUZZ_FAIL("rendered file kind %d: %s\n%s", k, why, text);
+                                free(text);
+                        }
+                        plan_free(&pl);
+                }
+                profile_free(&p);
+        }
+        diags_free(&d);
+        return 0;
+}

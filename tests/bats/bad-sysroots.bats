@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# Hostile captured machines (tests/bad-sysroots/README.md): serials, WWNs,
+# models and kernel names that try to write udev syntax, and links out of the
+# captured tree. Every rendered file is read back by an independent strict
+# reader (build/tests/render-check), and by udevadm verify where it exists.
+load test_helper
+
+RC="$TOP/build/tests/render-check"
+PROFILE="$TOP/profiles/grid-3ware-raid5.xml"
+
+# world CASE: builds the case; renders; leaves $root, $out (stdout+stderr)
+world() {
+	W="$BATS_TEST_TMPDIR/sys" S="$BATS_TEST_TMPDIR/secret" root="$BATS_TEST_TMPDIR/root"
+	"$TOP/tests/bad-sysroots/make.sh" "$1" "$W" "$S"
+	run "$SP" render --profile "$PROFILE" --sysroot "$W" --seed 1 --root "$root"
+	rc=$status out=$output
+	plan=$("$SP" plan --profile "$PROFILE" --sysroot "$W" --seed 1 --format json 2>&1 || true)
+}
+
+# absent CMD...: fails when CMD succeeds (a bare "! cmd" never fails a bats test)
+absent() {
+	if "$@"; then
+		echo "unexpected success: $*"
+		return 1
+	fi
+}
+
+# clean: every file under root passes the strict reader; nothing carries RUN,
+# the secret, or an outside value, in the files, the messages or the plan.
+clean() {
+	local f
+	[ ! -f "$root/etc/udev/rules.d/70-storprov.rules" ] || "$RC" udev "$root/etc/udev/rules.d/70-storprov.rules"
+	[ ! -f "$root/etc/fstab" ] || "$RC" fstab "$root/etc/fstab"
+	[ ! -f "$root/etc/sysctl.d/80-storprov.conf" ] || "$RC" sysctl "$root/etc/sysctl.d/80-storprov.conf"
+	if [ -d "$root" ]; then
+		absent grep -rE 'RUN|PROGRAM|IMPORT|GOTO|SECRET|OUTSIDE' "$root"
+	fi
+	absent grep -E 'SECRET|OUTSIDE|storprov-pwned' <<<"$out$plan"
+	[ ! -e /tmp/storprov-pwned ]
+}
+
+rule_keys() { grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -oE '(ENV\{ID_[A-Z]+\}|ATTRS\{wwid\})==' | sort | uniq -c | awk '{print $1, $2}'; }
+
+@test "the strict reader refuses the rule the old renderer wrote" {
+	local f="$BATS_TEST_TMPDIR/old.rules"
+	printf '%s\n' 'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", ENV{ID_SERIAL}=="*", RUN+="/usr/bin/touch /tmp/x", ENV{DEVTYPE}=="disk", ATTR{queue/nr_requests}="512"' >"$f"
+	run -1 "$RC" udev "$f"
+	printf '%s\n' 'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", ENV{ID_SERIAL}=="*", ATTR{queue/nr_requests}="512"' >"$f"
+	run -1 "$RC" udev "$f"
+	printf 'UUID=x\t/srv\txfs\tnoatime\n/dev/sda / xfs defaults 0 0\t0 0\n' >"$f"
+	run -1 "$RC" fstab "$f"
+	"$RC" udev "$EXPECTED/grid-3ware-raid5/70-storprov.rules"
+	"$RC" fstab "$EXPECTED/grid-3ware-raid5/fstab"
+}
+
+@test "udevadm verify accepts every rendered rules file (systemd >= 253)" {
+	udevadm verify --help >/dev/null 2>&1 || skip "udevadm $(udevadm --version) has no verify (systemd < 253); the strict reader stands in"
+	for c in serial-injection wwid-only all-unsafe; do
+		world "$c"
+		udevadm verify --resolve-names=never "$root/etc/udev/rules.d/70-storprov.rules"
+	done
+}
+
+@test "bad sysroot: serial-injection: matched by ID_PATH, no RUN" {
+	world serial-injection
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "2 ENV{ID_PATH}==" ]
+}
+
+@test "bad sysroot: serial-star: matched by ID_PATH, not every disk" {
+	world serial-star
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "2 ENV{ID_PATH}==" ]
+	absent grep -F '=="*"' "$root/etc/udev/rules.d/70-storprov.rules"
+}
+
+@test "bad sysroot: wwn-glob: matched by ID_SERIAL" {
+	world wwn-glob
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "2 ENV{ID_SERIAL}==" ]
+}
+
+@test "bad sysroot: wwn-newline: matched by ID_SERIAL" {
+	world wwn-newline
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "2 ENV{ID_SERIAL}==" ]
+}
+
+@test "bad sysroot: path-only: matched by ID_PATH" {
+	world path-only
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "2 ENV{ID_PATH}==" ]
+}
+
+@test "bad sysroot: wwid-only: matched by the kernel's wwid" {
+	world wwid-only
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "2 ATTRS{wwid}==" ]
+	grep -F 'ATTRS{wwid}=="eui.0025385b71b0a1f2"' "$root/etc/udev/rules.d/70-storprov.rules"
+}
+
+@test "bad sysroot: all-unsafe: no rule, a comment and a warning" {
+	world all-unsafe
+	[ "$rc" -eq 0 ]
+	clean
+	[ -z "$(rule_keys)" ]
+	[ "$(grep -c 'not persisted' "$root/etc/udev/rules.d/70-storprov.rules")" -eq 2 ]
+	grep -F '[no-stable-id]' <<<"$out"
+}
+
+@test "bad sysroot: model-newline: the first line only" {
+	world model-newline
+	[ "$rc" -eq 0 ]
+	clean
+	absent grep -F 'RUN' <<<"$plan"
+}
+
+@test "bad sysroot: model-symlink-out: the linked attribute is never read" {
+	world model-symlink-out
+	[ "$rc" -eq 2 ]     # sdb lost its model, sdc its vendor: they no longer match
+	clean
+	grep -F 'AMCC ?' <<<"$out"
+}
+
+@test "bad sysroot: udev-data-symlink: the linked record is ignored" {
+	world udev-data-symlink
+	[ "$rc" -eq 0 ]
+	clean
+	grep -F 'ENV{ID_WWN}=="0x600050e04ab71d00"' "$root/etc/udev/rules.d/70-storprov.rules"
+}
+
+@test "bad sysroot: block-symlink-out: the linked device is ignored" {
+	world block-symlink-out
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'expected 2 disks, found 1' <<<"$out"
+}
+
+@test "bad sysroot: meminfo-symlink: memory unknown, the secret never printed" {
+	world meminfo-symlink
+	[ "$rc" -eq 0 ]
+	clean
+}
+
+@test "bad sysroot: devname-escape: the device node stays under /dev" {
+	world devname-escape
+	[ "$rc" -eq 0 ]
+	clean
+	grep -F '"/dev/sdb"' <<<"$plan"
+	absent grep -F 'passwd' <<<"$plan"
+}
+
+@test "bad sysroot: kernel-name-newline: the device is ignored with a warning" {
+	world kernel-name-newline
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F '[device-name]' <<<"$out"
+	[ "$(grep -c 'RUN' <<<"$out")" -eq 1 ]   # only in the warning, shown with the newline as ?
+}
+
+@test "a profile file name with a newline stays inside its comment lines" {
+	local f="$BATS_TEST_TMPDIR/evil
+RUN+=\"x\".xml" root="$BATS_TEST_TMPDIR/root"
+	sed '/<profile /s/ name="[^"]*"//' "$PROFILE" >"$f"
+	run -0 "$SP" render --profile "$f" --sysroot "$TOP/tests/fixtures/sysroot/grid-3ware" --seed 1 --root "$root"
+	"$RC" udev "$root/etc/udev/rules.d/70-storprov.rules"
+	"$RC" fstab "$root/etc/fstab"
+	"$RC" sysctl "$root/etc/sysctl.d/80-storprov.conf"
+	grep -F 'from profile "evil?RUN+="x"".' "$root/etc/udev/rules.d/70-storprov.rules"
+}

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * An independent, strict reader of the files storprov renders: it does not
+ * use storprov's sanitizer, only the formats' own grammars, and says whether
+ * a file holds anything but what storprov may write. Used by the fuzzers
+ * (linked in) and by tests/bats/bad-sysroots.bats (as build/tests/render-check).
+ *
+ *   udev:   every rule line is KEY[{ATTR}]OP"VALUE" items joined by ", ";
+ *           values hold no '"', '\\' or control character; match values hold
+ *           no glob character except in the fixed items storprov writes
+ *           (ACTION=="add|change", KERNEL=="md*" / "dm-*"); the line matches
+ *           exactly one identity (ENV{ID_WWN|ID_SERIAL|ID_PATH|MD_UUID|DM_NAME}
+ *           or ATTRS{wwid}) and assigns only ATTR{queue/…} / ATTR{md/…};
+ *           nothing like RUN, PROGRAM, IMPORT, GOTO or LABEL.
+ *   fstab:  every line that is not a comment has exactly 6 fields; the
+ *           mountpoint is absolute without "." or ".." components; only the
+ *           four fstab(5) escapes appear.
+ *   sysctl: "key = value" with a lower-case dotted key and printable value.
+ *   mdadm:  "ARRAY /dev/… metadata=N UUID=hex" and comments, DEVICE lines.
+ */
+#include "render_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *fail_at(char *buf, size_t n, int line, const char *why)
+{
+        snprintf(buf, n, "line %d: %s", line, why);
+        return buf;
+}
+
+static bool has_glob(const char *v, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strchr("*?[]|", v[i]))
+                        return true;
+        return false;
+}
+
+static bool in(const char *s, size_t n, const char *const *set)
+{
+        for (; *set; set++)
+                if (strlen(*set) == n && !strncmp(s, *set, n))
+                        return true;
+        return false;
+}
+
+static const char *check_udev_line(const char *l, size_t len, char *buf, size_t bn, int ln)
+{
+        static const char *const fixed_globs[] = {"ACTION==\"add|change\"", "KERNEL==\"md*\"", "KERNEL==\"dm-*\"", NULL};
+        static const char *const identities[] = {"ENV{ID_WWN}", "ENV{ID_SERIAL}", "ENV{ID_PATH}", "ENV{MD_UUID}",
+                                                 "ENV{DM_NAME}", "ATTRS{wwid}", NULL};
+        static const char *const plain_matches[] = {"SUBSYSTEM", "ENV{DEVTYPE}", "ENV{DM_UDEV_DISABLE_OTHER_RULES_FLAG}",
+                                                    "ACTION", "KERNEL", NULL};
+        const char *p = l, *end = l + len;
+        int n_ident = 0, n_assign = 0;
+        while (p < end) {
+                const char *ks = p;
+                while (p < end && ((*p >= 'A' && *p <= 'Z') || *p == '_'))
+                        p++;
+                if (p == ks)
+                        return fail_at(buf, bn, ln, "an item does not start with a key");
+                if (p < end && *p == '{') {
+                        while (p < end && *p != '}') {
+                                if (*p == '"' || *p == ' ' || (unsigned char)*p < 0x20)
+                                        return fail_at(buf, bn, ln, "bad character in a key's attribute");
+                                p++;
+                        }
+                        if (p == end)
+                                return fail_at(buf, bn, ln, "unterminated {");
+                        p++;
+                }
+                size_t klen = (size_t)(p - ks);
+                const char *os = p;
+                while (p < end && strchr("=!+:-", *p))
+                        p++;
+                size_t olen = (size_t)(p - os);
+                bool match = (olen == 2 && !strncmp(os, "==", 2)) || (olen == 2 && !strncmp(os, "!=", 2));
+                bool assign = olen == 1 && *os == '=';
+                if (!match && !assign)
+                        return fail_at(buf, bn, ln, "an operator other than == != =");
+                if (p >= end || *p != '"')
+                        return fail_at(buf, bn, ln, "a value is not quoted");
+                const char *vs = ++p;
+                while (p < end && *p != '"') {
+                        if (*p == '\\' || (unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+                                return fail_at(buf, bn, ln, "a backslash or control character in a value");
+                        p++;
+                }
+                if (p == end)
+                        return fail_at(buf, bn, ln, "unterminated value");
+                size_t vlen = (size_t)(p - vs);
+                p++;
+                size_t item_len = (size_t)(p - ks);
+                if (match) {
+                        if (in(ks, klen, identities)) {
+                                n_ident++;
+                                if (!vlen || has_glob(vs, vlen))
+                                        return fail_at(buf, bn, ln, "an identity value is empty or a glob");
+                        } else if (!in(ks, klen, plain_matches))
+                                return fail_at(buf, bn, ln, "a match on a key storprov never matches");
+                        else if (has_glob(vs, vlen) && !in(ks, item_len, fixed_globs))
+                                return fail_at(buf, bn, ln, "a glob in a match value");
+                } else {
+                        if (!(klen > 11 && !strncmp(ks, "ATTR{queue/", 11)) && !(klen > 8 && !strncmp(ks, "ATTR{md/", 8)))
+                                return fail_at(buf, bn, ln, "an assignment other than ATTR{queue/...} or ATTR{md/...}");
+                        n_assign++;
+                        for (size_t i = 0; i < vlen; i++)
+                                if (!strchr("0123456789abcdefghijklmnopqrstuvwxyz-.", vs[i]))
+                                        return fail_at(buf, bn, ln, "an attribute value that is not a plain word");
+                }
+                if (p == end)
+                        break;
+                if (end - p < 2 || p[0] != ',' || p[1] != ' ')
+                        return fail_at(buf, bn, ln, "items are not joined by \", \"");
+                p += 2;
+        }
+        if (n_ident != 1)
+                return fail_at(buf, bn, ln, "a rule does not match exactly one identity");
+        if (!n_assign)
+                return fail_at(buf, bn, ln, "a rule assigns nothing");
+        return NULL;
+}
+
+static const char *check_fstab_line(const char *l, size_t len, char *buf, size_t bn, int ln)
+{
+        char *s = strndup(l, len);
+        char *f[8] = {0};
+        int nf = 0;
+        for (char *save = NULL, *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+                if (nf < 8)
+                        f[nf++] = t;
+                else
+                        nf++;
+        const char *why = NULL;
+        if (nf != 6)
+                why = "not 6 fields";
+        else if (f[1][0] != '/' || strstr(f[1], "/../") || strstr(f[1], "/./") ||
+                 (strlen(f[1]) >= 3 && !strcmp(f[1] + strlen(f[1]) - 3, "/..")))
+                why = "a mountpoint that is not absolute or leaves the root";
+        for (int i = 0; !why && i < nf && i < 6; i++)
+                for (char *c = f[i]; *c; c++)
+                        if (*c == '\\' && strncmp(c, "\\040", 4) && strncmp(c, "\\011", 4) && strncmp(c, "\\012", 4) &&
+                            strncmp(c, "\\134", 4))
+                                why = "a backslash that is not an fstab(5) escape";
+        free(s);
+        return why ? fail_at(buf, bn, ln, why) : NULL;
+}
+
+static const char *check_sysctl_line(const char *l, size_t len, char *buf, size_t bn, int ln)
+{
+        size_t k = 0;
+        while (k < len && strchr("abcdefghijklmnopqrstuvwxyz0123456789_.-", l[k]))
+                k++;
+        if (!k || len < k + 4 || strncmp(l + k, " = ", 3))
+                return fail_at(buf, bn, ln, "not \"key = value\"");
+        return NULL;
+}
+
+static const char *check_mdadm_line(const char *l, size_t len, char *buf, size_t bn, int ln)
+{
+        if (len >= 7 && !strncmp(l, "DEVICE ", 7))
+                return NULL;
+        char *s = strndup(l, len);
+        char *f[6] = {0};
+        int nf = 0;
+        for (char *save = NULL, *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+                if (nf < 6)
+                        f[nf++] = t;
+                else
+                        nf++;
+        const char *why = NULL;
+        if (nf != 4 || strcmp(f[0], "ARRAY") || strncmp(f[1], "/dev/", 5) || strncmp(f[2], "metadata=", 9) ||
+            strncmp(f[3], "UUID=", 5) || strspn(f[3] + 5, "0123456789abcdefABCDEF:-") != strlen(f[3] + 5))
+                why = "not \"ARRAY /dev/... metadata=... UUID=...\"";
+        free(s);
+        return why ? fail_at(buf, bn, ln, why) : NULL;
+}
+
+const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t bn)
+{
+        int ln = 0;
+        for (const char *s = text; *s;) {
+                const char *e = strchr(s, '\n');
+                size_t len = e ? (size_t)(e - s) : strlen(s);
+                ln++;
+                const char *why = NULL;
+                for (size_t i = 0; i < len && !why; i++)
+                        if (((unsigned char)s[i] < 0x20 && s[i] != '\t') || (unsigned char)s[i] == 0x7f)
+                                why = fail_at(buf, bn, ln, "a control character");
+                if (!why && len && s[0] != '#') {
+                        switch (kind) {
+                        case RC_UDEV:
+                                why = check_udev_line(s, len, buf, bn, ln);
+                                break;
+                        case RC_FSTAB:
+                                why = check_fstab_line(s, len, buf, bn, ln);
+                                break;
+                        case RC_SYSCTL:
+                                why = check_sysctl_line(s, len, buf, bn, ln);
+                                break;
+                        case RC_MDADM:
+                                why = check_mdadm_line(s, len, buf, bn, ln);
+                                break;
+                        }
+                }
+                if (why)
+                        return why;
+                s += len + (e ? 1 : 0);
+        }
+        return NULL;
+}
+
+#ifdef RENDER_CHECK_MAIN
+/* render-check KIND FILE: exit 0 when FILE is clean, 1 (with the reason) if not. */
+int main(int argc, char **argv)
+{
+        if (argc != 3) {
+                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm FILE\n");
+                return 2;
+        }
+        enum rc_kind k = !strcmp(argv[1], "udev")     ? RC_UDEV
+                         : !strcmp(argv[1], "fstab")  ? RC_FSTAB
+                         : !strcmp(argv[1], "sysctl") ? RC_SYSCTL
+                                                      : RC_MDADM;
+        FILE *f = fopen(argv[2], "r");
+        if (!f) {
+                perror(argv[2]);
+                return 2;
+        }
+        char *text = NULL;
+        size_t cap = 0;
+        ssize_t n = getdelim(&text, &cap, '\0', f);
+        fclose(f);
+        if (n < 0)
+                text = strdup("");
+        if ((size_t)(n < 0 ? 0 : n) != strlen(text)) {
+                fprintf(stderr, "%s: holds a NUL byte\n", argv[2]);
+                return 1;
+        }
+        char buf[256];
+        const char *why = render_check(k, text, buf, sizeof(buf));
+        free(text);
+        if (why) {
+                fprintf(stderr, "%s: %s\n", argv[2], why);
+                return 1;
+        }
+        return 0;
+}
+#endif

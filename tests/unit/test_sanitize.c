@@ -1,0 +1,329 @@
+/* Hostile input: the format escapers and whitelists, mountpoint
+ * normalisation, the sysctl allow-list, the checked parsers, and reads and
+ * writes confined to a root (with openat2 and with the O_NOFOLLOW walk). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "discover.h"
+#include "geometry.h"
+#include "sanitize.h"
+#include "util.h"
+
+static void test_udev_values(void **state)
+{
+        (void)state;
+        assert_true(udev_value_safe("0x5000c500a1b2c3d4"));
+        assert_true(udev_value_safe("pci-0000:00:1f.2-ata-1"));
+        assert_true(udev_value_safe("WDC_WD40EFRX-68N32N0_WD-WCC7K0123456"));
+        const char *bad[] = {"", "*", "a?", "[ab]", "a|b", "a\"b", "a\\b", "a b", "a\nb", "a\tb", "\x7f", "caf\xc3\xa9",
+                             "*\", RUN+=\"/usr/bin/touch /tmp/x\", ENV{DEVTYPE}==\"disk"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                assert_false(udev_value_safe(bad[i]));
+        char longv[300];
+        memset(longv, 'a', sizeof(longv) - 1);
+        longv[299] = 0;
+        assert_false(udev_value_safe(longv));
+        assert_string_equal(udev_match_key("ID_WWN"), "ENV{ID_WWN}");
+        assert_string_equal(udev_match_key("wwid"), "ATTRS{wwid}");
+        assert_null(udev_match_key("RUN"));
+}
+
+static void test_identity_fallback(void **state)
+{
+        (void)state;
+        struct blockdev d[2] = {
+                {.name = "sda", .wwn = "0x5000", .id_serial = "S1", .id_path = "pci-1", .wwid = "naa.5000"},
+                {.name = "sdb", .wwn = "0x5000", .id_serial = "*", .id_path = "pci 2", .wwid = "eui.0025"},
+        };
+        struct sysinfo si = {.devs = d, .n_devs = 2};
+        char *k, *v;
+        /* a shared WWN is skipped: serial */
+        assert_true(udev_pick_identity(&si, &d[0], &k, &v));
+        assert_string_equal(k, "ID_SERIAL");
+        assert_string_equal(v, "S1");
+        free(k), free(v);
+        /* shared WWN, glob serial, blank in the path: the kernel's wwid */
+        assert_true(udev_pick_identity(&si, &d[1], &k, &v));
+        assert_string_equal(k, "wwid");
+        assert_string_equal(v, "eui.0025");
+        free(k), free(v);
+        d[1].wwid = "t10.ATA  x";
+        assert_false(udev_pick_identity(&si, &d[1], &k, &v));
+        assert_null(k);
+        assert_null(v);
+        d[1].wwn = "0x6000";
+        assert_true(udev_pick_identity(&si, &d[1], &k, &v));
+        assert_string_equal(k, "ID_WWN");
+        free(k), free(v);
+}
+
+static void test_fstab_escape(void **state)
+{
+        (void)state;
+        struct sbuf b = {0};
+        assert_true(fstab_escape(&b, "/a b\tc\nd\\e"));
+        assert_string_equal(b.s, "/a\\040b\\011c\\012d\\134e");
+        free(b.s);
+        b = (struct sbuf){0};
+        assert_false(fstab_escape(&b, "a\rb"));
+        assert_false(fstab_escape(&b, ""));
+        assert_null(b.s);
+        assert_true(mount_options_safe("noatime,inode64,logbsize=256k"));
+        assert_false(mount_options_safe("noatime 0 0"));
+        assert_false(mount_options_safe("noatime\n/dev/sda / xfs defaults 0 0"));
+        assert_false(mount_options_safe("a#b"));
+}
+
+static void test_mountpoints(void **state)
+{
+        (void)state;
+        const char *why;
+        struct { const char *in, *out; } ok[] = {
+                {"/d1", "/d1"}, {"/d1/", "/d1"}, {"//srv//data%n/", "/srv/data%n"}, {"/", "/"}, {"///", "/"},
+                {"/a.b/c-d_e+f@g:h,i=j", "/a.b/c-d_e+f@g:h,i=j"}, {"/..a/b..", "/..a/b.."},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(ok); i++) {
+                char *n = mountpoint_normalize(ok[i].in, &why);
+                assert_non_null(n);
+                assert_string_equal(n, ok[i].out);
+                free(n);
+        }
+        const char *bad[] = {"", "srv", "/../x", "/a/../../x", "/a/./b", "/a/..", "/a b", "/a\\040b", "/a\nb", "/a\tb", "/a#b",
+                             "/caf\xc3\xa9"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                assert_null(mountpoint_normalize(bad[i], &why));
+                assert_non_null(why);
+        }
+}
+
+static void test_mdadm_sysctl(void **state)
+{
+        (void)state;
+        assert_true(mdadm_dev_safe("/dev/md/data"));
+        assert_false(mdadm_dev_safe("/dev/md/../sda"));
+        assert_false(mdadm_dev_safe("/dev/md data"));
+        assert_false(mdadm_dev_safe("md0"));
+        assert_true(uuid_safe("ab879af1:a3b74819:836f0108:5eb169f6"));
+        assert_true(uuid_safe("5d0c2b7e-93a4-4f61-b8d2-0e6f3a91c457"));
+        assert_false(uuid_safe("x y"));
+        assert_false(uuid_safe(NULL));
+        assert_true(sysctl_key_safe("vm.dirty_ratio"));
+        assert_false(sysctl_key_safe("vm"));
+        assert_false(sysctl_key_safe("vm.dirty_ratio\nkernel.x"));
+        assert_false(sysctl_key_safe("Vm.x"));
+        assert_true(sysctl_value_safe("4096 87380 6291456"));
+        assert_false(sysctl_value_safe("10\nkernel.core_pattern = |/tmp/x"));
+        assert_false(sysctl_value_safe(" 10"));
+        assert_false(sysctl_value_safe("\x7f"));
+        assert_true(sysctl_key_allowed("vm.dirty_ratio"));
+        assert_true(sysctl_key_allowed("vm.dirty_background_bytes"));
+        assert_true(sysctl_key_allowed("dev.raid.speed_limit_min"));
+        assert_true(sysctl_key_allowed("vm.vfs_cache_pressure"));
+        assert_false(sysctl_key_allowed("kernel.core_pattern"));
+        assert_false(sysctl_key_allowed("vm.dirty_ratio.x"));
+        assert_false(sysctl_key_allowed("net.ipv4.ip_forward"));
+}
+
+static void test_comments(void **state)
+{
+        (void)state;
+        char *c = comment_dup("sdb\nRUN+=\"x\"\t\xc3\xa9");
+        assert_string_equal(c, "sdb?RUN+=\"x\"???");
+        free(c);
+        c = comment_dup(NULL);
+        assert_string_equal(c, "(none)");
+        free(c);
+}
+
+static void test_checked_numbers(void **state)
+{
+        (void)state;
+        uint64_t v;
+        assert_int_equal(parse_u64("18446744073709551615", &v), 0);
+        assert_true(v == UINT64_MAX);
+        assert_int_equal(parse_u64("18446744073709551616", &v), -ERANGE);
+        assert_int_equal(parse_u64("4294967299", &v), 0);
+        assert_true(v == UINT64_C(4294967299));
+        assert_int_equal(parse_u64("+1", &v), -EINVAL);
+        assert_int_equal(parse_u64("1 ", &v), -EINVAL);
+        assert_int_equal(parse_uint_range("1025", 1, 1024, &v), -ERANGE);
+        assert_int_equal(parse_uint_range("1024", 1, 1024, &v), 0);
+        assert_int_equal(parse_size("18446744073709551.999KB", &v), -ERANGE);
+        assert_int_equal(parse_size("18446744073709551615", &v), 0);
+        assert_int_equal(parse_size("18446744073709551616", &v), -ERANGE);
+        assert_int_equal(parse_size("16384P", &v), -ERANGE);
+        assert_int_equal(parse_size("16383P", &v), 0);
+        assert_int_equal(parse_size("1.1K", &v), -EINVAL);
+        assert_int_equal(parse_size("5.5T", &v), 0);
+        assert_true(v == UINT64_C(6047313952768));
+        assert_int_equal(parse_size("0.0000000000001K", &v), -EINVAL);
+        assert_int_equal(parse_size("1.00000000000000000000K", &v), 0);
+        assert_true(v == 1024);
+        assert_true(mul_sat_u64(UINT64_C(1) << 54, UINT64_C(1) << 20) == UINT64_MAX);
+        assert_true(add_sat_u64(UINT64_MAX, 1) == UINT64_MAX);
+}
+
+static char *mkroot(void)
+{
+        char *t = strdup("/tmp/storprov-root-XXXXXX");
+        assert_non_null(mkdtemp(t));
+        return t;
+}
+
+static void rm_rf(const char *p)
+{
+        char *cmd = xasprintf("rm -rf '%s'", p);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+}
+
+static void confined(bool walk)
+{
+        if (walk)
+                setenv("STORPROV_NO_OPENAT2", "1", 1);
+        else
+                unsetenv("STORPROV_NO_OPENAT2");
+        char *root = mkroot(), *host = mkroot();
+        char *p;
+        /* plain: creates the parents, writes, reads back */
+        assert_int_equal(write_file_in_root(root, "/etc/udev/rules.d/70-x.rules", "hello\n", 6, 0644), 0);
+        char *s = NULL;
+        assert_int_equal(read_file_in_root(root, "etc/udev/rules.d/70-x.rules", &s, NULL), 0);
+        assert_string_equal(s, "hello\n");
+        free(s);
+        struct stat st;
+        p = path_join(root, "etc/udev/rules.d/70-x.rules");
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 0777, 0644);
+        free(p);
+        /* a linked directory on the way: refused, nothing written into the host */
+        p = path_join(root, "etc/sysctl.d");
+        assert_int_equal(symlink(host, p), 0);
+        free(p);
+        assert_int_equal(write_file_in_root(root, "etc/sysctl.d/80.conf", "x", 1, 0644), -ELOOP);
+        assert_int_equal(read_file_in_root(root, "etc/sysctl.d/80.conf", &s, NULL), -ELOOP);
+        p = path_join(host, "80.conf");
+        assert_int_equal(access(p, F_OK), -1);
+        free(p);
+        /* a linked file (to a secret): neither read nor replaced */
+        p = path_join(host, "secret");
+        FILE *f = fopen(p, "w");
+        fputs("secret\n", f);
+        fclose(f);
+        char *link = path_join(root, "etc/fstab");
+        assert_int_equal(symlink(p, link), 0);
+        assert_int_equal(read_file_in_root(root, "etc/fstab", &s, NULL), -ELOOP);
+        assert_int_equal(write_file_in_root(root, "etc/fstab", "x", 1, 0644), -ELOOP);
+        assert_int_equal(lstat(link, &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        free(link);
+        free(p);
+        /* .. is refused */
+        assert_int_equal(write_file_in_root(root, "../escape", "x", 1, 0644), -EXDEV);
+        assert_int_equal(write_file_in_root(root, "etc/../../escape", "x", 1, 0644), -EXDEV);
+        /* not a regular file */
+        p = path_join(root, "fifo");
+        assert_int_equal(mkfifo(p, 0600), 0);
+        free(p);
+        assert_int_equal(read_file_in_root(root, "fifo", &s, NULL), -EINVAL);
+        rm_rf(root);
+        rm_rf(host);
+        free(root);
+        free(host);
+        unsetenv("STORPROV_NO_OPENAT2");
+}
+
+static void test_root_openat2(void **state)
+{
+        (void)state;
+        confined(false);
+}
+
+static void test_root_walk(void **state)
+{
+        (void)state;
+        confined(true);
+}
+
+static void test_read_under(void **state)
+{
+        (void)state;
+        char *root = mkroot(), *host = mkroot();
+        char *p = path_join(root, "a"), *q = path_join(host, "secret");
+        FILE *f = fopen(q, "w");
+        fputs("secret\n", f);
+        fclose(f);
+        assert_int_equal(symlink(q, p), 0);
+        char *s = NULL;
+        assert_int_equal(read_file_under(root, p, &s), -ELOOP);
+        /* a linked directory inside the root is fine, one outside is not */
+        char *din = path_join(root, "d"), *lin = path_join(root, "lin"), *lout = path_join(root, "lout");
+        assert_int_equal(mkdir(din, 0755), 0);
+        char *fin = path_join(din, "f");
+        f = fopen(fin, "w");
+        fputs("ok\n", f);
+        fclose(f);
+        assert_int_equal(symlink("d", lin), 0);
+        assert_int_equal(symlink(host, lout), 0);
+        char *via = path_join(lin, "f"), *out = path_join(lout, "secret");
+        assert_int_equal(read_file_under(root, via, &s), 0);
+        assert_string_equal(s, "ok\n");
+        free(s);
+        assert_int_equal(read_file_under(root, out, &s), -EXDEV);
+        rm_rf(root);
+        rm_rf(host);
+        free(root), free(host), free(p), free(q), free(din), free(lin), free(lout), free(fin), free(via), free(out);
+}
+
+static void test_geometry_no_wrap(void **state)
+{
+        (void)state;
+        struct stripe_geom g;
+        char *e = NULL;
+        /* the issue's case: level 0, 4096 members, 2048P chunk printed "full stripe 0" */
+        struct raid_desc d = {.level = RAID_0, .members = 4096, .chunk_bytes = UINT64_C(2048) << 50};
+        assert_int_equal(raid_geometry(&d, &g, &e), -EINVAL);
+        assert_non_null(strstr(e, "at most 1024"));
+        free(e);
+        d.members = 1024;
+        assert_int_equal(raid_geometry(&d, &g, &e), -EINVAL);
+        assert_non_null(strstr(e, "larger than 1 GiB"));
+        free(e);
+        d.chunk_bytes = GiB;
+        assert_int_equal(raid_geometry(&d, &g, &e), 0);
+        assert_true(g.full_stripe_bytes == TiB);
+        /* lcm past 64 bits is 0, never the 512 fallback */
+        struct stripe_geom odd = {.su_bytes = 4096, .sw = 1, .full_stripe_bytes = UINT64_C(18446744073709551557)};
+        assert_true(partition_align_bytes(&odd, 512) == 0);
+        assert_true(vg_extent_bytes(UINT64_C(18446744073709551557)) == 0);
+        /* stacking: legs x chunk checked */
+        assert_int_equal(stack_geometry(NULL, 1024, GiB * 2, false, &g, &e), -EINVAL);
+        free(e);
+        assert_int_equal(stack_geometry(NULL, 4, 64 * KiB, false, &g, &e), 0);
+        assert_true(g.full_stripe_bytes == 256 * KiB);
+        /* mkfs width: (su / 512) x sw within 32 bits */
+        assert_int_equal(xfs_validate_stripe(GiB, 1024, 512, &e), -EINVAL);
+        free(e);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_udev_values),    cmocka_unit_test(test_identity_fallback),
+                cmocka_unit_test(test_fstab_escape),   cmocka_unit_test(test_mountpoints),
+                cmocka_unit_test(test_mdadm_sysctl),   cmocka_unit_test(test_comments),
+                cmocka_unit_test(test_checked_numbers), cmocka_unit_test(test_root_openat2),
+                cmocka_unit_test(test_root_walk),      cmocka_unit_test(test_read_under),
+                cmocka_unit_test(test_geometry_no_wrap),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
