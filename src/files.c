@@ -1,4 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Writing the plan's config files under a root: the one place where rendered
+ * text meets the filesystem. Every path is resolved inside the root (no link
+ * under it is followed); a file another profile owns is not overwritten; a
+ * file this profile wrote but no longer asks for is removed (its block, in
+ * the files storprov shares). */
 #include "files.h"
 
 #include <errno.h>
@@ -7,48 +12,128 @@
 
 #include "render.h"
 
+static const char *io_why(int r)
+{
+        return r == -ELOOP    ? "a symbolic link is on the way or is the file; storprov follows no link under --root"
+               : r == -EINVAL ? "not a regular file"
+                              : strerror(-r);
+}
+
+static bool owned_whole(enum file_kind k)
+{
+        return k == FILE_UDEV || k == FILE_SYSCTL;
+}
+
+static const char *kind_path(const struct plan *pl, enum file_kind k)
+{
+        switch (k) {
+        case FILE_FSTAB:
+                return pl->fstab_path;
+        case FILE_UDEV:
+                return pl->udev_rules_path;
+        case FILE_SYSCTL:
+                return pl->sysctl_path;
+        default:
+                return pl->mdadm_conf_path;
+        }
+}
+
+/* A file the plan writes: rendered, and written when it differs. */
+static enum file_action write_one(const struct plan *pl, const char *root, const struct pl_file *f, const char *path,
+                                  struct diags *d)
+{
+        _cleanup_free_ char *existing = NULL;
+        int r = read_file_in_root(root, f->path, &existing, NULL);
+        if (r < 0 && r != -ENOENT) {
+                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s", io_why(r));
+                return FILE_FAILED;
+        }
+        _cleanup_free_ char *owner = owned_whole(f->kind) ? render_owner(existing) : NULL;
+        if (owner && strcmp(owner, pl->profile_name)) {
+                diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
+                         "written by storprov for profile \"%s\"; one profile owns this file: render that profile, "
+                         "or remove the file first",
+                         owner);
+                return FILE_FAILED;
+        }
+        size_t errors = diags_errors(d);
+        _cleanup_free_ char *content = render_file(pl, f->kind, existing, d);
+        if (diags_errors(d) > errors)
+                return FILE_FAILED; /* a line the file cannot carry, or a clash: nothing written */
+        if (existing && !strcmp(existing, content))
+                return FILE_UNCHANGED;
+        if ((r = write_file_in_root(root, f->path, content, strlen(content), f->mode)) < 0) {
+                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", io_why(r));
+                return FILE_FAILED;
+        }
+        return FILE_WRITTEN;
+}
+
+/* A file the plan does not write (the profile dropped its <tune>, <sysctl>,
+ * filesystems or arrays): this profile's own file goes, its block in a shared
+ * file goes; anything else stays. Returns false when there was nothing of ours. */
+static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, struct diags *d,
+                     enum file_action *ret)
+{
+        const char *rel = kind_path(pl, k);
+        _cleanup_free_ char *existing = NULL;
+        if (!rel || read_file_in_root(root, rel, &existing, NULL) < 0)
+                return false;
+        _cleanup_free_ char *path = path_join(root, rel);
+        if (owned_whole(k)) {
+                _cleanup_free_ char *owner = render_owner(existing);
+                if (!owner || strcmp(owner, pl->profile_name))
+                        return false;
+                int r = unlink_in_root(root, rel);
+                if (r < 0)
+                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot remove: %s", io_why(r));
+                *ret = r < 0 ? FILE_FAILED : FILE_REMOVED;
+                return true;
+        }
+        if (!render_has_block(pl, existing))
+                return false;
+        _cleanup_free_ char *content = render_without(pl, k, existing, d);
+        int r = write_file_in_root(root, rel, content, strlen(content), 0644);
+        if (r < 0)
+                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", io_why(r));
+        *ret = r < 0 ? FILE_FAILED : FILE_REMOVED;
+        return true;
+}
+
 int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n)
 {
         int failed = 0;
-        if (ret) {
-                *ret = xcalloc(pl->n_files ? pl->n_files : 1, sizeof(**ret));
-                *n = pl->n_files;
-        }
+        struct file_result *res = xcalloc(pl->n_files + _FILE_KIND_MAX, sizeof(*res));
+        size_t nres = 0;
+        bool planned[_FILE_KIND_MAX] = {false};
         for (size_t i = 0; i < pl->n_files; i++) {
                 const struct pl_file *f = &pl->files[i];
                 char *path = path_join(root, f->path);
-                char *existing = NULL;
-                enum file_action action = FILE_WRITTEN;
-                /* confined: no link under root is followed, on the way or at the end */
-                int r = read_file_in_root(root, f->path, &existing, NULL);
-                if (r < 0 && r != -ENOENT) {
-                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s",
-                                 r == -ELOOP    ? "a symbolic link is on the way or is the file; storprov follows no link "
-                                                  "under --root"
-                                 : r == -EINVAL ? "not a regular file"
-                                                : strerror(-r));
-                        action = FILE_FAILED;
-                } else {
-                        char *content = render_file(pl, f->kind, existing, d);
-                        if (existing && !strcmp(existing, content))
-                                action = FILE_UNCHANGED;
-                        else if ((r = write_file_in_root(root, f->path, content, strlen(content), f->mode)) < 0) {
-                                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s",
-                                         r == -ELOOP ? "a symbolic link is on the way or is the file; storprov follows no "
-                                                       "link under --root"
-                                                     : strerror(-r));
-                                action = FILE_FAILED;
-                        }
-                        free(content);
-                }
-                failed += action == FILE_FAILED;
-                free(existing);
-                if (ret)
-                        (*ret)[i] = (struct file_result){.path = path, .action = action};
-                else
-                        free(path);
+                enum file_action a = write_one(pl, root, f, path, d);
+                planned[f->kind] = true;
+                failed += a == FILE_FAILED;
+                res[nres++] = (struct file_result){.path = path, .action = a};
         }
+        for (int k = 0; k < _FILE_KIND_MAX; k++) {
+                enum file_action a;
+                if (planned[k] || !drop_one(pl, root, (enum file_kind)k, d, &a))
+                        continue;
+                failed += a == FILE_FAILED;
+                res[nres++] = (struct file_result){.path = path_join(root, kind_path(pl, (enum file_kind)k)), .action = a};
+        }
+        if (ret) {
+                *ret = res;
+                *n = nres;
+        } else
+                file_results_free(res, nres);
         return failed;
+}
+
+const char *file_action_verb(enum file_action a)
+{
+        static const char *const verbs[] = {[FILE_UNCHANGED] = "unchanged", [FILE_WRITTEN] = "wrote",
+                                            [FILE_FAILED] = "failed", [FILE_REMOVED] = "removed"};
+        return verbs[a];
 }
 
 void file_results_free(struct file_result *v, size_t n)

@@ -5,7 +5,9 @@
 
 #include "plan/plan.h"
 
-enum file_action { FILE_UNCHANGED, FILE_WRITTEN, FILE_FAILED };
+enum file_action { FILE_UNCHANGED, FILE_WRITTEN, FILE_FAILED, FILE_REMOVED };
+/* "unchanged", "wrote", "failed", "removed" */
+const char *file_action_verb(enum file_action a);
 
 struct file_result {
         char *path;               /* with the root */
@@ -14,7 +16,9 @@ struct file_result {
 
 /* Renders every file of the plan from its objects (so identities found on
  * disk count) and writes the ones whose content differs, atomically, under
- * root; fstab and mdadm.conf are merged with what is there. Returns the number
+ * root; fstab and mdadm.conf are merged with what is there. Files (or
+ * blocks) this profile wrote before but no longer asks for are removed, and
+ * reported as FILE_REMOVED. Returns the number
  * of failures (details in d); ret/n (optional) get one result per file. Prints
  * nothing: the caller reports. */
 int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n);

@@ -513,9 +513,7 @@ static int cmd_render(struct args *a)
         diags_print(&d, stderr);
         diags_free(&d);
         for (size_t i = 0; i < n; i++)
-                fprintf(stderr, "storprov: %s %s\n",
-                        res[i].action == FILE_UNCHANGED ? "unchanged" : res[i].action == FILE_WRITTEN ? "wrote" : "failed",
-                        res[i].path);
+                fprintf(stderr, "storprov: %s %s\n", file_action_verb(res[i].action), res[i].path);
         file_results_free(res, n);
         plan_free(&pl);
         sysinfo_free(&si);

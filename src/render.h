@@ -9,7 +9,8 @@
 /* fstab: the managed block (by UUID, never with sunit/swidth) merged into
  * `existing` (NULL: an empty file). Foreign lines are kept; a foreign line for
  * a mountpoint or device storprov now manages is commented out, with a
- * warning in d (if d is not NULL). */
+ * warning in d (if d is not NULL). Blocks are keyed by profile: another
+ * profile's block is kept, and an error if it manages the same things. */
 char *render_fstab(const struct plan *pl, const char *existing, struct diags *d);
 /* The udev rules file (storprov owns it whole). */
 char *render_udev_rules(const struct plan *pl);
@@ -17,6 +18,15 @@ char *render_udev_rules(const struct plan *pl);
 char *render_sysctl(const struct plan *pl);
 /* mdadm.conf: ARRAY lines in a managed block, merged like fstab. */
 char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diags *d);
+
+/* Which profile wrote an owned-whole file (udev rules, sysctl.d), from its
+ * header; NULL when storprov did not write it. */
+char *render_owner(const char *existing);
+/* Whether `existing` holds this profile's managed block. */
+bool render_has_block(const struct plan *pl, const char *existing);
+/* A merged file (fstab, mdadm.conf) without this profile's block, for a profile
+ * that no longer asks for it; NULL for the owned-whole kinds (delete them). */
+char *render_without(const struct plan *pl, enum file_kind kind, const char *existing, struct diags *d);
 
 /* Dispatch by kind; `existing` is used by the merged kinds only. */
 char *render_file(const struct plan *pl, enum file_kind kind, const char *existing, struct diags *d);

@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -539,7 +541,9 @@ int mkdir_parents(const char *path, unsigned mode)
                 if (*s != '/')
                         continue;
                 *s = 0;
-                if (mkdir(p, mode) < 0 && errno != EEXIST) {
+                if (mkdir(p, mode) == 0)
+                        (void)chmod(p, mode); /* the mode asked for, whatever the umask */
+                else if (errno != EEXIST) {
                         int r = -errno;
                         free(p);
                         return r;
@@ -668,6 +672,7 @@ static int open_dirs(int rootfd, char **dirs, bool create)
                                 close(cur);
                                 return r;
                         }
+                        (void)fchmodat(cur, dirs[i], 0755, 0); /* 0755 whatever the umask (just made: no link) */
                         next = openat(cur, dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 }
                 if (next < 0) {
@@ -745,6 +750,58 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
         return r;
 }
 
+/* Temp files of our pattern (".BASE.storprov-PID-…") whose writer is gone: a
+ * run killed between create and rename left them. A live writer's are kept. */
+static void remove_stale_temps(int dfd, const char *base)
+{
+        int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+        DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+        if (!dir) {
+                if (fd >= 0)
+                        close(fd);
+                return;
+        }
+        _cleanup_free_ char *prefix = xasprintf(".%s.storprov-", base);
+        size_t pl = strlen(prefix);
+        for (struct dirent *e; (e = readdir(dir));) {
+                if (strncmp(e->d_name, prefix, pl))
+                        continue;
+                char *end = NULL;
+                long pid = strtol(e->d_name + pl, &end, 10);
+                if (!end || *end != '-' || pid <= 0)
+                        continue;
+                if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+                        (void)unlinkat(dirfd(dir), e->d_name, 0);
+        }
+        closedir(dir);
+}
+
+int unlink_in_root(const char *root, const char *rel)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
+        struct stat st;
+        if (dfd < 0)
+                r = dfd;
+        else if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+        else if (unlinkat(dfd, base, 0) < 0 || fsync(dfd) < 0)
+                r = -errno;
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        free(base);
+        return r;
+}
+
 int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode)
 {
         char **dirs = NULL, *base = NULL;
@@ -765,10 +822,12 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
         }
         /* the file itself: a link there is refused, not replaced */
         struct stat st;
-        if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+        bool exists = fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (exists && !S_ISREG(st.st_mode)) {
                 r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
                 goto out;
         }
+        remove_stale_temps(dfd, base);
         for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
                 free(tmp);
                 struct timespec ts;
@@ -794,7 +853,9 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
                 }
                 off += (size_t)n;
         }
-        if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+        /* an existing file keeps its owner and mode (a 0600 fstab stays 0600) */
+        if ((exists && fchown(fd, st.st_uid, st.st_gid) < 0) || fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0 ||
+            fsync(fd) < 0) {
                 r = -errno;
                 goto out_unlink;
         }

@@ -143,7 +143,11 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
 int read_file_under(const char *root, const char *path, char **ret);
 /* Whether PATH resolves (links followed) to a place inside ROOT. */
 bool path_under(const char *root, const char *path);
-/* write: temp file + fsync + renameat in the same (confined) directory;
- * missing parent directories are made (0755), one component at a time. */
+/* Removes a regular file under root (confined like the others); -errno. */
+int unlink_in_root(const char *root, const char *rel);
+/* write: temp file + fsync + renameat + fsync of the directory, in the same
+ * (confined) directory; missing parent directories are made 0755 whatever the
+ * umask, one component at a time; an existing file keeps its owner and mode;
+ * temp files a killed writer left (".NAME.storprov-PID-…", PID gone) are removed. */
 int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode);
 char *path_join(const char *a, const char *b);

@@ -78,7 +78,7 @@ static void execute(struct run *r)
 static int write_files(struct run *r, bool *changed)
 {
         static const char *const names[] = {[FILE_UNCHANGED] = "unchanged", [FILE_WRITTEN] = "written",
-                                            [FILE_FAILED] = "failed"};
+                                            [FILE_FAILED] = "failed", [FILE_REMOVED] = "removed"};
         struct diags d = {0};
         struct file_result *res = NULL;
         size_t n = 0;
@@ -94,8 +94,7 @@ static int write_files(struct run *r, bool *changed)
                 json_object_object_add(j, "action", json_object_new_string(names[res[i].action]));
                 json_object_array_add(r->report_files, j);
                 *changed |= res[i].action != FILE_UNCHANGED;
-                char *t = xasprintf("%s %s", res[i].action == FILE_UNCHANGED ? "unchanged" :
-                                             res[i].action == FILE_WRITTEN ? "wrote" : "failed", res[i].path);
+                char *t = xasprintf("%s %s", file_action_verb(res[i].action), res[i].path);
                 add_event(r, res[i].action == FILE_FAILED ? EV_ERROR : EV_FILE, NO_OBJ, t);
                 free(t);
         }
