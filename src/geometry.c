@@ -170,22 +170,44 @@ int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chun
                                             .full_stripe_bytes = full, .parity = false};
                 return 0;
         }
-        if (chunk_bytes == lower->full_stripe_bytes) {
-                if (__builtin_mul_overflow((uint64_t)legs, (uint64_t)lower->sw, &sw) || sw > UINT32_MAX)
-                        return fail(ret_err, "%u x %u data disks is too many", legs, lower->sw);
-                *ret = (struct stripe_geom){.su_bytes = lower->su_bytes, .sw = (unsigned)sw,
-                                            .full_stripe_bytes = full, .parity = parity_lower};
+        /* The general rule: each chunk covers whole lower stripes (c a multiple
+         * of F), or whole lower stripes are made of whole chunks (c divides F).
+         * Either way a row of the upper layer that ends on a lower stripe
+         * boundary on every leg is legs x max(c, F): su = c, sw = that / c. */
+        uint64_t F = lower->full_stripe_bytes;
+        if (chunk_bytes % F && F % chunk_bytes)
+                return fail(ret_err,
+                            "chunk %s neither divides nor is a multiple of the underlying full stripe %s: chunks would "
+                            "straddle the stripes of the devices below",
+                            fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b));
+        uint64_t row = chunk_bytes > F ? chunk_bytes : F;
+        if (__builtin_mul_overflow(row, (uint64_t)legs, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES)
+                return fail(ret_err, "full stripe %u x %s is larger than 1 TiB", legs, fmt_size_exact(row, a));
+        sw = full / chunk_bytes;
+        if (sw > UINT32_MAX)
+                return fail(ret_err, "%u x %s in chunks of %s is too many stripe units", legs, fmt_size_exact(row, a),
+                            fmt_size_exact(chunk_bytes, b));
+        *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = (unsigned)sw, .full_stripe_bytes = full,
+                                    .parity = parity_lower};
+        return 0;
+}
+
+uint64_t stack_chunk_bytes(const struct stripe_geom *lower, char **ret_why)
+{
+        char a[32], b[32];
+        *ret_why = NULL;
+        if (!lower || !lower->su_bytes)
                 return 0;
+        if (is_pow2(lower->su_bytes) && lower->su_bytes >= 4096) {
+                *ret_why = xasprintf("= the su %s of the devices below", fmt_size_exact(lower->su_bytes, a));
+                return lower->su_bytes;
         }
-        if (chunk_bytes % lower->full_stripe_bytes == 0) {
-                *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = legs,
-                                            .full_stripe_bytes = full, .parity = parity_lower};
+        uint64_t c = lower->full_stripe_bytes & -lower->full_stripe_bytes; /* the largest power of 2 dividing F */
+        if (c < 4096)
                 return 0;
-        }
-        return fail(ret_err,
-                    "chunk %s is not a multiple of the underlying full stripe %s: every chunk would straddle "
-                    "two stripes of the devices below",
-                    fmt_size_exact(chunk_bytes, a), fmt_size_exact(lower->full_stripe_bytes, b));
+        *ret_why = xasprintf("the largest power of 2 that divides the full stripe %s below (their su %s is not one)",
+                             fmt_size_exact(lower->full_stripe_bytes, a), fmt_size_exact(lower->su_bytes, b));
+        return c;
 }
 
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes)
@@ -198,7 +220,9 @@ uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_se
 
 uint64_t pv_data_alignment_bytes(const struct stripe_geom *g)
 {
-        return g ? g->full_stripe_bytes : 0;
+        if (!g || !g->full_stripe_bytes)
+                return 0;
+        return lcm_u64(PARTITION_GRAIN_BYTES, g->full_stripe_bytes); /* 0 on overflow */
 }
 
 uint64_t vg_extent_bytes(uint64_t full_stripe_bytes)

@@ -55,19 +55,27 @@ struct stripe_geom {
  * a malloc'ed sentence naming the rule and the figures. */
 int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret_err);
 
-/* Striping across `legs` devices that each have geometry `lower` (md RAID0 over
- * hardware RAID LUNs, or a striped LV over PVs) with the given chunk. A chunk of
- * exactly one lower full stripe gives su = lower su, sw = legs × lower sw; a
- * chunk that is a larger multiple gives su = chunk, sw = legs. Anything else
- * straddles the lower stripes and is refused. */
+/* Striping across `legs` devices that each have geometry `lower` (md RAID0/10
+ * over hardware RAID LUNs, or a striped LV over PVs) with chunk c, over lower
+ * full stripes F: c a multiple of F gives su = c, sw = legs; c dividing F
+ * gives su = c, sw = legs x F / c (the full stripe is legs x max(c, F), so
+ * every upper row ends on a lower stripe boundary on every leg). Anything
+ * else straddles the lower stripes and is refused, naming both figures. */
 int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chunk_bytes, bool parity_lower,
                    struct stripe_geom *ret, char **ret_err);
 
 /* lcm(1 MiB, full stripe, physical sector); 0 when it overflows 64 bits (the
  * caller refuses the plan: never a silent fallback). */
+/* The chunk to stripe with over `lower` when the profile gives none: the lower
+ * su when it is a power of 2 of at least 4 KiB (what md and LVM accept), else
+ * the largest power of 2 dividing the lower full stripe (at least 4 KiB);
+ * 0 when there is none. *ret_why says which and why (malloc'ed). */
+uint64_t stack_chunk_bytes(const struct stripe_geom *lower, char **ret_why);
+
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes);
 
-/* pvcreate --dataalignment: the full stripe, or 0 for the LVM default (1 MiB). */
+/* pvcreate --dataalignment: lcm(1 MiB, the full stripe), as partitions start;
+ * 0 for no stripe (the LVM default, 1 MiB) or on overflow. */
 uint64_t pv_data_alignment_bytes(const struct stripe_geom *g);
 
 /* Smallest multiple of the full stripe (of lcm(full stripes) of every PV) that is

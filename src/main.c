@@ -338,7 +338,7 @@ static int cmd_geometry(struct args *a)
         }
         uint64_t align = partition_align_bytes(&g, sector);
         uint64_t lsu = xfs_log_su_bytes(&g);
-        uint64_t ext = vg_extent_bytes(g.full_stripe_bytes);
+        uint64_t ext = vg_extent_bytes(pv_data_alignment_bytes(&g));
         if (!align || !ext) {
                 fprintf(stderr, "storprov geometry: the alignment (lcm of 1 MiB, the full stripe and the sector) or the "
                                 "extent size does not fit in 64 bits\n");

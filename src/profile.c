@@ -188,6 +188,8 @@ static const struct attr_rule attr_rules[] = {
         {"vg", "id", A_IDENT, 0, 0, NULL},
         {"vg", "name", A_IDENT, 0, 0, NULL},
         {"vg", "pvs", A_REFS, 0, 0, NULL},
+        {"vg", "data-alignment", A_SIZE, K4, GiB, NULL},
+        {"vg", "extent-size", A_SIZE, 128 * KiB, 16 * GiB, NULL},
         {"lv", "name", A_IDENT, 0, 0, NULL},
         {"lv", "size", A_LVSIZE, 0, 0, NULL},
         {"lv", "stripes", A_COUNT, 1, 1024, NULL},
@@ -557,6 +559,8 @@ static void parse_vg(struct loader *l, xmlNode *n, struct profile *p)
                 v->name = xstrdup(v->id);
         _cleanup_free_ char *pvs = attr(n, "pvs");
         v->pvs = strv_split(pvs, " \t\n");
+        v->data_alignment_bytes = size_attr(l, n, "data-alignment");
+        v->extent_bytes = size_attr(l, n, "extent-size");
         v->wipe = bool_attr(n, "wipe");
         v->preserve = bool_attr(n, "preserve");
         for (xmlNode *c = n->children; c; c = c->next) {

@@ -83,6 +83,8 @@ struct p_vg {
         int line;
         char *id, *name;
         char **pvs;               /* references */
+        uint64_t data_alignment_bytes;   /* pvcreate --dataalignment; 0: derived */
+        uint64_t extent_bytes;    /* vgcreate --physicalextentsize; 0: derived */
         bool wipe, preserve;
         struct p_lv *lvs;
         size_t n_lvs;

@@ -100,8 +100,9 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
         }
         for (size_t i = 0; lines && lines[i]; i++) {
                 const char *l = lines[i];
-                if (!in_block && !other_block && startswith(l, BEGIN_MARK) && opens[i] && strcmp(l, mine.s)) {
-                        /* another profile's block: kept as it is */
+                if (!in_block && !other_block && startswith(l, BEGIN_MARK) && opens[i] && strstr(l, "(profile \"") &&
+                    strcmp(l, mine.s)) {
+                        /* another profile's block: kept as it is (a mark without a profile is ours, from before) */
                         other_block = true;
                         free(other_name);
                         other_name = xstrdup(l);

@@ -39,22 +39,18 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
         if (l->stripes >= 2) {
                 uint64_t sb = l->stripe_bytes;
                 enum val_source ss = SRC_PROFILE;
+                _cleanup_free_ char *chosen = NULL;
+                if (!sb && vg_geom.full_stripe_bytes && !vg_mixed) {
+                        sb = stack_chunk_bytes(&vg_geom, &chosen);
+                        ss = SRC_DERIVED;
+                }
                 if (!sb) {
-                        if (vg_geom.full_stripe_bytes && !vg_mixed) {
-                                sb = vg_geom.full_stripe_bytes;
-                                ss = SRC_DERIVED;
-                        } else {
-                                sb = DEFAULT_LV_STRIPE_BYTES;
-                                ss = SRC_DEFAULT;
-                        }
+                        sb = DEFAULT_LV_STRIPE_BYTES;
+                        ss = SRC_DEFAULT;
                 }
                 if (!is_pow2(sb) || sb < 4096) {
                         err(c, l->line, lwhat, "lv-stripe-size",
-                            "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I)%s",
-                            fmt_size_exact(sb, a),
-                            ss == SRC_DERIVED ? ": it was derived from the PVs' full stripe; striping "
-                                                "LVs over these PVs cannot stay aligned, use linear LVs"
-                                              : "");
+                            "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I)", fmt_size_exact(sb, a));
                 } else if (sb > OBJ(c, oi)->vg.extent_bytes) {
                         err(c, l->line, lwhat, "lv-stripe-size",
                             "stripe size %s is larger than the extent size %s; lvcreate would reduce it",
@@ -67,9 +63,8 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                                 free(e);
                         } else {
                                 x->geom_src = ss == SRC_PROFILE ? SRC_DERIVED : ss;
-                                x->geom_why = xasprintf("striped LV, %u stripes x %s%s", l->stripes,
-                                                        fmt_size_exact(sb, a),
-                                                        ss == SRC_DERIVED ? " (= PV full stripe)" : "");
+                                x->geom_why = xasprintf("striped LV, %u stripes x %s%s%s", l->stripes,
+                                                        fmt_size_exact(sb, a), chosen ? " " : "", chosen ? chosen : "");
                         }
                 }
                 x->lv.stripe_bytes = sb;
@@ -89,9 +84,57 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
         free(lwhat);
 }
 
+/* PV data alignment and extent size: multiples of lcm(1 MiB, the PVs' full
+ * stripe) as partition starts are, the extent also one LVM accepts (a power
+ * of 2 or a multiple of 128 KiB, at least 4 MiB), so that every extent and
+ * so every LV starts on a full stripe. A profile's own values must keep that. */
+static void vg_alignment(struct ctx *c, const struct p_vg *v, size_t oi, const char *what, uint64_t full)
+{
+        char a[32], b[32], f[32];
+        struct pl_obj *o = OBJ(c, oi);
+        struct stripe_geom g = {.full_stripe_bytes = full};
+        uint64_t align = full ? pv_data_alignment_bytes(&g) : 0;
+        if (full && !align)
+                err(c, v->line, what, "alignment-overflow", "lcm(1 MiB, the full stripe %s) does not fit in 64 bits",
+                    fmt_size_exact(full, f));
+        uint64_t extent = vg_extent_bytes(align);
+        if (!extent) {
+                err(c, v->line, what, "alignment-overflow", "no extent size that is a multiple of %s fits in 64 bits",
+                    fmt_size_exact(align, a));
+                extent = VG_EXTENT_MIN_BYTES;
+        }
+        if (v->data_alignment_bytes) {
+                if (full && v->data_alignment_bytes % full)
+                        err(c, v->line, what, "vg-alignment",
+                            "data-alignment %s is not a multiple of the PVs' full stripe %s: the first extent would "
+                            "start inside a stripe",
+                            fmt_size_exact(v->data_alignment_bytes, a), fmt_size_exact(full, f));
+                align = v->data_alignment_bytes;
+        }
+        if (v->extent_bytes) {
+                if (full && v->extent_bytes % full)
+                        err(c, v->line, what, "vg-alignment",
+                            "extent-size %s is not a multiple of the PVs' full stripe %s: LVs would start inside a stripe",
+                            fmt_size_exact(v->extent_bytes, a), fmt_size_exact(full, f));
+                else if (!is_pow2(v->extent_bytes) && v->extent_bytes % (128 * KiB))
+                        err(c, v->line, what, "vg-alignment",
+                            "extent-size %s is neither a power of 2 nor a multiple of 128 KiB (vgcreate -s)",
+                            fmt_size_exact(v->extent_bytes, a));
+                extent = v->extent_bytes;
+        }
+        o->vg.pv_align_bytes = align;
+        o->vg.extent_bytes = extent;
+        o->geom_src = full ? (v->data_alignment_bytes || v->extent_bytes ? SRC_PROFILE : SRC_DERIVED) : SRC_NONE;
+        o->geom_why = full ? xasprintf("PV data alignment %s%s, extent %s = %" PRIu64
+                                       " full stripes of %s, so every LV starts on a stripe boundary",
+                                       fmt_size_exact(align, a),
+                                       v->data_alignment_bytes ? " (profile)" : " = lcm(1 MiB, full stripe)",
+                                       fmt_size_exact(extent, b), extent / full, fmt_size_exact(full, f))
+                           : NULL;
+}
+
 void plan_vgs(struct ctx *c)
 {
-        char a[32], b[32];
         for (size_t vi = 0; vi < c->p->n_vgs; vi++) {
                 const struct p_vg *v = &c->p->vgs[vi];
                 char *what = xasprintf("vg %s", v->id);
@@ -132,19 +175,7 @@ void plan_vgs(struct ctx *c)
                              "PVs have different stripe geometries; linear LVs get no stripe geometry");
                 if (g0 && !mixed)
                         o->geom = *g0;
-                o->vg.pv_align_bytes = full_lcm;
-                o->vg.extent_bytes = vg_extent_bytes(full_lcm);
-                if (!o->vg.extent_bytes) {
-                        err(c, v->line, what, "alignment-overflow",
-                            "no extent size that is a multiple of the full stripe fits in 64 bits");
-                        o->vg.extent_bytes = VG_EXTENT_MIN_BYTES;
-                }
-                o->geom_src = full_lcm ? SRC_DERIVED : SRC_NONE;
-                o->geom_why = full_lcm ? xasprintf("PV data alignment %s = full stripe; extent %s = %" PRIu64
-                                                   " full stripes, so every LV starts on a stripe boundary",
-                                                   fmt_size_exact(full_lcm, a), fmt_size_exact(o->vg.extent_bytes, b),
-                                                   o->vg.extent_bytes / full_lcm)
-                                       : NULL;
+                vg_alignment(c, v, oi, what, full_lcm);
                 unsigned pct_vg = 0;
                 for (size_t li = 0; li < v->n_lvs; li++)
                         plan_lv(c, v, oi, &v->lvs[li], mixed, &pct_vg);

@@ -81,32 +81,33 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         if (mixed)
                 warn(c, m->line, what, "md-mixed-members",
                      "members have different stripe geometries; alignment follows the md layout only");
-        if (striped_members && !mixed && m->level == RAID_0) {
-                /* RAID50/60: md RAID0 across hardware RAID LUNs */
+        /* RAID50/60 and RAID10 over LUNs: md striping across hardware RAID LUNs
+         * (RAID10 with the near layout: each device sees the chunks in order) */
+        unsigned legs = m->level == RAID_0 ? active : (near > 1 && active % near == 0 ? active / near : 0);
+        if (striped_members && !mixed && legs) {
+                _cleanup_free_ char *chosen = NULL;
                 if (!chunk) {
-                        if (is_pow2(mg->full_stripe_bytes)) {
-                                chunk = mg->full_stripe_bytes;
-                                chunk_src = SRC_DERIVED;
-                        } else {
+                        chunk = stack_chunk_bytes(mg, &chosen);
+                        chunk_src = SRC_DERIVED;
+                        if (!chunk)
                                 err(c, m->line, what, "md-chunk",
-                                    "the members' full stripe %s is not a power of 2, so no md chunk can cover whole "
-                                    "member stripes; use an LVM linear VG or members with a power-of-2 number of data disks",
+                                    "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=",
                                     fmt_size_exact(mg->full_stripe_bytes, cb));
-                        }
                 }
                 char *e = NULL;
                 if (chunk && !is_pow2(chunk)) {
                         err(c, m->line, what, "md-chunk", "chunk %s is not a power of 2 (mdadm needs one)",
                             fmt_size_exact(chunk, cb));
-                } else if (chunk && stack_geometry(mg, active, chunk, parity_members, &o->geom, &e) < 0) {
+                } else if (chunk && stack_geometry(mg, legs, chunk, parity_members, &o->geom, &e) < 0) {
                         err(c, m->line, what, "md-chunk", "%s", e);
                         free(e);
                 } else if (chunk) {
                         o->geom_src = chunk_src == SRC_PROFILE ? SRC_PROFILE : SRC_DERIVED;
-                        o->geom_why = xasprintf("raid0 across %u LUNs of su %s x %u, md chunk %s%s", active,
-                                                fmt_size_exact(mg->su_bytes, cb), mg->sw,
-                                                fmt_size_exact(chunk, (char[32]){0}),
-                                                chunk_src == SRC_DERIVED ? " (= LUN full stripe)" : "");
+                        o->geom_why = xasprintf("%s across %u LUNs of su %s x %u (full stripe %s), md chunk %s%s%s",
+                                                raid_level_name(m->level), legs, fmt_size_exact(mg->su_bytes, cb), mg->sw,
+                                                fmt_size_exact(mg->full_stripe_bytes, (char[32]){0}),
+                                                fmt_size_exact(chunk, (char[32]){0}), chosen ? " " : "",
+                                                chosen ? chosen : "");
                 }
         } else if (striped_members && !mixed && m->level == RAID_1) {
                 o->geom = *mg;

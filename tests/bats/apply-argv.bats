@@ -37,11 +37,11 @@ apply_golden() { # NAME
 	run -0 grep '^mdadm --create /dev/md/r6a' "$FAKE_LOG"
 	assert_output --partial -- "--level=6 --raid-devices=6 --chunk=64 --metadata=1.2 --bitmap=internal --homehost=any"
 	run -0 grep 'pvcreate' "$FAKE_LOG"
-	assert_output --partial -- "--dataalignment=256k /dev/md/r6a"
+	assert_output --partial -- "--dataalignment=1m /dev/md/r6a"
 	run -0 grep 'vgcreate' "$FAKE_LOG"
 	assert_output --partial -- "--physicalextentsize=4m data /dev/md/r6a /dev/md/r6b"
 	run -0 grep 'lvcreate.*--name=scratch' "$FAKE_LOG"
-	assert_output --partial -- "--stripes=2 --stripesize=256k --readahead=32768 data"
+	assert_output --partial -- "--stripes=2 --stripesize=64k --readahead=32768 data"
 	run -0 grep 'mkfs.xfs -L scratch' "$FAKE_LOG"
 	assert_output --partial -- "-d su=64k,sw=8 -l version=2,su=64k /dev/data/scratch"
 	# live tuning went to the (copied) sysfs of the member disks
@@ -68,7 +68,7 @@ apply_golden() { # NAME
 
 @test "apply argv: PV on a whole LUN and on a partition, equally aligned" {
 	apply_golden hwraid0-lvm-xfs
-	run -0 grep -c -- '--dataalignment=192k' "$FAKE_LOG"
+	run -0 grep -c -- '--dataalignment=3m' "$FAKE_LOG"
 	assert_output 2
 	run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/sdc"
 	assert_output --partial "First sector: 6144 "
@@ -78,7 +78,7 @@ apply_golden() { # NAME
 @test "apply argv: RAID60 stack (hardware RAID6 -> md RAID0 -> LVM -> XFS)" {
 	apply_golden hwraid6-md0-lvm
 	run -0 grep '^mdadm --create' "$FAKE_LOG"
-	assert_output --partial -- "--level=0 --raid-devices=4 --chunk=256 --metadata=1.2 --homehost=any"
+	assert_output --partial -- "--level=0 --raid-devices=4 --chunk=64 --metadata=1.2 --homehost=any"
 	refute_output --partial -- "--bitmap"
 	run -0 grep '^mkfs.xfs' "$FAKE_LOG"
 	assert_output --partial -- "-d su=64k,sw=16 -l version=2,su=64k"

@@ -460,7 +460,7 @@ static void test_md_raid6_lvm(void **state)
         assert_non_null(strstr(a, "--uuid="));
         free(a);
         a = argv_of(find_step(&r.pl, STEP_PVCREATE, 0));
-        assert_non_null(strstr(a, "--dataalignment=256k /dev/md/r6")); /* 4 data × 64k */
+        assert_non_null(strstr(a, "--dataalignment=1m /dev/md/r6")); /* lcm(1 MiB, 4 data × 64k) */
         free(a);
         a = argv_of(find_step(&r.pl, STEP_VGCREATE, 0));
         assert_non_null(strstr(a, "--physicalextentsize=4m v /dev/md/r6"));
@@ -488,39 +488,73 @@ static void test_striped_lv_and_stacks(void **state)
         (void)state;
         struct sysinfo *si = mk_sysinfo(4, 16 * TiB, "LSI", "MR9361-8i", 128 * GiB);
         struct run r;
-        /* RAID60: md RAID0 across hardware RAID6 LUNs; chunk derived = LUN full stripe */
+        /* RAID60: md RAID0 across hardware RAID6 LUNs; chunk derived = the LUNs' strip (64k, a power of 2):
+         * su 64k, sw 4 LUNs x 4 data = 16 */
         expect_ok(&r,
                   "<disks id=\"lun\" count=\"4\"><match/><hwraid level=\"6\" members=\"6\" chunk=\"64K\"/></disks>\n"
                   "<md id=\"s\" level=\"0\" devices=\"lun\"/>\n"
                   "<xfs on=\"s\" label=\"r60\"/>",
                   si);
         char *a = argv_of(find_step(&r.pl, STEP_MDADM, 0));
-        assert_non_null(strstr(a, "--level=0 --raid-devices=4 --chunk=256 "));
+        assert_non_null(strstr(a, "--level=0 --raid-devices=4 --chunk=64 "));
         assert_null(strstr(a, "--bitmap")); /* mdadm refuses any --bitmap on raid0 */
         free(a);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
         assert_non_null(strstr(a, "-d su=64k,sw=16 "));
         free(a);
         run_free(&r);
-        /* striped LV over 2 hardware RAID5 LUNs of 4 x 64k: stripe = LUN full stripe 192k, not a power of 2 */
+        /* striped LV over 2 hardware RAID5 LUNs of 4 x 64k (full stripe 192k, no power of 2): the stripe
+         * size is the strip, 64k; three make one LUN stripe: su 64k, sw 2 x 3 = 6; PVs aligned to
+         * lcm(1m, 192k) = 3m, extent 6m */
+        expect_ok(&r,
+                  "<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"4\" chunk=\"64K\"/></disks>\n"
+                  "<vg id=\"v\" pvs=\"lun\"><lv name=\"l\" size=\"50%\" stripes=\"2\"/></vg>\n<xfs on=\"v/l\"/>",
+                  si);
+        a = argv_of(find_step(&r.pl, STEP_LVCREATE, 0));
+        assert_non_null(strstr(a, "--stripes=2 --stripesize=64k"));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_PVCREATE, 0));
+        assert_non_null(strstr(a, "--dataalignment=3m "));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_VGCREATE, 0));
+        assert_non_null(strstr(a, "--physicalextentsize=6m "));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=6 "));
+        free(a);
+        run_free(&r);
+        /* a stripe size that neither divides nor is a multiple of 192k is refused, naming both */
         expect_error("<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"4\" chunk=\"64K\"/></disks>\n"
-                     "<vg id=\"v\" pvs=\"lun\"><lv name=\"l\" size=\"50%\" stripes=\"2\"/></vg>",
-                     si, "lv-stripe-size", 4, "power of 2");
-        /* over 5-disk LUNs (full 256k) it works: su 64k, sw 8 */
+                     "<vg id=\"v\" pvs=\"lun\"><lv name=\"l\" size=\"50%\" stripes=\"2\" stripe-size=\"256K\"/></vg>",
+                     si, "lv-stripe-size", 4, "192k");
+        /* over 5-disk LUNs (full 256k): stripe 64k, su 64k, sw 2 x 4 = 8 */
         expect_ok(&r,
                   "<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"5\" chunk=\"64K\"/></disks>\n"
                   "<vg id=\"v\" pvs=\"lun\"><lv name=\"l\" size=\"50%\" stripes=\"2\"/></vg>\n<xfs on=\"v/l\"/>",
                   si);
         a = argv_of(find_step(&r.pl, STEP_LVCREATE, 0));
-        assert_non_null(strstr(a, "--stripes=2 --stripesize=256k"));
+        assert_non_null(strstr(a, "--stripes=2 --stripesize=64k"));
         free(a);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
         assert_non_null(strstr(a, "-d su=64k,sw=8 "));
         free(a);
         run_free(&r);
-        /* md RAID0 over 12-disk RAID5 LUNs: 704k is no power of 2 → refused with the reason */
+        /* md RAID0 over 12-disk RAID5 LUNs (full 704k): chunk 64k, eleven make one LUN stripe:
+         * su 64k, sw 2 x 11 = 22 */
+        expect_ok(&r,
+                  "<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"12\" chunk=\"64K\"/></disks>\n"
+                  "<md id=\"s\" level=\"0\" devices=\"lun\"/>\n<xfs on=\"s\"/>",
+                  si);
+        a = argv_of(find_step(&r.pl, STEP_MDADM, 0));
+        assert_non_null(strstr(a, "--chunk=64 "));
+        free(a);
+        a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=22 "));
+        free(a);
+        run_free(&r);
+        /* an md chunk of 512k over them straddles the 704k stripes: refused */
         expect_error("<disks id=\"lun\" count=\"2\"><match name=\"sd[bc]\"/><hwraid level=\"5\" members=\"12\" chunk=\"64K\"/></disks>\n"
-                     "<md id=\"s\" level=\"0\" devices=\"lun\"/>",
+                     "<md id=\"s\" level=\"0\" chunk=\"512K\" devices=\"lun\"/>",
                      si, "md-chunk", 4, "704k");
         free_sysinfo(si);
 }

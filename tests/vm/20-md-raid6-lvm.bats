@@ -34,15 +34,16 @@ setup() {
 		assert_equal "$(vm_kv MD_${a}_STRIPE_CACHE)" 4096
 		assert_equal "$(vm_kv MD_${a}_READ_AHEAD_KB)" 8192
 	done
-	# PV data and extents on multiples of the full stripe (4 x 64 KiB)
+	# PV data and extents on multiples of lcm(1 MiB, the full stripe 4 x 64 KiB) = 1 MiB
 	for s in $(vm_kv PE_STARTS); do
-		[ $((s % 262144)) -eq 0 ]
+		[ $((s % 1048576)) -eq 0 ]
 	done
 	extent=$(vm_kv EXTENT)
-	[ $((extent % 262144)) -eq 0 ]
+	[ $((extent % 1048576)) -eq 0 ]
+	# the LV stripe is the arrays' chunk (64 KiB, 128 sectors): four make one array stripe
 	assert_equal "$(vm_kv SCRATCH_STRIPES)" 2
-	assert_equal "$(vm_kv SCRATCH_STRIPE_SIZE)" 262144
-	assert_regex "$(vm_kv DM_SCRATCH)" '^0 [0-9]+ striped 2 512 '
+	assert_equal "$(vm_kv SCRATCH_STRIPE_SIZE)" 65536
+	assert_regex "$(vm_kv DM_SCRATCH)" '^0 [0-9]+ striped 2 128 '
 	n=0
 	for o in $(vm_kv DM_OFFSETS); do
 		off=${o##*:}

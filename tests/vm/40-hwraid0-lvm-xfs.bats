@@ -44,15 +44,15 @@ setup() {
 	# data starts on a full-stripe boundary of each LUN
 	whole=$(vm_kv WHOLE_PE_START) parted=$(vm_kv PARTED_PE_START)
 	assert_equal "$whole" "$parted"
-	[ "$whole" -gt 0 ] && [ $((whole % 196608)) -eq 0 ] ||
-		{ echo "pe_start $whole not a multiple of 192 KiB"; false; }
+	[ "$whole" -gt 0 ] && [ $((whole % 3145728)) -eq 0 ] ||
+		{ echo "pe_start $whole not a multiple of lcm(1 MiB, 192 KiB) = 3 MiB"; false; }
 	[ $(((pstart * 512 + parted) % 196608)) -eq 0 ] ||
 		{ echo "data start $((pstart * 512 + parted)) of the partitioned LUN not on 192 KiB"; false; }
 	# extents: multiples of the full stripe
 	for v in A B; do
 		extent=$(vm_kv VG${v}_EXTENT)
-		[ "$extent" -gt 0 ] && [ $((extent % 196608)) -eq 0 ] ||
-			{ echo "vg$v extent $extent not a multiple of 192 KiB"; false; }
+		[ "$extent" -gt 0 ] && [ $((extent % 3145728)) -eq 0 ] ||
+			{ echo "vg$v extent $extent not a multiple of 3 MiB"; false; }
 	done
 	# dmsetup: linear LVs on the two PVs, every segment on a 192 KiB boundary
 	# (384 sectors) of its PV and so of its LUN
