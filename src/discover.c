@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #define SECTOR_BYTES UINT64_C(512)
@@ -22,12 +24,28 @@
  * may lead outside it. Attribute files are read only when they are not links
  * and directories are entered only when their real path stays inside (sysfs's
  * own links, sys/block/X -> ../devices/…, device, holders, resolve inside a
- * faithful capture). Discovery runs once, single-threaded, in sysinfo_load. */
+ * faithful capture), or inside a real sysfs mount. Discovery runs once, single-threaded, in sysinfo_load. */
 static const char *cur_root = "/";
+
+/* A real sysfs (a composed test sysroot may link its sys to the live /sys):
+ * it holds kernel attributes only, so reading it is what a live run does. */
+static bool on_sysfs(const char *path)
+{
+        struct statfs sf;
+        return statfs(path, &sf) == 0 && sf.f_type == SYSFS_MAGIC;
+}
+
+static bool inside(const char *path)
+{
+        return path_under(cur_root, path) || on_sysfs(path);
+}
 
 static int confined_read(const char *path, char **ret)
 {
-        return read_file_under(cur_root, path, ret);
+        int r = read_file_under(cur_root, path, ret);
+        if (r == -EXDEV && on_sysfs(path))
+                r = read_file_under("/", path, ret); /* still never through a link as the file itself */
+        return r;
 }
 
 /* First line of PATH, stripped; NULL if missing or refused. */
@@ -89,7 +107,7 @@ static bool is_dir(const char *path)
 {
         struct stat st;
         /* follows symlinks, as sysfs is made of them, but only inside the sysroot */
-        return stat(path, &st) == 0 && S_ISDIR(st.st_mode) && path_under(cur_root, path);
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode) && inside(path);
 }
 
 static bool is_file(const char *path)
@@ -106,7 +124,7 @@ static int list_dir(const char *path, char ***ret)
         DIR *d = opendir(path);
         if (!d)
                 return -errno;
-        if (!path_under(cur_root, path)) {
+        if (!inside(path)) {
                 closedir(d);
                 return -EXDEV;
         }
