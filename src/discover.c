@@ -18,7 +18,6 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#define SECTOR_BYTES UINT64_C(512)
 
 /* The sysroot being read. A captured tree comes from the field: nothing in it
  * may lead outside it. Attribute files are read only when they are not links

@@ -776,6 +776,24 @@ static void remove_stale_temps(int dfd, const char *base)
         closedir(dir);
 }
 
+int mkdir_in_root(const char *root, const char *rel)
+{
+        char **dirs = strv_split(rel, "/");
+        for (size_t i = 0; dirs && dirs[i]; i++)
+                if (!strcmp(dirs[i], "..")) {
+                        strv_free(dirs);
+                        return -EXDEV;
+                }
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+        if (fd >= 0)
+                close(fd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        return fd < 0 ? fd : 0;
+}
+
 int unlink_in_root(const char *root, const char *rel)
 {
         char **dirs = NULL, *base = NULL;

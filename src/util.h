@@ -143,6 +143,8 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
 int read_file_under(const char *root, const char *path, char **ret);
 /* Whether PATH resolves (links followed) to a place inside ROOT. */
 bool path_under(const char *root, const char *path);
+/* Makes the directory rel under root (every component, 0755, no link followed); -errno. */
+int mkdir_in_root(const char *root, const char *rel);
 /* Removes a regular file under root (confined like the others); -errno. */
 int unlink_in_root(const char *root, const char *rel);
 /* write: temp file + fsync + renameat + fsync of the directory, in the same

@@ -125,10 +125,13 @@ static void do_mounts(struct run *r, int *failures)
                 if (mounted) {
                         say(r, "%s is mounted already", target);
                         json_object_object_add(j, "action", json_object_new_string("kept"));
+                } else if (mkdir_in_root(r->o->root, f->fs.mountpoint) < 0 || !path_under(r->o->root, target)) {
+                        /* confined like the files: no link under --root leads the mount elsewhere */
+                        say(r, "not mounting %s: it cannot be made inside %s without following a link", target,
+                            r->o->root);
+                        json_object_object_add(j, "action", json_object_new_string("failed"));
+                        (*failures)++;
                 } else {
-                        char *dir = xasprintf("%s/", target);
-                        (void)mkdir_parents(dir, 0755);
-                        free(dir);
                         char **argv = NULL;
                         strv_push(&argv, "mount");
                         strv_push(&argv, "-t");
