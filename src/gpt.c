@@ -4,6 +4,8 @@
 #include "gpt.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +127,24 @@ int gpt_read_lenient(const char *dev, char **ret_label, struct gpt_part **ret_pa
                 *ret_damage = xstrdup(last_damage);
         exc_lenient = false;
         return r;
+}
+
+bool gpt_unfinished(const char *dev, uint64_t sector_bytes)
+{
+        int fd = open(dev, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return false;
+        uint64_t sec = sector_bytes ? sector_bytes : 512;
+        unsigned char hdr[8], *ents = xmalloc(16384);
+        off_t size = lseek(fd, 0, SEEK_END);
+        bool primary = pread(fd, hdr, 8, (off_t)sec) == 8 && !memcmp(hdr, "EFI PART", 8);
+        bool backup = size > (off_t)sec && pread(fd, hdr, 8, size - (off_t)sec) == 8 && !memcmp(hdr, "EFI PART", 8);
+        bool empty = pread(fd, ents, 16384, (off_t)(2 * sec)) == 16384;
+        for (size_t i = 0; empty && i < 16384; i++)
+                empty = ents[i] == 0;
+        free(ents);
+        close(fd);
+        return primary && !backup && empty;
 }
 
 int gpt_sync_kernel(const char *dev, char **ret_err)

@@ -28,6 +28,11 @@ void gpt_parts_free(struct gpt_part *p, size_t n);
 int gpt_read_lenient(const char *dev, char **ret_label, struct gpt_part **ret_parts, size_t *ret_n, char **ret_damage,
                      char **ret_err);
 
+/* A GPT whose write stopped after the primary header: the header is there,
+ * its entry array is still all zeros and there is no backup. It describes no
+ * partition, so nothing can be lost by writing the table again. */
+bool gpt_unfinished(const char *dev, uint64_t sector_bytes);
+
 /* Tells the kernel about the partition table on dev (BLKPG through libparted),
  * for a table written by a run that died before it could. */
 int gpt_sync_kernel(const char *dev, char **ret_err);

@@ -138,7 +138,8 @@ static void do_mounts(struct run *r, int *failures)
                         strv_push(&argv, "xfs");
                         strv_push(&argv, "-o");
                         strv_push(&argv, f->fs.mount_options);
-                        strv_pushf(&argv, "UUID=%s", obj_uuid(f));
+                        /* the device this plan made, not UUID=: a clone elsewhere may carry the same UUID */
+                        strv_push(&argv, f->dev);
                         strv_push(&argv, target);
                         log_argv("", argv);
                         int rc = run_argv(argv, NULL);

@@ -305,6 +305,12 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
                 inspect_region(r, di, path, 0, 0);
                 return;
         }
+        if (rc < 0 && !d->preserve && gpt_unfinished(path, d->sector_bytes)) {
+                say(r, "%s (%s) carries a GPT header without entries or backup: an unfinished partition table; it "
+                       "will be written again",
+                    d->id, d->dev);
+                return;
+        }
         if (rc < 0) {
                 if (os->wipe_ok && !d->preserve) {
                         os->needs_wipe = true;
