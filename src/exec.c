@@ -12,13 +12,6 @@
 
 #include "util.h"
 
-void log_argv(const char *prefix, char *const *argv)
-{
-        char *s = strv_join_shell(argv);
-        fprintf(stderr, "storprov: %s$ %s\n", prefix ? prefix : "", s);
-        free(s);
-}
-
 static void child_exec(char *const *argv, int out_fd)
 {
         int null = open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * Children by argv, never by shell string. Every command is logged with the
- * same quoting the plan shows, so plan, log and test fakes read alike. */
+ * Children by argv, never by shell string. The caller logs each command (apply's
+ * event list) with the quoting the plan shows, so plan, log and test fakes read alike. */
 #pragma once
 
 #include <stdbool.h>
@@ -15,5 +15,3 @@ int run_argv(char *const *argv, char **ret_out);
  * to stderr, so that storprov's own stdout stays machine-readable). */
 int spawn_argv(char *const *argv, pid_t *ret_pid);
 
-/* Logs "storprov: $ cmd" to stderr. */
-void log_argv(const char *prefix, char *const *argv);

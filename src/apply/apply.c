@@ -141,7 +141,7 @@ static void do_mounts(struct run *r, int *failures)
                         /* the device this plan made, not UUID=: a clone elsewhere may carry the same UUID */
                         strv_push(&argv, f->dev);
                         strv_push(&argv, target);
-                        log_argv("", argv);
+                        say_argv(r, NO_OBJ, "", argv);
                         int rc = run_argv(argv, NULL);
                         char *j2 = strv_join_shell(argv);
                         json_object_object_add(j, "argv", json_object_new_string(j2));

@@ -75,6 +75,8 @@ struct run {
 /* report.c */
 double now_s(const struct run *r);
 void say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "$ CMD ARGS", quoted as the plan shows it */
+void say_argv(struct run *r, size_t step, const char *prefix, char *const *argv);
 void refuse(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t refusals(const struct run *r);
 void print_refusals(const struct run *r);

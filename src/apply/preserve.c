@@ -35,7 +35,7 @@ static void verify_md(struct run *r, size_t mi)
         }
         if (!dev_exists(&r->dev, m->dev)) {
                 char **argv = md_assemble_argv(r->pl, mi, uuid);
-                log_argv("preserve: ", argv);
+                say_argv(r, NO_OBJ, "preserve: ", argv);
                 if (run_argv(argv, NULL) != 0)
                         refuse(r, "md %s is preserved, but mdadm could not assemble it", m->md.name);
                 strv_free(argv);
@@ -71,7 +71,7 @@ static void verify_vg(struct run *r, size_t vi)
         lvm_argv_head(r->pl, &argv, "vgchange");
         strv_push(&argv, "--activate=y");
         strv_push(&argv, v->vg.name);
-        log_argv("preserve: ", argv);
+        say_argv(r, NO_OBJ, "preserve: ", argv);
         int rc = run_argv(argv, NULL);
         strv_free(argv);
         if (rc != 0) {

@@ -55,6 +55,13 @@ void say(struct run *r, const char *fmt, ...)
         va_end(ap);
 }
 
+void say_argv(struct run *r, size_t step, const char *prefix, char *const *argv)
+{
+        _cleanup_free_ char *cmd = strv_join_shell(argv);
+        _cleanup_free_ char *t = xasprintf("%s$ %s", prefix, cmd);
+        add_event(r, EV_SAY, step, t);
+}
+
 void refuse(struct run *r, const char *fmt, ...)
 {
         va_list ap;

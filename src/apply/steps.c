@@ -41,7 +41,7 @@ int run_logged(struct run *r, size_t si, char **argv)
         char *j = strv_join_shell(argv);
         strv_push(&r->st[si].run, j);
         free(j);
-        log_argv("", argv);
+        say_argv(r, si, "", argv);
         return run_argv(argv, NULL);
 }
 
@@ -523,7 +523,7 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         strv_push(&s->run, j);
         free(j);
         say(r, "step %zu start: %s", si + 1, st->desc);
-        log_argv("", s->argv);
+        say_argv(r, si, "", s->argv);
         int rc = spawn_argv(s->argv, ret_pid);
         if (rc < 0) {
                 *ret_pid = 0;
