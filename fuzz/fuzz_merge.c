@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "profile.h"
 #include "render.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "profile.h"
 #include "render.h"
 #include "render_check.h"
