@@ -151,8 +151,13 @@ static void check_geometry(const uint8_t *d, size_t n)
                 if (stack_geometry(&g, legs, chunk, g.parity, &s, &e) == 0) {
                         if ((u128)s.su_bytes * s.sw != s.full_stripe_bytes && s.su_bytes)
                                 FUZZ_FAIL("stacked full stripe %llu != su x sw", (unsigned long long)s.full_stripe_bytes);
-                        if (s.su_bytes && (u128)chunk * legs != s.full_stripe_bytes)
-                                FUZZ_FAIL("stacked full stripe %llu != chunk x legs", (unsigned long long)s.full_stripe_bytes);
+                        /* the stacking rule: legs x max(chunk, lower full stripe); chunk and F divide one another */
+                        uint64_t row = g.full_stripe_bytes && chunk < g.full_stripe_bytes ? g.full_stripe_bytes : chunk;
+                        if (s.su_bytes && (u128)row * legs != s.full_stripe_bytes)
+                                FUZZ_FAIL("stacked full stripe %llu != legs x max(chunk, F)",
+                                          (unsigned long long)s.full_stripe_bytes);
+                        if (s.su_bytes && g.full_stripe_bytes && chunk % g.full_stripe_bytes && g.full_stripe_bytes % chunk)
+                                FUZZ_FAIL("a chunk that straddles the lower stripes was accepted");
                 } else {
                         free(e);
                         e = NULL;

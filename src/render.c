@@ -62,10 +62,12 @@ static void begin_mark(struct sbuf *b, const struct plan *pl)
 static char *merge_managed(const struct plan *pl, const char *existing, const char *block, conflict_fn is_conflict,
                            const char *file_what, struct diags *d)
 {
+        /* ours: a begin mark naming this profile, whatever follows the name */
         struct sbuf mine = {0};
         begin_mark(&mine, pl);
-        if (mine.len && mine.s[mine.len - 1] == '\n')
-                mine.s[--mine.len] = 0;
+        char *q = strstr(mine.s, "\"):");
+        if (q)
+                q[1] = 0; /* BEGIN_MARK (profile "NAME" */
         bool other_block = false;
         char *other_name = NULL;
         struct sbuf out = {0};
@@ -100,8 +102,8 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
         }
         for (size_t i = 0; lines && lines[i]; i++) {
                 const char *l = lines[i];
-                if (!in_block && !other_block && startswith(l, BEGIN_MARK) && opens[i] && strstr(l, "(profile \"") &&
-                    strcmp(l, mine.s)) {
+                if (!in_block && !other_block && startswith(l, BEGIN_MARK " (profile \"") && opens[i] &&
+                    !startswith(l, mine.s)) {
                         /* another profile's block: kept as it is (a mark without a profile is ours, from before) */
                         other_block = true;
                         free(other_name);
@@ -434,6 +436,9 @@ bool render_has_block(const struct plan *pl, const char *existing)
 {
         struct sbuf mine = {0};
         begin_mark(&mine, pl);
+        char *q = strstr(mine.s, "\"):");
+        if (q)
+                q[1] = 0;
         bool has = existing && strstr(existing, mine.s) != NULL;
         free(mine.s);
         return has;

@@ -117,12 +117,11 @@ bad_profile() {
 	assert_output --partial "260: error: sysctl: 257 <sysctl> elements; a profile sets at most 256"
 }
 
-@test "bad profile: 9000 sysctls are refused fast (the count cap)" {
+@test "bad profile: 9000 sysctls are refused by the count cap" {
 	local f="$BATS_TEST_TMPDIR/dups.xml"
 	{ printf '<?xml version="1.0"?>\n<profile version="1">\n'; for i in $(seq 9000); do printf '<sysctl key="vm.dirty_ratio" value="1"/>\n'; done; printf '</profile>\n'; } >"$f"
-	SECONDS=0
+	# the cap bounds the work (no timing here: speed is a benchmark's business)
 	run -2 "$SP" validate --profile "$f" --sysroot "$WORLD"
-	[ "$SECONDS" -lt 5 ]
 	assert_output --partial "at most 256"
 }
 
