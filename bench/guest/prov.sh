@@ -3,7 +3,8 @@
 # (8 LUNs, lun0..7) and md-raid6-lvm (a0..5, b0..5) profiles, <match> lines
 # replaced, applied by storprov and by a serial shell script that runs the
 # same commands storprov ran (argv taken from storprov's own --report), one at
-# a time with `udevadm settle` after each, as kickstart %pre scripts do.
+# a time with `udevadm settle` after each (but the sysfs writes), as kickstart
+# %pre scripts do.
 # many-luns also with --jobs 1, 2, 8.
 #   BENCH_REPS  repetitions of each variant (default 1)
 . /usr/lib/bench/lib.sh
@@ -67,10 +68,13 @@ steps_of() {
 serial_time() {
 	local tag=$1 steps=$2 t0 t1 line n=0
 	t0=$(now_ms)
+	local s0
 	while IFS= read -r line; do
+		s0=$(now_ms)
 		sh -c "$line" >/dev/null 2>&1 </dev/null || { echo "serial step failed: $line" >&2; return 1; }
-		udevadm settle
+		case $line in echo\ *) ;; *) udevadm settle ;; esac
 		n=$((n + 1))
+		[ "$rep" != 1 ] || echo "STEPTIME $tag serial | $n $(($(now_ms) - s0)) ms ${line:0:60}"
 	done <"$steps"
 	t1=$(now_ms)
 	echo "R bench=prov what=$tag tool=serial jobs=1 rep=$rep ms=$((t1 - t0)) steps=$n"
@@ -95,6 +99,10 @@ for ((rep = 1; rep <= reps; rep++)); do
 	sp_time md-raid6-lvm "$SH/md-raid6-lvm.xml" 2
 	steps_of /tmp/report.json >/tmp/steps-r6
 	[ "$rep" != 1 ] || sed 's/^/STEP md-raid6-lvm | /' /tmp/steps-r6
+	# where storprov's time went, step by step, from its own report
+	jq -r '[.objects[].steps[]] | unique_by(.step) | sort_by(.step) | .[] |
+		"STEPTIME md-raid6-lvm | \(.step) \(.kind) \(.elapsed_s) \((.argv[0] // "") | .[0:60])"' /tmp/report.json
+	jq -r '"STEPTIME md-raid6-lvm | total elapsed_s \(.elapsed_s)"' /tmp/report.json
 	kv R6_LVS "$(lvm lvs --noheadings -o lv_name,stripes data | tr -s ' ' | tr '\n' ';')"
 	teardown
 	serial_time md-raid6-lvm /tmp/steps-r6 || exit 1
