@@ -3,7 +3,7 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw reads sync prov scale"   benchmarks to run (default: all)
+#   BENCH_ONLY="rmw agalign reads sync prov scale"   benchmarks to run (default: all)
 #   BENCH_CASES="raid5 raid6 lvm-raid6 part-raid5 loop-lun"   rmw layouts
 #   BENCH_QUICK=1     smaller data, fewer repetitions (about 15 minutes)
 #   BENCH_OUT=DIR     results directory (default bench/results)
@@ -19,13 +19,13 @@ set -euo pipefail
 top=$VM_TOP
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
-only=${BENCH_ONLY:-rmw reads sync prov scale}
+only=${BENCH_ONLY:-rmw agalign reads sync prov scale}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
-	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1
+	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3
 else
-	MB=96 REPS=2 SW_MB=512 SW_REPS=5 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1
+	MB=96 REPS=2 SW_MB=512 SW_REPS=5 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4
 fi
 mkdir -p "$out" "$raw"
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -65,6 +65,11 @@ for b in $only; do
 			boot "rmw-$c" 1500 "$top/bench/guest/rmw.sh" --udev "${env[@]}" \
 				$(dset "rmw-$c" s $n 512M) $(dset "rmw-$c" d $n 512M)
 		done
+		;;
+	agalign)
+		# shellcheck disable=SC2046
+		boot agalign 900 "$top/bench/guest/agalign.sh" --udev --env BENCH_ROUNDS="$AG_ROUNDS" \
+			$(dset agalign s 4 512M) $(dset agalign d 4 512M)
 		;;
 	reads)
 		# shellcheck disable=SC2046
