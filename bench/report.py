@@ -113,12 +113,12 @@ res['rmw_pass'] = all(r['sp']['rmw_ratio'] is not None and r['sp']['rmw_ratio'] 
 sw = {}
 srs = [r for r in R if r.get('case') == 'swalloc']
 if srs:
-    defs = {r['rep']: mibs(r) for r in srs if r['layout'] == 'def'}
+    defs = {(r['boot'], r['rep']): mibs(r) for r in srs if r['layout'] == 'def'}
     for v in ['def', 'sp', 'sp-noswalloc', 'sp-defopts']:
         rs = [r for r in srs if r['layout'] == v]
         if not rs:
             continue
-        paired = [mibs(r) / defs[r['rep']] for r in rs if defs.get(r['rep'])]
+        paired = [mibs(r) / defs[(r['boot'], r['rep'])] for r in rs if defs.get((r['boot'], r['rep']))]
         xs = [x for x in X if x.get('layout') == v]
         rd = sum(r['mem_rd_sec'] for r in rs)
         wr = sum(r['top_wr_sec'] for r in rs)
@@ -130,6 +130,16 @@ if srs:
                  'member_write_sectors_per_written': rnd(sum(r['mem_wr_sec'] for r in rs) / wr if wr else None, 3),
                  'extents_median': med([x['extents'] for x in xs]),
                  'extents_off_full_stripe_median': med([x['unaligned_to_full_stripe'] for x in xs])}
+    # swalloc alone: storprov's layout with and without it, paired by repetition and boot
+    pairs = []
+    for b in set(r['boot'] for r in srs):
+        a = {r['rep']: mibs(r) for r in srs if r['boot'] == b and r['layout'] == 'sp'}
+        z = {r['rep']: mibs(r) for r in srs if r['boot'] == b and r['layout'] == 'sp-noswalloc'}
+        pairs += [a[k] / z[k] for k in a if k in z]
+    if pairs:
+        pairs.sort()
+        sw['sp_over_sp-noswalloc'] = {'pairs': len(pairs), 'median': rnd(med(pairs), 2), 'range': [rnd(pairs[0], 2), rnd(pairs[-1], 2)],
+                                      'quartiles': [rnd(pairs[len(pairs) // 4], 2), rnd(pairs[(3 * len(pairs)) // 4], 2)]}
     res['swalloc'] = sw
     res['swalloc_size_mib'] = round(srs[0]['bytes'] / 1048576)
 
@@ -308,9 +318,15 @@ if sw:
            '| variant | reps | median MiB/s | vs def (paired median) | range | RMW ratio | member writes / written | extents | extents off a full stripe |',
            '|---|---|---|---|---|---|---|---|---|']
     for v, e in sw.items():
+        if v == 'sp_over_sp-noswalloc':
+            continue
         md.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             v, e['reps'], e['mib_s_median'], e['vs_default_median'], e['vs_default_range'], e['rmw_ratio'],
             e['member_write_sectors_per_written'], e['extents_median'], e['extents_off_full_stripe_median']))
+    if 'sp_over_sp-noswalloc' in sw:
+        p = sw['sp_over_sp-noswalloc']
+        md += ['', 'storprov\'s layout with swalloc / without, paired MiB/s over %d pairs (all boots): median %s, quartiles %s, range %s.' % (
+            p['pairs'], p['median'], p['quartiles'], p['range'])]
     md.append('')
 if ag:
     md += ['## 1c. Full-stripe O_DIRECT writers by round, md RAID5 4 x 64 KiB: AG size and stripe alignment', '',
@@ -392,7 +408,8 @@ with open(os.path.join(dat, 'scale.dat'), 'w') as fh:
             fh.write('%d %d %s\n' % (n, sc[n]['ir'], sc[n].get('rss_kb')))
 with open(os.path.join(dat, 'sw.dat'), 'w') as fh:
     for v, e in sw.items():
-        fh.write('"%s" %s\n' % (v, e['mib_s_median']))
+        if 'mib_s_median' in e:
+            fh.write('"%s" %s\n' % (v, e['mib_s_median']))
 panels = []
 if any(r['workload'] == 'direct' and 'sp' in r and 'def' in r for r in rmw):
     panels.append('''set title "RMW ratio, full-stripe O_DIRECT writers (log; floor 1e-4)"

@@ -3,7 +3,8 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw agalign reads sync prov scale"   benchmarks to run (default: all)
+#   BENCH_ONLY="rmw agalign reads sync prov scale"   benchmarks to run (default: all;
+#                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS)
 #   BENCH_CASES="raid5 raid6 lvm-raid6 part-raid5 loop-lun"   rmw layouts
 #   BENCH_QUICK=1     smaller data, fewer repetitions (about 15 minutes)
 #   BENCH_OUT=DIR     results directory (default bench/results)
@@ -65,6 +66,14 @@ for b in $only; do
 			boot "rmw-$c" 1500 "$top/bench/guest/rmw.sh" --udev "${env[@]}" \
 				$(dset "rmw-$c" s $n 512M) $(dset "rmw-$c" d $n 512M)
 		done
+		;;
+	swalloc)
+		# more paired repetitions of the swalloc question alone (loop-lun)
+		# shellcheck disable=SC2046
+		boot swalloc 1500 "$top/bench/guest/rmw.sh" --udev --env BENCH_CASE=loop-lun --env BENCH_REPS=0 \
+			--env BENCH_SWALLOC_MB="$SW_MB" --env BENCH_SWALLOC_REPS="${BENCH_SWALLOC_REPS:-10}" \
+			--env BENCH_SWALLOC_VARIANTS="sp sp-noswalloc" \
+			$(dset swalloc s 4 512M) $(dset swalloc d 4 512M)
 		;;
 	agalign)
 		# shellcheck disable=SC2046

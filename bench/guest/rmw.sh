@@ -6,6 +6,7 @@
 #   BENCH_REPS   paired repetitions (default 1; order alternates)
 #   BENCH_SWALLOC_MB / BENCH_SWALLOC_REPS   loop-lun only: the buffered
 #                streaming write with fsync, in four variants (0 reps: skip)
+#   BENCH_SWALLOC_VARIANTS   default "def sp sp-noswalloc sp-defopts"
 . /usr/lib/bench/lib.sh
 set -u
 case=${BENCH_CASE:?}
@@ -172,7 +173,7 @@ if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
 		top=$(srcdev "$mnt")
 		f=$mnt/stream.$2
 		drop_caches
-		measure "case=swalloc wl=stream512 layout=$v rep=$2 bytes=$((smb * 1048576))" "$mem" "$top" -- \
+		measure "case=swalloc wl=stream layout=$v rep=$2 bytes=$((smb * 1048576))" "$mem" "$top" -- \
 			xfs_io -f -c "pwrite -q -b 1m 0 ${smb}m" -c fsync "$f"
 		# extent layout: count, and how many start off a stripe-width boundary
 		xfs_io -r -c "bmap -v" "$f" >/tmp/bmap.txt
@@ -185,8 +186,10 @@ if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
 		rm -f "$f"
 		sync
 	}
+	variants=${BENCH_SWALLOC_VARIANTS:-def sp sp-noswalloc sp-defopts}
+	reversed=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
 	for ((rep = 1; rep <= sreps; rep++)); do
-		if ((rep % 2)); then order="def sp sp-noswalloc sp-defopts"; else order="sp-defopts sp-noswalloc sp def"; fi
+		if ((rep % 2)); then order=$variants; else order=$reversed; fi
 		for v in $order; do stream "$v" "$rep" || exit 1; done
 	done
 	remount_sp "$sp_opts"
