@@ -72,7 +72,7 @@ for b in $only; do
 		# shellcheck disable=SC2046
 		boot swalloc 1500 "$top/bench/guest/rmw.sh" --udev --env BENCH_CASE=loop-lun --env BENCH_REPS=0 \
 			--env BENCH_SWALLOC_MB="$SW_MB" --env BENCH_SWALLOC_REPS="${BENCH_SWALLOC_REPS:-10}" \
-			--env BENCH_SWALLOC_VARIANTS="sp sp-noswalloc" \
+			--env BENCH_SWALLOC_VARIANTS="sp sp-noswalloc" --env BENCH_SWALLOC_FILES=1 \
 			$(dset swalloc s 4 512M) $(dset swalloc d 4 512M)
 		;;
 	agalign)

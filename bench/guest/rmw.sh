@@ -7,6 +7,7 @@
 #   BENCH_SWALLOC_MB / BENCH_SWALLOC_REPS   loop-lun only: the buffered
 #                streaming write with fsync, in four variants (0 reps: skip)
 #   BENCH_SWALLOC_VARIANTS   default "def sp sp-noswalloc sp-defopts"
+#   BENCH_SWALLOC_FILES=1    also the stripe-sized buffered files per variant
 . /usr/lib/bench/lib.sh
 set -u
 case=${BENCH_CASE:?}
@@ -185,6 +186,18 @@ if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
 		if [ "$2" = 1 ]; then sed "s/^/BMAP $v | /" /tmp/bmap.txt | head -20; fi
 		rm -f "$f"
 		sync
+		if [ "${BENCH_SWALLOC_FILES:-0}" = 1 ]; then
+			# buffered files of 0.75-1.5 full stripes (rmw.sh's "stripefiles")
+			local nf=$((96 * 1024 / stripe_k / 4))
+			mkdir -p "$mnt/w"
+			drop_caches
+			measure "case=swalloc wl=stripefiles layout=$v rep=$2 bytes=$((nf * 4 * stripe_k * 9 / 8 * 1024))" "$mem" "$top" -- \
+				fio_run "swalloc.files.$v.$2" --name=files --directory="$mnt/w" --ioengine=psync \
+				--rw=write --bs=64k --nrfiles=$nf --filesize=$((stripe_k * 3 / 4))k-$((stripe_k * 3 / 2))k \
+				--file_service_type=sequential --numjobs=4 --fallocate=none --end_fsync=1 --group_reporting
+			rm -rf "$mnt/w"
+			sync
+		fi
 	}
 	variants=${BENCH_SWALLOC_VARIANTS:-def sp sp-noswalloc sp-defopts}
 	reversed=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
