@@ -38,7 +38,7 @@ ticks() { awk '{ print $14 + $15, $16 + $17 }' "/proc/$1/stat" 2>/dev/null; }
 # most one sample) and the CPU of storprov with every command it ran (the
 # shell's cutime+cstime growth once it is reaped)
 sp_time() {
-	local tag=$1 prof=$2 jobs=$3 t0 t1 pid own=0 kids=0 c0 c1 x
+	local tag=$1 prof=$2 jobs=$3 t0 t1 pid own=0 c0 c1 x
 	c0=$(ticks $$)
 	c0=${c0#* }
 	t0=$(now_ms)
