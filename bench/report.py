@@ -150,8 +150,16 @@ if srs:
         pairs += [a[k] / z[k] for k in a if k in z]
     if pairs:
         pairs.sort()
+        lg = [math.log(x) for x in pairs]
+        gm = math.exp(statistics.mean(lg))
+        # 95 % interval of the geometric mean (t, n-1 dof; normal 1.96 beyond 30 pairs)
+        tq = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26, 11: 2.23, 12: 2.20, 13: 2.18,
+              14: 2.16, 15: 2.14, 16: 2.13, 17: 2.12, 18: 2.11, 19: 2.10, 20: 2.09}.get(len(pairs), 2.05 if len(pairs) < 31 else 1.96)
+        se = statistics.stdev(lg) / math.sqrt(len(lg)) if len(lg) > 1 else 0
         sw['sp_over_sp-noswalloc'] = {'pairs': len(pairs), 'median': rnd(med(pairs), 2), 'range': [rnd(pairs[0], 2), rnd(pairs[-1], 2)],
-                                      'quartiles': [rnd(pairs[len(pairs) // 4], 2), rnd(pairs[(3 * len(pairs)) // 4], 2)]}
+                                      'quartiles': [rnd(pairs[len(pairs) // 4], 2), rnd(pairs[(3 * len(pairs)) // 4], 2)],
+                                      'geomean': rnd(gm, 3), 'geomean_95ci': [rnd(math.exp(math.log(gm) - tq * se), 3), rnd(math.exp(math.log(gm) + tq * se), 3)],
+                                      'sp_faster_in': sum(1 for x in pairs if x > 1)}
     res['swalloc'] = sw
     res['swalloc_size_mib'] = round(srs[0]['bytes'] / 1048576)
 
@@ -344,8 +352,9 @@ if sw:
                          for v, e in swfiles.items())]
     if 'sp_over_sp-noswalloc' in sw:
         p = sw['sp_over_sp-noswalloc']
-        md += ['', 'storprov\'s layout with swalloc / without, paired MiB/s over %d pairs (all boots): median %s, quartiles %s, range %s.' % (
-            p['pairs'], p['median'], p['quartiles'], p['range'])]
+        md += ['', 'storprov\'s layout with swalloc / without, paired MiB/s over %d pairs (all boots): median %s, quartiles %s, range %s; '
+               'geometric mean %s, 95 %% interval %s; swalloc faster in %d of %d pairs.' % (
+                   p['pairs'], p['median'], p['quartiles'], p['range'], p['geomean'], p['geomean_95ci'], p['sp_faster_in'], p['pairs'])]
     md.append('')
 if ag:
     md += ['## 1c. Full-stripe O_DIRECT writers by round, md RAID5 4 x 64 KiB: AG size and stripe alignment', '',
