@@ -429,7 +429,8 @@ os.makedirs(dat, exist_ok=True)
 with open(os.path.join(dat, 'rmw.dat'), 'w') as fh:
     for r in rmw:
         if r['workload'] == 'direct' and 'sp' in r and 'def' in r:
-            fh.write('"%s" %s %s\n' % (r['case'], max(r['sp']['rmw_ratio'], 1e-4), max(r['def']['rmw_ratio'], 1e-4)))
+            fh.write('"%s" %s %s %s\n' % (r['case'], max(r['sp']['rmw_ratio_by_rep'][0], 1e-4), max(r['sp']['rmw_ratio'], 1e-4),
+                                           max(r['def']['rmw_ratio'], 1e-4)))
 with open(os.path.join(dat, 'scale.dat'), 'w') as fh:
     for n in sorted(sc):
         if isinstance(sc[n].get('ir'), int):
@@ -448,7 +449,7 @@ set logscale y
 set yrange [1e-4:2]
 set xtics rotate by -20
 set key top left
-plot "%s/rmw.dat" using 2:xtic(1) title "storprov" fc rgb "#22aa77", "" using 3 title "default" fc rgb "#cc5533"
+plot "%s/rmw.dat" using 2:xtic(1) title "storprov, fresh fs", "" using 3 title "storprov, all reps", "" using 4 title "default, all reps"
 unset logscale y
 set autoscale y
 set xtics norotate
@@ -467,10 +468,11 @@ set style data linespoints
 set logscale xy
 set autoscale
 set xlabel "disks"
-plot "%s/scale.dat" using 1:2 title "callgrind Ir" lw 2, "" using 1:($1*%f) title "linear through N=12" dt 2
+plot "%s/scale.dat" using 1:2 title "callgrind Ir" lw 2, "" using 1:($1*%f) title "linear through N=1200" dt 2
 unset logscale
 unset xlabel
-''' % (dat, (min((n, sc[n]['ir']) for n in sc if isinstance(sc[n].get('ir'), int))[1] /
+''' % (dat, (sc[1200]['ir'] / 1200 if isinstance(sc.get(1200, {}).get('ir'), int) else
+             min((n, sc[n]['ir']) for n in sc if isinstance(sc[n].get('ir'), int))[1] /
              min(n for n in sc if isinstance(sc[n].get('ir'), int))) if sc else 1))
 gp = 'set terminal pngcairo size %d,500 font "sans,10" noenhanced\nset output "%s"\nset multiplot layout 1,%d\n' % (
     500 * max(len(panels), 1), os.path.join(out, 'latest.png'), max(len(panels), 1)) + ''.join(panels) + 'unset multiplot\n'

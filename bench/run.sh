@@ -26,7 +26,7 @@ quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
 	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3
 else
-	MB=96 REPS=2 SW_MB=512 SW_REPS=5 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4
+	MB=96 REPS=2 SW_MB=512 SW_REPS=4 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4
 fi
 mkdir -p "$out" "$raw"
 log() { printf 'bench: %s\n' "$*" >&2; }
