@@ -25,7 +25,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps asan fuzz fuzz-build check-tools
+.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps asan fuzz fuzz-build check-tools bench
 
 all: $(B)/storprov
 
@@ -143,6 +143,14 @@ demo:
 
 deps:
 	scripts/install-deps.sh
+
+# Benchmarks (not part of check): storprov's layout and tuning against the
+# usual defaults in the same VM boots; bench/README.md. BENCH_QUICK=1 for a
+# shorter run, BENCH_ONLY="rmw reads sync prov scale" for a subset.
+bench:
+	bench/deps.sh
+	$(MAKE) all
+	bench/run.sh
 
 install: all
 	install -D -m 0755 $(B)/storprov $(DESTDIR)$(SBINDIR)/storprov

@@ -1,0 +1,211 @@
+#!/bin/bash
+# Benchmark 1 (guest): read-modify-write on a parity layout, storprov's layout
+# ("sp", disks s0..) against the usual default ("def", disks d0..) in one boot.
+#   BENCH_CASE   raid5 | raid6 | lvm-raid6 | part-raid5 | loop-lun
+#   BENCH_MB     MiB written per workload and layout (default 96)
+#   BENCH_REPS   paired repetitions (default 1; order alternates)
+#   BENCH_SWALLOC_MB / BENCH_SWALLOC_REPS   loop-lun only: the buffered
+#                streaming write with fsync, in four variants (0 reps: skip)
+#   BENCH_SWALLOC_VARIANTS   default "def sp sp-noswalloc sp-defopts"
+#   BENCH_SWALLOC_FILES=1    also the stripe-sized buffered files per variant
+. /usr/lib/bench/lib.sh
+set -u
+case=${BENCH_CASE:?}
+mb=${BENCH_MB:-96}
+reps=${BENCH_REPS:-1}
+
+case $case in
+raid5 | part-raid5 | loop-lun) n=4 level=5 ;;
+raid6 | lvm-raid6) n=6 level=6 ;;
+*) die "unknown case $case" ;;
+esac
+data=$((n - (level == 6 ? 2 : 1)))
+stripe_k=$((64 * data))
+read -r -a S <<<"$(disks s "$n")" || exit 1
+read -r -a D <<<"$(disks d "$n")" || exit 1
+kv CASE "$case"
+kv STRIPE_KB "$stripe_k"
+
+# ---- the two layouts -------------------------------------------------------
+MNT_sp=/target/bench
+MNT_def=/mnt/def
+case $case in
+raid5 | raid6)
+	sp_apply "$BP/$case.xml"
+	md_create def "$level" "${D[@]}"
+	md_wait /dev/md/sp /dev/md/def
+	default_fs /dev/md/def "$MNT_def"
+	;;
+lvm-raid6)
+	sp_apply "$BP/lvm-raid6.xml"
+	md_create def 6 "${D[@]}"
+	md_wait /dev/md/sp /dev/md/def
+	lvm pvcreate -q /dev/md/def >/dev/null && lvm vgcreate -q defvg /dev/md/def >/dev/null &&
+		lvm lvcreate -q -y -l 80%VG -n vol defvg >/dev/null || die "lvm (default) failed"
+	udevadm settle
+	default_fs /dev/defvg/vol "$MNT_def"
+	kv SP_PE_START "$(lvm pvs --noheadings --nosuffix --units b -o pe_start /dev/md/sp | tr -d ' ')"
+	kv DEF_PE_START "$(lvm pvs --noheadings --nosuffix --units b -o pe_start /dev/md/def | tr -d ' ')"
+	;;
+part-raid5)
+	# storprov cannot partition an md array (<gpt> belongs to <disks>), so
+	# both are built by hand: "sp" with the figures storprov derives for a
+	# 4 x 64 KiB RAID5 LUN (start and end on lcm(1 MiB, 192 KiB) = 3 MiB,
+	# su=64k sw=3, its mount options), "def" as parted and mkfs.xfs do.
+	md_create sp 5 "${S[@]}"
+	md_create def 5 "${D[@]}"
+	md_wait /dev/md/sp /dev/md/def
+	sz=$(($(blockdev --getsz /dev/md/sp) / 2048))
+	end=$(((sz - 1) / 3 * 3))
+	parted -s /dev/md/sp mklabel gpt mkpart data 3MiB "${end}MiB" || die "parted sp"
+	udevadm settle
+	p=$(readlink -f /dev/md/sp)p1
+	mkfs.xfs -f -q -d su=64k,sw=3 -l version=2,su=64k "$p" >/dev/null || die "mkfs sp"
+	mkdir -p "$MNT_sp"
+	mount -t xfs -o noatime,logbufs=8,logbsize=256k,swalloc "$p" "$MNT_sp" || die "mount sp"
+	p=$(default_part "$(readlink -f /dev/md/def)")
+	default_fs "$p" "$MNT_def"
+	;;
+loop-lun)
+	# the "hardware RAID": identical md RAID5 arrays, each exported through a
+	# loop device with direct I/O, which shows io_min 512 and io_opt 0
+	md_create lsp 5 "${S[@]}"
+	md_create ldef 5 "${D[@]}"
+	md_wait /dev/md/lsp /dev/md/ldef
+	l0=$(losetup --direct-io=on -P --show -f "$(readlink -f /dev/md/lsp)") || die "losetup"
+	l1=$(losetup --direct-io=on -P --show -f "$(readlink -f /dev/md/ldef)") || die "losetup"
+	[ "$l0" = /dev/loop0 ] || die "expected loop0, got $l0"
+	kv LOOP_DIO "$(cat /sys/block/loop0/loop/dio)"
+	kv LOOP_IO_OPT "$(cat /sys/block/loop0/queue/optimal_io_size)"
+	udevadm settle
+	sp_apply "$BP/loop-lun.xml"
+	p=$(default_part "$l1")
+	default_fs "$p" "$MNT_def"
+	S=("$(readlink -f /dev/md/lsp)" "${S[@]}")
+	;;
+esac
+# the members whose reads count: the disks (for loop-lun the md array too)
+MEM_sp="${S[*]}"
+MEM_def="${D[*]}"
+[ "$case" != loop-lun ] || MEM_def="$(readlink -f /dev/md/ldef) ${D[*]}"
+for l in sp def; do
+	m=MNT_$l
+	xfs_facts "$(echo $l | tr a-z A-Z)" "${!m}"
+done
+kv SP_MD_STRIPE_CACHE "$(cat /sys/block/md*/md/stripe_cache_size 2>/dev/null | tr '\n' ' ')"
+
+# ---- workloads -------------------------------------------------------------
+# wl LAYOUT REP NAME: one workload on one layout; files removed afterwards
+wl() {
+	local l=$1 rep=$2 name=$3 m mnt mem top jobs bs per
+	m=MNT_$l mnt=${!m}
+	m=MEM_$l mem=${!m}
+	top=$(srcdev "$mnt")
+	mkdir -p "$mnt/w"
+	drop_caches
+	case $name in
+	direct | direct-ext)
+		# several writers, O_DIRECT, one full stripe a write (two for the
+		# LUN stand-in, as the reference measurement: 384 KiB). "direct":
+		# files preallocated first (fio's default, fallocate=native), so
+		# only data is written; "direct-ext": every write extends the file
+		# (fallocate=none), so each one also commits a log transaction
+		jobs=4 bs=$stripe_k fa=native
+		[ "$case" != loop-lun ] || bs=$((2 * stripe_k))
+		[ "$name" = direct ] || fa=none
+		per=$((mb * 1024 / jobs / bs * bs))
+		measure "case=$case wl=$name layout=$l rep=$rep bytes=$((per * jobs * 1024))" "$mem" "$top" -- \
+			fio_run "$case.$name.$l.$rep" --name=direct --directory="$mnt/w" --ioengine=psync --direct=1 \
+			--rw=write --bs="${bs}k" --size="${per}k" --numjobs=$jobs --fallocate=$fa --group_reporting
+		;;
+	stripefiles)
+		# buffered files of 0.75 to 1.5 full stripes, written whole, fsync at end
+		jobs=4
+		local nf=$((mb * 1024 / stripe_k / jobs))
+		measure "case=$case wl=$name layout=$l rep=$rep bytes=$((nf * jobs * stripe_k * 9 / 8 * 1024))" "$mem" "$top" -- \
+			fio_run "$case.$name.$l.$rep" --name=files --directory="$mnt/w" --ioengine=psync \
+			--rw=write --bs=64k --nrfiles=$nf --filesize=$((stripe_k * 3 / 4))k-$((stripe_k * 3 / 2))k \
+			--file_service_type=sequential --numjobs=$jobs --fallocate=none --end_fsync=1 --group_reporting
+		;;
+	streams)
+		# many buffered streams of large files (seed 000's load, scaled down)
+		jobs=8 per=$((mb / 8))
+		measure "case=$case wl=$name layout=$l rep=$rep bytes=$((per * jobs * 1048576))" "$mem" "$top" -- \
+			fio_run "$case.$name.$l.$rep" --name=streams --directory="$mnt/w" --ioengine=psync \
+			--rw=write --bs=1m --size="${per}m" --numjobs=$jobs --fallocate=none --end_fsync=1 --group_reporting
+		;;
+	esac
+	rm -rf "$mnt/w"
+	sync
+}
+
+for ((rep = 1; rep <= reps; rep++)); do
+	for w in direct direct-ext stripefiles streams; do
+		if ((rep % 2)); then order="sp def"; else order="def sp"; fi
+		for l in $order; do wl "$l" "$rep" "$w" || exit 1; done
+	done
+done
+
+# ---- the regression to explain: buffered streaming write + fsync -------------
+sreps=${BENCH_SWALLOC_REPS:-0}
+smb=${BENCH_SWALLOC_MB:-512}
+if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
+	dev_sp=$(srcdev "$MNT_sp")
+	opts_sp=$(awk -v m="$MNT_sp" '$2 == m { print $4 }' /proc/mounts | tail -1)
+	kv SWALLOC_SP_OPTS "$opts_sp"
+	# variant: layout + mount options (mount -o given explicitly, so the
+	# result does not depend on what a remount keeps)
+	sp_opts=noatime,logbufs=8,logbsize=256k,swalloc
+	remount_sp() {
+		umount "$MNT_sp" && mount -t xfs -o "$1" "$dev_sp" "$MNT_sp" || die "remount $1"
+	}
+	stream() { # VARIANT REP
+		local l=sp mnt mem top v=$1 f
+		[ "$v" != def ] || l=def
+		case $v in
+		sp) remount_sp "$sp_opts" ;;
+		sp-noswalloc) remount_sp noatime,logbufs=8,logbsize=256k ;;
+		sp-defopts) remount_sp defaults ;;
+		esac
+		local m=MNT_$l
+		mnt=${!m}
+		m=MEM_$l
+		mem=${!m}
+		top=$(srcdev "$mnt")
+		f=$mnt/stream.$2
+		drop_caches
+		measure "case=swalloc wl=stream layout=$v rep=$2 bytes=$((smb * 1048576))" "$mem" "$top" -- \
+			xfs_io -f -c "pwrite -q -b 1m 0 ${smb}m" -c fsync "$f"
+		# extent layout: count, and how many start off a stripe-width boundary
+		xfs_io -r -c "bmap -v" "$f" >/tmp/bmap.txt
+		local sw_blocks=$((stripe_k * 2)) ext unal
+		ext=$(awk '/^ *[0-9]+:/ && $3 != "hole" { n++ } END { print n + 0 }' /tmp/bmap.txt)
+		unal=$(awk -v sw="$sw_blocks" -v off="$(cat "/sys/class/block/$(basename "$(readlink -f "$top")")/start" 2>/dev/null || echo 0)" \
+			'/^ *[0-9]+:/ && $3 != "hole" { split($3, a, "[.][.]"); if ((a[1] + off) % sw) u++ } END { print u + 0 }' /tmp/bmap.txt)
+		echo "X case=swalloc layout=$v rep=$2 extents=$ext unaligned_to_full_stripe=$unal"
+		if [ "$2" = 1 ]; then sed "s/^/BMAP $v | /" /tmp/bmap.txt | head -20; fi
+		rm -f "$f"
+		sync
+		if [ "${BENCH_SWALLOC_FILES:-0}" = 1 ]; then
+			# buffered files of 0.75-1.5 full stripes (rmw.sh's "stripefiles")
+			local nf=$((96 * 1024 / stripe_k / 4))
+			mkdir -p "$mnt/w"
+			drop_caches
+			measure "case=swalloc wl=stripefiles layout=$v rep=$2 bytes=$((nf * 4 * stripe_k * 9 / 8 * 1024))" "$mem" "$top" -- \
+				fio_run "swalloc.files.$v.$2" --name=files --directory="$mnt/w" --ioengine=psync \
+				--rw=write --bs=64k --nrfiles=$nf --filesize=$((stripe_k * 3 / 4))k-$((stripe_k * 3 / 2))k \
+				--file_service_type=sequential --numjobs=4 --fallocate=none --end_fsync=1 --group_reporting
+			rm -rf "$mnt/w"
+			sync
+		fi
+	}
+	variants=${BENCH_SWALLOC_VARIANTS:-def sp sp-noswalloc sp-defopts}
+	reversed=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
+	for ((rep = 1; rep <= sreps; rep++)); do
+		if ((rep % 2)); then order=$variants; else order=$reversed; fi
+		for v in $order; do stream "$v" "$rep" || exit 1; done
+	done
+	remount_sp "$sp_opts"
+fi
+umount "$MNT_def" 2>/dev/null
+exit 0

@@ -1,0 +1,126 @@
+#!/bin/bash
+# bench/run.sh - run the storprov benchmarks (`make bench`); see bench/README.md.
+#
+# Usage: bench/run.sh            (as root; after bench/deps.sh and make)
+# Environment:
+#   BENCH_ONLY="rmw agalign reads sync prov scale"   benchmarks to run (default: all;
+#                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS)
+#   BENCH_CASES="raid5 raid6 lvm-raid6 part-raid5 loop-lun"   rmw layouts
+#   BENCH_QUICK=1     smaller data, fewer repetitions (about 15 minutes)
+#   BENCH_OUT=DIR     results directory (default bench/results)
+#   BENCH_RAW=DIR     raw outputs (default build/bench/raw; every *.out there
+#                     goes into the report, so a subset run adds to earlier ones)
+# Each VM boot writes its raw output to build/bench/raw/NAME.out; bench/report.py
+# turns every raw file into latest.json, latest.md and latest.png.
+set -euo pipefail
+# shellcheck source=tests/vm/lib.bash
+. "$(dirname -- "${BASH_SOURCE[0]}")/../tests/vm/lib.bash"
+# shellcheck source=tests/vm/scenarios.bash
+. "$VM_DIR/scenarios.bash"
+top=$VM_TOP
+out=${BENCH_OUT:-$top/bench/results}
+raw=${BENCH_RAW:-$top/build/bench/raw}
+only=${BENCH_ONLY:-rmw agalign reads sync prov scale}
+cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
+quick=${BENCH_QUICK:-0}
+if [ "$quick" = 1 ]; then
+	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3
+else
+	MB=96 REPS=2 SW_MB=512 SW_REPS=4 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4
+fi
+mkdir -p "$out" "$raw"
+log() { printf 'bench: %s\n' "$*" >&2; }
+
+log "preparing the VM image (kernel, busybox initramfs, storprov, fio)"
+vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio" --add "$(command -v jq):/usr/bin/jq"
+
+# boot NAME TIMEOUT SCRIPT [run-vm.sh args]: one VM, raw output kept
+boot() {
+	local name=$1 to=$2 script=$3 rc=0
+	shift 3
+	local disks=$top/build/bench/disks-$name
+	rm -rf "$disks"
+	mkdir -p "$disks/p"
+	log "$name: booting (timeout ${to}s)"
+	local t0=$SECONDS
+	vm_run "$script" --mem 2048 --timeout "$to" --log "$raw/$name.console" \
+		--add "$top/bench/guest:/usr/lib/bench" --add "$top/bench/profiles:/usr/lib/bench/profiles" \
+		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
+		"$@" >"$raw/$name.out" 2>"$raw/$name.err" || rc=$?
+	echo "BOOT name=$name rc=$rc wall_s=$((SECONDS - t0))" >>"$raw/$name.out"
+	rm -rf "$disks"
+	log "$name: rc=$rc in $((SECONDS - t0))s"
+	return 0
+}
+dset() { vm_disks "$top/build/bench/disks-$1" "$2" "$3" "$4"; }
+
+for b in $only; do
+	case $b in
+	rmw)
+		for c in $cases; do
+			n=4
+			case $c in raid6 | lvm-raid6) n=6 ;; esac
+			env=(--env BENCH_CASE="$c" --env BENCH_MB="$MB" --env BENCH_REPS="$REPS")
+			[ "$c" != loop-lun ] || env+=(--env BENCH_SWALLOC_MB="$SW_MB" --env BENCH_SWALLOC_REPS="$SW_REPS")
+			# shellcheck disable=SC2046
+			boot "rmw-$c" 1500 "$top/bench/guest/rmw.sh" --udev "${env[@]}" \
+				$(dset "rmw-$c" s $n 512M) $(dset "rmw-$c" d $n 512M)
+		done
+		;;
+	swalloc)
+		# more paired repetitions of the swalloc question alone (loop-lun)
+		# shellcheck disable=SC2046
+		boot swalloc 1500 "$top/bench/guest/rmw.sh" --udev --env BENCH_CASE=loop-lun --env BENCH_REPS=0 \
+			--env BENCH_SWALLOC_MB="$SW_MB" --env BENCH_SWALLOC_REPS="${BENCH_SWALLOC_REPS:-10}" \
+			--env BENCH_SWALLOC_VARIANTS="sp sp-noswalloc" --env BENCH_SWALLOC_FILES=1 \
+			$(dset swalloc s 4 512M) $(dset swalloc d 4 512M)
+		;;
+	agalign)
+		# shellcheck disable=SC2046
+		boot agalign 900 "$top/bench/guest/agalign.sh" --udev --env BENCH_ROUNDS="$AG_ROUNDS" \
+			$(dset agalign s 4 512M) $(dset agalign d 4 512M)
+		;;
+	reads)
+		# shellcheck disable=SC2046
+		boot reads 900 "$top/bench/guest/reads.sh" --udev --env BENCH_MB="$RD_MB" \
+			$(dset reads s 4 512M) $(dset reads d 4 512M)
+		;;
+	sync)
+		d=$top/build/bench/disks-sync
+		mkdir -p "$d.p"
+		sp_profile "$top/profiles/md-raid1-syncwrite.xml" "$d.p/md-raid1-syncwrite.xml" ssd '<match serial="m*"/>'
+		# shellcheck disable=SC2046
+		boot sync 900 "$top/bench/guest/sync.sh" --udev --env BENCH_SEC="$SY_SEC" --env BENCH_REPS="$SY_REPS" \
+			--add "$d.p:/usr/lib/bench/shipped" \
+			$(dset sync m 2 1G) $(dset sync s 4 512M)
+		rm -rf "$d.p"
+		;;
+	prov)
+		d=$top/build/bench/disks-prov
+		mkdir -p "$d.p"
+		sp_profile "$top/profiles/many-luns.xml" "$d.p/many-luns.xml" lun '<match serial="lun*"/>'
+		# 8 x 256 x 512 KiB x 2 queues can pin 2 GiB, more than 1/8 of the
+		# 2 GiB guest: storprov rightly refuses; the guest is not the FC host
+		sed -i 's|^</profile>|  <allow rule="queue-memory" reason="bench VM: 2 GiB guest"/>\n</profile>|' "$d.p/many-luns.xml"
+		sp_profile "$top/profiles/md-raid6-lvm.xml" "$d.p/md-raid6-lvm.xml" \
+			hba1 '<match serial="a*"/>' hba2 '<match serial="b*"/>'
+		# shellcheck disable=SC2046
+		boot prov 1500 "$top/bench/guest/prov.sh" --udev --env BENCH_REPS="$PROV_REPS" \
+			--add "$d.p:/usr/lib/bench/shipped" \
+			$(dset prov lun 8 1G) $(dset prov a 6 512M) $(dset prov b 6 512M)
+		rm -rf "$d.p"
+		;;
+	scale)
+		log "plan scale (host, callgrind)"
+		sizes="12 120 1200 12000"
+		[ "$quick" != 1 ] || sizes="12 120 1200"
+		# shellcheck disable=SC2086
+		"$top/bench/plan-scale.sh" "$raw/scale.out" $sizes >/dev/null
+		;;
+	*) log "unknown benchmark $b"; exit 2 ;;
+	esac
+done
+
+log "report"
+python3 "$top/bench/report.py" "$raw" "$out"
+cat "$out/latest.md"
