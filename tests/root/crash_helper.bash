@@ -93,6 +93,11 @@ xfs_geom() {
 	xfs_info "$1" | sed -e 's/^meta-data=[^ ]*/meta-data=/'
 }
 
+# norm LOOPNAME: the file on stdin with that loop device's name made neutral
+norm() {
+	sed -E "s/\b$1(p[0-9]+)?\b/LOOP\1/g"
+}
+
 # make_reference DIR: one clean run on a fresh loop; records the state every
 # kill point must converge on, and the syscall trace the ordinals come from
 make_reference() {
@@ -109,9 +114,19 @@ make_reference() {
 	xfs_geom "${LOOP}p1" >"$d/xfs_info"
 	blkid -o value -s UUID "${LOOP}p1" >"$d/uuid"
 	planned_uuid "$d/p.xml" >"$d/planned"
-	cp "$d/root/etc/fstab" "$d/fstab"
-	cp "$d/root/etc/udev/rules.d/70-storprov.rules" "$d/rules"
-	cp "$d/root/etc/sysctl.d/80-storprov.conf" "$d/sysctl"
+	norm "$N" <"$d/root/etc/fstab" >"$d/fstab"
+	norm "$N" <"$d/root/etc/udev/rules.d/70-storprov.rules" >"$d/rules"
+	norm "$N" <"$d/root/etc/sysctl.d/80-storprov.conf" >"$d/sysctl"
+	LOOPLIST=$d/loops drop_all_loops
+	# how long a clean run takes without strace (for kill -9 delays), in ms
+	LOOPLIST=$d/loops new_loop 1G "$d"
+	crash_profile "$d/p2.xml" "$N"
+	prime_state "$LOOP"
+	local t0 t1
+	t0=$(date +%s%N)
+	"$SP" apply --profile "$d/p2.xml" --root "$d/root2" --yes --seed 1 >"$d/ref2.out" 2>&1 || { cat "$d/ref2.out"; return 1; }
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000000)) >"$d/run_ms"
 	LOOPLIST=$d/loops drop_all_loops
 	[ "$(cat "$d/uuid")" = "$(cat "$d/planned")" ]
 }
@@ -170,9 +185,9 @@ check_converged() {
 	local nf
 	nf=$(awk '$1 !~ /^#/ && $2 == "/data"' "$root/etc/fstab" 2>/dev/null | wc -l)
 	[ "$nf" = 1 ] || { echo "fstab has $nf lines for /data"; return 1; }
-	cmp -s "$root/etc/fstab" "$ref/fstab" || { echo "fstab differs from a clean run"; return 1; }
-	cmp -s "$root/etc/udev/rules.d/70-storprov.rules" "$ref/rules" || { echo "rules file differs"; return 1; }
-	cmp -s "$root/etc/sysctl.d/80-storprov.conf" "$ref/sysctl" || { echo "sysctl.d file differs"; return 1; }
+	norm "$n" <"$root/etc/fstab" | cmp -s - "$ref/fstab" || { echo "fstab differs from a clean run"; return 1; }
+	norm "$n" <"$root/etc/udev/rules.d/70-storprov.rules" | cmp -s - "$ref/rules" || { echo "rules file differs"; return 1; }
+	norm "$n" <"$root/etc/sysctl.d/80-storprov.conf" | cmp -s - "$ref/sysctl" || { echo "sysctl.d file differs"; return 1; }
 	local stale
 	stale=$(find "$root" -name '*.storprov-*' | head -3)
 	[ -z "$stale" ] || { echo "stale temp files left: $stale"; return 1; }

@@ -44,13 +44,16 @@ note() { echo "# $*" >&3; }
 
 # converge_or_record LABEL DIR: the convergence check, tallied
 converge_or_record() {
-	local why
+	local why state
+	state="left: PTTYPE=$(blkid -p -o value -s PTTYPE "$LOOP" 2>/dev/null || echo none)"
+	state+=" p1=$([ -e "/sys/class/block/${N}p1" ] && echo yes || echo no)"
+	[ -e "/sys/class/block/${N}p1" ] && state+=" $(xfs_db -r -c 'sb 0' -c 'p inprogress' "${LOOP}p1" 2>/dev/null | tr -d ' ')"
 	if why=$(check_converged "$REF" "$LOOP" "$2/p.xml" "$2/root"); then
 		tally "$TALLY" "$1" ok
-		note "$1: converged"
+		note "$1: converged ($state)"
 	else
 		tally "$TALLY" "$1" fail "$why"
-		note "$1: NOT converged: $why"
+		note "$1: NOT converged ($state): $why"
 		FAILS+=("$1: $why")
 	fi
 	drop_loop "$LOOP"
@@ -140,7 +143,7 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 
 @test "faults: mkfs.xfs killed midway (sb_inprogress = 1) is remade, not kept" {
 	local d w
-	for w in 3 60; do
+	for w in 20 80; do
 		d=$(mktemp -d "$BATS_TEST_TMPDIR/t.XXXXXX")
 		new_loop 1G "$d"
 		crash_profile "$d/p.xml" "$N"
@@ -212,9 +215,12 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 }
 
 @test "faults: kill -9 of the whole run at short delays converges" {
-	local d t
-	# fixed delays (seconds) spread over inspection, GPT, mkfs, tuning and files
-	for t in 0.15 0.6 1.2 2.0 2.8; do
+	local d t ms f
+	ms=$(cat "$REF/run_ms")
+	note "a clean run takes ${ms} ms"
+	# delays spread over a clean run: inspection, GPT, mkfs, tuning, files
+	for f in 5 15 30 45 60 75 90; do
+		t=$(printf '%d.%03d' $((ms * f / 100 / 1000)) $((ms * f / 100 % 1000)))
 		d=$(mktemp -d "$BATS_TEST_TMPDIR/t.XXXXXX")
 		new_loop 1G "$d"
 		crash_profile "$d/p.xml" "$N"
