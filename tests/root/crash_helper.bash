@@ -8,6 +8,8 @@ REAL_MKFS=$(command -v mkfs.xfs)
 TRACESET=write,pwrite64,pwritev,ioctl,fsync,fdatasync,rename,renameat,renameat2
 SYSCTL_KEY=vm.dirty_expire_centisecs
 SYSCTL_PATH=/proc/sys/vm/dirty_expire_centisecs
+# a lock file of our own: other storprov runs on this machine cannot make these tests flaky
+LOCKF=${BATS_FILE_TMPDIR:-/tmp}/storprov.lock
 
 crash_require() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
@@ -81,7 +83,7 @@ prime_state() {
 sp_apply() { # PROFILE ROOT [args...]
 	local p=$1 r=$2
 	shift 2
-	"$SP" apply --profile "$p" --root "$r" --yes --seed 1 "$@"
+	"$SP" apply --profile "$p" --root "$r" --yes --seed 1 --lock-file "$LOCKF" "$@"
 }
 
 planned_uuid() { # PROFILE
@@ -107,7 +109,7 @@ make_reference() {
 	crash_profile "$d/p.xml" "$N"
 	prime_state "$LOOP"
 	strace -o "$d/ref.trace" -y -e trace="$TRACESET" \
-		"$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 >"$d/ref.out" 2>&1 ||
+		"$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 --lock-file "$LOCKF" >"$d/ref.out" 2>&1 ||
 		{ cat "$d/ref.out"; return 1; }
 	cat "/sys/class/block/${N}p1/start" >"$d/start"
 	sgdisk -i 1 "$LOOP" | grep -E '^(First|Last) sector' >"$d/sgdisk"
@@ -124,7 +126,7 @@ make_reference() {
 	prime_state "$LOOP"
 	local t0 t1
 	t0=$(date +%s%N)
-	"$SP" apply --profile "$d/p2.xml" --root "$d/root2" --yes --seed 1 >"$d/ref2.out" 2>&1 || { cat "$d/ref2.out"; return 1; }
+	"$SP" apply --profile "$d/p2.xml" --root "$d/root2" --yes --seed 1 --lock-file "$LOCKF" >"$d/ref2.out" 2>&1 || { cat "$d/ref2.out"; return 1; }
 	t1=$(date +%s%N)
 	echo $(((t1 - t0) / 1000000)) >"$d/run_ms"
 	LOOPLIST=$d/loops drop_all_loops

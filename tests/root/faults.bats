@@ -75,7 +75,7 @@ kill_point() {
 	crash_profile "$d/p.xml" "$N"
 	prime_state "$LOOP"
 	in_session "$d/pid" strace -o "$d/trace" -y -e trace="$TRACESET" -e inject="$sc:signal=KILL:when=$ord" \
-		"$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 >"$d/out" 2>&1 || true
+		"$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 --lock-file "$LOCKF" >"$d/out" 2>&1 || true
 	kill_group "$d/pid"
 	if ! grep -q '^+++ killed by SIGKILL' "$d/trace"; then
 		note "$label: the run was not killed (call $sc #$ord not reached)"
@@ -166,7 +166,7 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 	crash_profile "$d/p.xml" "$N"
 	prime_state "$LOOP"
 	slow_mkfs "$d/bin" 40000
-	PATH="$d/bin:$PATH" in_session "$d/pid" "$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 >"$d/out" 2>&1 &
+	PATH="$d/bin:$PATH" in_session "$d/pid" "$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 --lock-file "$LOCKF" >"$d/out" 2>&1 &
 	local seen=0
 	for _ in $(seq 300); do
 		if [ -b "${LOOP}p1" ] && xfs_db -r -c 'sb 0' -c 'p inprogress' "${LOOP}p1" 2>/dev/null | grep -q 'inprogress = 1'; then
@@ -192,7 +192,7 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 	crash_profile "$d/p.xml" "$N"
 	prime_state "$LOOP"
 	slow_mkfs "$d/bin" 30000
-	PATH="$d/bin:$PATH" in_session "$d/pid" "$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 >"$d/out" 2>&1 &
+	PATH="$d/bin:$PATH" in_session "$d/pid" "$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 --lock-file "$LOCKF" >"$d/out" 2>&1 &
 	local bg=$!
 	for _ in $(seq 300); do
 		[ -b "${LOOP}p1" ] && xfs_db -r -c 'sb 0' -c 'p inprogress' "${LOOP}p1" 2>/dev/null | grep -q 'inprogress = 1' && break
@@ -225,7 +225,7 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 		new_loop 1G "$d"
 		crash_profile "$d/p.xml" "$N"
 		prime_state "$LOOP"
-		in_session "$d/pid" "$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 >"$d/out" 2>&1 &
+		in_session "$d/pid" "$SP" apply --profile "$d/p.xml" --root "$d/root" --yes --seed 1 --lock-file "$LOCKF" >"$d/out" 2>&1 &
 		sleep "$t"
 		kill_group "$d/pid"
 		wait || true

@@ -142,15 +142,15 @@ render() { # PROFILE SYSROOT-NAME [ROOT]
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	cd "$BATS_TEST_TMPDIR"
-	run "$SP" apply --profile p.xml --root rel/root --yes --seed 1 --mount
+	run "$SP" apply --profile p.xml --root rel/root --yes --seed 1 --lock-file "$LOCKF" --mount
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	run -0 findmnt -n -o SOURCE "$BATS_TEST_TMPDIR/rel/root/data"
 	assert_output "${LOOP}p1"
-	run -0 "$SP" apply --profile p.xml --root rel/root --yes --seed 1 --mount
+	run -0 "$SP" apply --profile p.xml --root rel/root --yes --seed 1 --lock-file "$LOCKF" --mount
 	assert_output --partial "nothing to do"
 	[ "$(awk -v t="$BATS_TEST_TMPDIR/rel/root/data" '$2 == t' /proc/mounts | wc -l)" = 1 ]
 	# and from another directory, the same root given relatively another way
 	cd "$BATS_TEST_TMPDIR/rel"
-	run -0 "$SP" apply --profile ../p.xml --root ./root/ --yes --seed 1 --mount
+	run -0 "$SP" apply --profile ../p.xml --root ./root/ --yes --seed 1 --lock-file "$LOCKF" --mount
 	[ "$(awk -v t="$BATS_TEST_TMPDIR/rel/root/data" '$2 == t' /proc/mounts | wc -l)" = 1 ]
 }

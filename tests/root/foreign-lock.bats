@@ -118,7 +118,7 @@ refused_foreign() {
 	local before
 	before=$(sha256sum <"$IMG")
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --dry-run --seed 1
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --dry-run --seed 1 --lock-file "$LOCKF"
 	assert_output --partial "at offset"
 	[ "$(sha256sum <"$IMG")" = "$before" ]
 }
@@ -128,10 +128,10 @@ refused_foreign() {
 # start_slow_run NAME: apply in its own session with a slow mkfs.xfs, in the
 # background; waits until it is making the filesystem. Sets RUN_PID.
 start_slow_run() {
-	slow_mkfs "$BATS_TEST_TMPDIR/slowbin" 40000
+	slow_mkfs "$BATS_TEST_TMPDIR/slowbin" 25000
 	PATH="$BATS_TEST_TMPDIR/slowbin:$PATH" in_session "$BATS_TEST_TMPDIR/$1.pid" \
 		strace -o "$BATS_TEST_TMPDIR/$1.trace" -y -e trace=write,pwrite64,ioctl \
-		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 \
+		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" \
 		>"$BATS_TEST_TMPDIR/$1.out" 2>&1 &
 	for _ in $(seq 200); do
 		grep -q 'step [0-9]* start: XFS' "$BATS_TEST_TMPDIR/$1.out" 2>/dev/null && break
@@ -157,7 +157,7 @@ dev_writes() {
 	start_slow_run a
 	[ -n "$RUN_PID" ]
 	run -1 strace -f -o "$BATS_TEST_TMPDIR/b.trace" -y -e trace=write,pwrite64,ioctl \
-		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF"
 	assert_output --partial "locked by"
 	assert_output --regexp "locked by[^[:cntrl:]]*$RUN_PID"
 	[ "$(dev_writes "$BATS_TEST_TMPDIR/b.trace" "$N")" = 0 ]
@@ -173,9 +173,22 @@ dev_writes() {
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	start_slow_run a
-	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root2" --yes --seed 1
+	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root2" --yes --seed 1 --lock-file "$BATS_TEST_TMPDIR/other.lock"
 	assert_output --partial "locked by"
 	[ ! -e "$BATS_TEST_TMPDIR/root2/etc/fstab" ]
+	wait_group "$BATS_TEST_TMPDIR/a.pid" 90
+	wait || true
+}
+
+@test "lock: the default run lock (/run/storprov.lock) names its holder to a second run" {
+	new_loop 1G
+	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	LOCKF=/run/storprov.lock start_slow_run a
+	[ -n "$RUN_PID" ]
+	# the lock file records the holder's pid
+	grep -q "$RUN_PID" /run/storprov.lock
+	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+	assert_output --regexp "locked by[^[:cntrl:]]*$RUN_PID"
 	wait_group "$BATS_TEST_TMPDIR/a.pid" 90
 	wait || true
 }
@@ -185,7 +198,7 @@ dev_writes() {
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	start_slow_run a
 	run -0 strace -f -o "$BATS_TEST_TMPDIR/b.trace" -y -e trace=write,pwrite64,ioctl \
-		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --wait
+		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" --wait
 	assert_output --partial "nothing to do"
 	# it waited: the first run had finished when the second one returned
 	grep -q 'done' "$BATS_TEST_TMPDIR/a.out"
@@ -201,11 +214,11 @@ dev_writes() {
 		new_loop 1G
 		crash_profile "$BATS_TEST_TMPDIR/p$i.xml" "$N"
 		strace -f -o "$BATS_TEST_TMPDIR/a$i.trace" -y -e trace=write,pwrite64,ioctl \
-			"$SP" apply --profile "$BATS_TEST_TMPDIR/p$i.xml" --root "$BATS_TEST_TMPDIR/root$i" --yes --seed 1 \
+			"$SP" apply --profile "$BATS_TEST_TMPDIR/p$i.xml" --root "$BATS_TEST_TMPDIR/root$i" --yes --seed 1 --lock-file "$LOCKF" \
 			>"$BATS_TEST_TMPDIR/a$i.out" 2>&1 &
 		local pa=$!
 		strace -f -o "$BATS_TEST_TMPDIR/b$i.trace" -y -e trace=write,pwrite64,ioctl \
-			"$SP" apply --profile "$BATS_TEST_TMPDIR/p$i.xml" --root "$BATS_TEST_TMPDIR/root$i" --yes --seed 1 \
+			"$SP" apply --profile "$BATS_TEST_TMPDIR/p$i.xml" --root "$BATS_TEST_TMPDIR/root$i" --yes --seed 1 --lock-file "$LOCKF" \
 			>"$BATS_TEST_TMPDIR/b$i.out" 2>&1 &
 		local pb=$!
 		wait "$pa" && ra=0 || ra=$?
@@ -291,7 +304,7 @@ own_half() {
 	[ -n "$ord" ]
 	in_session "$BATS_TEST_TMPDIR/k.pid" strace -o "$BATS_TEST_TMPDIR/k.trace" -y -e trace="$TRACESET" \
 		-e inject="$2:signal=KILL:when=$ord" \
-		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 \
+		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" \
 		>"$BATS_TEST_TMPDIR/k.out" 2>&1 || true
 	kill_group "$BATS_TEST_TMPDIR/k.pid"
 	grep -q '^+++ killed by SIGKILL' "$BATS_TEST_TMPDIR/k.trace"
