@@ -19,17 +19,17 @@ mkdir -p /tmp/kbin
 cat >/tmp/kbin/mdadm <<SH
 #!/bin/sh
 case " \$* " in
-*" --create "*) [ "\$KILL_AT" = mdadm ] && . /tmp/kbin/kill.sh "$REAL_MDADM" "\$@" ;;
+*" --create "*) [ "\$KILL_AT" = mdadm ] && exec /bin/sh /tmp/kbin/kill.sh "$REAL_MDADM" "\$@" ;;
 esac
 exec "$REAL_MDADM" "\$@"
 SH
 cat >/tmp/kbin/lvm <<SH
 #!/bin/sh
-[ "\$KILL_AT" = "\$1" ] && . /tmp/kbin/kill.sh "$REAL_LVM" "\$@"
+[ "\$KILL_AT" = "\$1" ] && exec /bin/sh /tmp/kbin/kill.sh "$REAL_LVM" "\$@"
 exec "$REAL_LVM" "\$@"
 SH
 cat >/tmp/kbin/kill.sh <<'SH'
-# sourced: $PPID is storprov
+# exec'd by a wrapper: $PPID is storprov
 echo "kill-resume: killing storprov $PPID $KILL_HOW $*" >&2
 if [ "$KILL_HOW" = after ]; then
 	"$@"
