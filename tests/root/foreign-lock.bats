@@ -65,8 +65,7 @@ foreign_disk() {
 	[ -z "$output" ]
 	run -0 blkid -p -O $(($2 * 512)) -o value -s TYPE "$LOOP"
 	assert_output "$1"
-	sync
-	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true
+	blockdev --flushbufs "$LOOP"
 }
 
 # refused_foreign FSTYPE START_SECTOR ERASE
@@ -79,8 +78,7 @@ refused_foreign() {
 	# names the offset (in bytes, sectors or MiB) and what was found
 	assert_output --regexp "at offset[^[:cntrl:]]*($off|${mib} ?MiB|${mib}M|sector $2)"
 	assert_output --regexp "at offset[^[:cntrl:]]*$1|$1[^[:cntrl:]]*at offset"
-	losetup -d "$LOOP"
-	sync
+	blockdev --flushbufs "$LOOP"
 	[ "$(sha256sum <"$IMG")" = "$before" ]
 	[ ! -e "$BATS_TEST_TMPDIR/root/etc/fstab" ]
 }
@@ -262,7 +260,6 @@ foreign_half() {
 	no-backup) dd if=/dev/zero of="$1" bs=512 seek=$((sectors - 33)) count=33 conv=notrunc status=none ;;
 	bad-backup) head -c 512 /dev/urandom | dd of="$1" bs=512 seek=$((sectors - 1)) conv=notrunc status=none ;;
 	esac
-	sync
 	blockdev --flushbufs "$1"
 }
 

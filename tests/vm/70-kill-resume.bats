@@ -41,5 +41,10 @@ setup() {
 		fi
 	done
 	echo "# kill points tried: $(vm_kv KILL_POINTS_TRIED), converged: $(vm_kv KILL_POINTS_CONVERGED) (VM, md and dm)" >&3
-	[ ${#fails[@]} -eq 0 ] || { printf '%s\n' "${fails[@]}"; false; }
+	if [ ${#fails[@]} -gt 0 ]; then
+		printf '%s\n' "${fails[@]}"
+		# the guest's log of the first failing point
+		sed -n "/=== kill point ${fails[0]%%: *} ===/,/=== kill point /p" <<<"$output" | head -n 60
+		false
+	fi
 }
