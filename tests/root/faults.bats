@@ -201,9 +201,9 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 	# only storprov dies; mkfs.xfs (its child, in the same group) keeps running
 	kill -KILL "$(cat "$d/pid")"
 	wait "$bg" || true
-	out=$(sp_apply "$d/p.xml" "$d/root" 2>&1)
-	rc=$?
+	out=$(sp_apply "$d/p.xml" "$d/root" 2>&1) && rc=0 || rc=$?
 	echo "$out"
+	note "resume beside the running mkfs.xfs: exit $rc: $(echo "$out" | grep -vE 'warning|inspecting' | tail -n 1 | cut -c1-120)"
 	wait_group "$d/pid" 60
 	if [ "$rc" -eq 0 ]; then
 		# it claimed success: the filesystem must really be finished
