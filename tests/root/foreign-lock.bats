@@ -231,7 +231,7 @@ dev_writes() {
 		wait "$pb" && rb=0 || rb=$?
 		ga=$(gpt_writes "$BATS_TEST_TMPDIR/a$i.trace" "$N")
 		gb=$(gpt_writes "$BATS_TEST_TMPDIR/b$i.trace" "$N")
-		echo "pair $i: exit $ra/$rb, GPT headers written $ga/$gb"
+		echo "# pair $i: exit $ra/$rb, GPT headers written $ga/$gb" >&3
 		# exactly one wrote the table
 		[ $((ga > 0)) -ne $((gb > 0)) ]
 		# the other either lost the lock (1, "locked by") or came after it and found nothing to do
