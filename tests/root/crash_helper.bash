@@ -149,7 +149,7 @@ which_sc() {
 	local t=$1 re=$2 sc
 	shift 2
 	for sc in "$@"; do
-		grep -E "^$sc[(]" "$t" | grep -qE "$re" && { echo "$sc"; return 0; }
+		grep -E "^${sc}[(]" "$t" | grep -qE "$re" && { echo "$sc"; return 0; }
 	done
 	return 1
 }
