@@ -239,7 +239,7 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 	local n m
 	n=$(wc -l <"$BATS_FILE_TMPDIR/tally")
 	m=$(grep -c '^ok ' "$BATS_FILE_TMPDIR/tally" || true)
+	grep -v '^ok ' "$BATS_FILE_TMPDIR/tally" | cut -c1-200 | sed 's/^fail /# not converged: /' >&3 || true
 	note "kill points tried: $n, converged: $m"
-	grep -v '^ok ' "$BATS_FILE_TMPDIR/tally" | sed 's/^fail /# not converged: /' >&3 || true
 	[ "$n" -gt 0 ]
 }

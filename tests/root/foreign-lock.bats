@@ -356,3 +356,25 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 @test "partial GPT: our own GPT never re-read by the kernel is re-read without --wipe" {
 	own_half not-reread ioctl "^ioctl$DEV, BLKPG, [{]op=BLKPG_DEL_PARTITION" 1
 }
+
+# ---- what "done" means for an XFS ---------------------------------------------------
+
+@test "completeness: an XFS with our UUID but another stripe geometry is refused, not kept or remade" {
+	new_loop 1G
+	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	# a first run that made the partition, then died in mkfs
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 1\n' >"$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	chmod +x "$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -1 sp_apply "$BATS_TEST_TMPDIR/p.xml" "$BATS_TEST_TMPDIR/root"
+	[ -b "${LOOP}p1" ]
+	# someone made an XFS with the planned UUID but 128 KiB stripe units
+	mkfs.xfs -q -f -m uuid="$(cat "$REF/planned")" -d su=128k,sw=3 "${LOOP}p1"
+	local before
+	before=$(xfs_geom "${LOOP}p1")
+	run sp_apply "$BATS_TEST_TMPDIR/p.xml" "$BATS_TEST_TMPDIR/root"
+	[ "$status" -ne 0 ] || { echo "$output"; false; }
+	assert_output --regexp "sunit|swidth|geometry"
+	[ "$(xfs_geom "${LOOP}p1")" = "$before" ]
+	[ ! -e "$BATS_TEST_TMPDIR/root/etc/fstab" ]
+}
