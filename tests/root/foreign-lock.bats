@@ -265,6 +265,10 @@ foreign_half() {
 		dd if=/dev/zero of="$1" bs=512 seek=$((sectors - 33)) count=33 conv=notrunc status=none
 		;;
 	no-backup) dd if=/dev/zero of="$1" bs=512 seek=$((sectors - 33)) count=33 conv=notrunc status=none ;;
+	header-only)
+		dd if=/dev/zero of="$1" bs=512 seek=2 count=32 conv=notrunc status=none
+		dd if=/dev/zero of="$1" bs=512 seek=$((sectors - 33)) count=33 conv=notrunc status=none
+		;;
 	bad-backup) head -c 512 /dev/urandom | dd of="$1" bs=512 seek=$((sectors - 1)) conv=notrunc status=none ;;
 	esac
 	blockdev --flushbufs "$1"
@@ -273,7 +277,7 @@ foreign_half() {
 half_table() { # KIND
 	new_loop 1G
 	foreign_half "$LOOP" "$1"
-	[ "$1" != pmbr ] || { mkfs.ext4 -q -F -E nodiscard,offset=$((2048 * 512)) "$LOOP" 200M && [ "$(blkid -p -o value -s PTTYPE "$LOOP")" = PMBR ]; }
+	case $1 in pmbr | header-only) false ;; esac || { mkfs.ext4 -q -F -E nodiscard,offset=$((2048 * 512)) "$LOOP" 200M && [ -n "$(blkid -p -o value -s PTTYPE "$LOOP")" ]; }
 	local before
 	before=$(img_sum)
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
@@ -291,6 +295,11 @@ half_table() { # KIND
 	# a lone protective MBR carries no disk GUID: apply takes a bare one for its
 	# own unfinished table (man page); with a filesystem behind it, it must refuse
 	half_table pmbr
+}
+
+@test "partial GPT: a foreign GPT header without entries or backup, with data behind it, is refused without wipe" {
+	# apply takes a header without entries for its own unfinished table; the data scan must still guard
+	half_table header-only
 }
 
 @test "partial GPT: a bare lone protective MBR (nothing behind it) is finished without --wipe" {
