@@ -100,8 +100,38 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
         return true;
 }
 
+/* Before anything is written: a file another profile owns, or a line another
+ * profile's block manages, refuses the whole render (exit 2), so that no file
+ * is half-updated for a plan that cannot be carried out. */
+bool render_files_preflight(const struct plan *pl, const char *root, struct diags *d)
+{
+        size_t errors = diags_errors(d);
+        for (size_t i = 0; i < pl->n_files; i++) {
+                const struct pl_file *f = &pl->files[i];
+                _cleanup_free_ char *existing = NULL, *path = path_join(root, f->path);
+                if (read_file_in_root(root, f->path, &existing, NULL) < 0)
+                        continue; /* missing, or reported when it is written */
+                _cleanup_free_ char *owner = owned_whole(f->kind) ? render_owner(existing) : NULL;
+                if (owner && strcmp(owner, pl->profile_name))
+                        diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
+                                 "written by storprov for profile \"%s\"; one profile owns this file: render that "
+                                 "profile, or remove the file first",
+                                 owner);
+                else if (!owned_whole(f->kind))
+                        free(render_file(pl, f->kind, existing, d)); /* clashes with other profiles' blocks */
+        }
+        return diags_errors(d) == errors;
+}
+
 int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n)
 {
+        if (!render_files_preflight(pl, root, d)) {
+                if (ret) {
+                        *ret = NULL;
+                        *n = 0;
+                }
+                return -EPERM;
+        }
         int failed = 0;
         struct file_result *res = xcalloc(pl->n_files + _FILE_KIND_MAX, sizeof(*res));
         size_t nres = 0;

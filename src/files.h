@@ -18,8 +18,13 @@ struct file_result {
  * disk count) and writes the ones whose content differs, atomically, under
  * root; fstab and mdadm.conf are merged with what is there. Files (or
  * blocks) this profile wrote before but no longer asks for are removed, and
- * reported as FILE_REMOVED. Returns the number
+ * reported as FILE_REMOVED. Returns -EPERM, having written nothing, when a file
+ * belongs to another profile or another profile's block manages the same
+ * things (details in d). Returns the number
  * of failures (details in d); ret/n (optional) get one result per file. Prints
  * nothing: the caller reports. */
 int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n);
 void file_results_free(struct file_result *v, size_t n);
+/* The check render_files() starts with, alone: false (with the reasons in d)
+ * when the files cannot be written for this profile. Reads only. */
+bool render_files_preflight(const struct plan *pl, const char *root, struct diags *d);

@@ -515,10 +515,12 @@ static int cmd_render(struct args *a)
         for (size_t i = 0; i < n; i++)
                 fprintf(stderr, "storprov: %s %s\n", file_action_verb(res[i].action), res[i].path);
         file_results_free(res, n);
+        if (r < 0)
+                fprintf(stderr, "storprov: render refused: nothing was written\n");
         plan_free(&pl);
         sysinfo_free(&si);
         profile_free(&p);
-        return r ? EXIT_RUNTIME : 0;
+        return r < 0 ? EXIT_USAGE : r ? EXIT_RUNTIME : 0;
 }
 
 static int cmd_apply(struct args *a)

@@ -199,8 +199,10 @@ static int carry_out(struct run *r)
         }
         bool files_changed = false;
         int ff = write_files(r, &files_changed);
-        if (r->o->mount)
+        if (r->o->mount && ff >= 0)
                 do_mounts(r, &ff);
+        if (ff < 0)
+                return 2;
         if (ff)
                 return 1;
         int n = changed + (files_changed ? 1 : 0);
@@ -217,6 +219,16 @@ static int inspect_and_confirm(struct run *r)
         inspect_all(r);
         if (!refusals(r))
                 verify_preserved(r);
+        /* the files too: a file another profile owns refuses the run before any disk is written */
+        struct diags fd = {0};
+        if (!r->o->dry_run && !render_files_preflight(pl, r->o->root, &fd))
+                for (size_t i = 0; i < fd.n; i++)
+                        if (fd.v[i].severity == DIAG_ERROR) {
+                                char *t = diag_format(&fd.v[i]);
+                                refuse(r, "%s", t);
+                                free(t);
+                        }
+        diags_free(&fd);
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct obj_state *os = &r->os[i];
                 if (os->needs_wipe)

@@ -103,12 +103,16 @@ render() { # PROFILE [more args]
 	run -0 diff -u "$BATS_TEST_TMPDIR/fstab.before" "$ROOT/etc/fstab"
 	# a third profile that manages the first one's mountpoints: refused, the file unchanged
 	sed -e 's/name="grid-3ware-raid5"/name="third"/' -e '/<tune/d' -e '/<sysctl/d' "$P" >"$BATS_TEST_TMPDIR/third.xml"
-	run -1 render "$BATS_TEST_TMPDIR/third.xml"
+	run -2 render "$BATS_TEST_TMPDIR/third.xml"
 	assert_output --partial "managed-by-another-profile"
+	assert_output --partial "nothing was written"
 	run -0 diff -u "$BATS_TEST_TMPDIR/fstab.before" "$ROOT/etc/fstab"
 	# the rules file belongs to the first profile: a profile with other tuning may not take it
 	sed -e 's/name="grid-3ware-raid5"/name="fourth"/' -e 's|/storage/data|/fourth/data|' "$P" >"$BATS_TEST_TMPDIR/fourth.xml"
-	run -1 render "$BATS_TEST_TMPDIR/fourth.xml"
+	cp "$ROOT/etc/fstab" "$BATS_TEST_TMPDIR/fstab.before4"
+	run -2 render "$BATS_TEST_TMPDIR/fourth.xml"
 	assert_output --partial "owned-by-another-profile"
 	assert_output --partial 'profile "grid-3ware-raid5"'
+	# refused before any file was written: fstab has no block for "fourth"
+	run -0 diff -u "$BATS_TEST_TMPDIR/fstab.before4" "$ROOT/etc/fstab"
 }
