@@ -193,8 +193,8 @@ console_has() {
 	console_has 1 "/dev/md/scratch carries xfs (label scratch, uuid $old_scratch_fs); overwriting as the profile allows"
 	console_has 1 "storprov: provision done"
 	console_has 1 "storprov: persist: storprov apply --profile /etc/storprov/profiles/reimage-b.xml --yes --root /sysroot"
-	console_has 1 "storprov: wrote /sysroot/etc/fstab"
-	console_has 1 "storprov: wrote /sysroot/etc/mdadm/mdadm.conf"
+	console_has 1 "wrote /sysroot/etc/fstab"
+	console_has 1 "wrote /sysroot/etc/mdadm/mdadm.conf"
 	console_has 1 "storprov: persist done"
 	run -1 grep -E 'mdadm --create /dev/md/data|mkfs\.xfs .*/dev/md/data|wipefs --all /dev/vd[a-d]|command not found' \
 		"$BATS_TEST_TMPDIR/console-1.log"
