@@ -22,13 +22,10 @@
 #include "files.h"
 #include "render.h"
 #include "util.h"
+#include "version.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
-
-#ifndef STORPROV_VERSION
-#define STORPROV_VERSION "0.1.0"
-#endif
 
 struct args {
         const char *profile;
@@ -191,7 +188,7 @@ static int usage_error(const char *verb, const char *fmt, ...)
         va_start(ap, fmt);
         vfprintf(stderr, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "\nTry 'storprov %s--help'.\n", verb ? verb : "");
+        fprintf(stderr, "\nTry 'storprov %s%s--help'.\n", verb ? verb : "", verb ? " " : "");
         return EXIT_USAGE;
 }
 
@@ -239,11 +236,24 @@ static int canonical_root(struct args *a)
         return 0;
 }
 
+/* "--name" of an option code, for messages: argv[optind - 1] is the value,
+ * not the option, when the value came as a separate word. */
+static const char *opt_name(int c, char buf[static 48])
+{
+        for (const struct option *o = all_options; o->name; o++)
+                if (o->val == c) {
+                        snprintf(buf, 48, "--%s", o->name);
+                        return buf;
+                }
+        return "?";
+}
+
 static int parse_args(const struct verb *v, int argc, char **argv, struct args *a)
 {
         optind = 1;
         opterr = 0;
         int c;
+        char on[48];
         while ((c = getopt_long(argc, argv, ":h", all_options, NULL)) != -1) {
                 if (c == 'h' || c == OPT_HELP) {
                         fputs(verb_help(v->name), stdout);
@@ -257,7 +267,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 for (const int *o = v->opts; *o; o++)
                         ok |= *o == c;
                 if (!ok)
-                        return usage_error(v->name, "option '%s' does not apply to %s", argv[optind - 1], v->name);
+                        return usage_error(v->name, "option '%s' does not apply to %s", opt_name(c, on), v->name);
                 uint64_t u;
                 switch (c) {
                 case OPT_PROFILE: a->profile = optarg; break;
@@ -280,7 +290,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_JOBS:
                         if (parse_u64(optarg, &u) < 0 || u == 0 || u > 4096)
                                 return usage_error(v->name, "'%s' takes a whole number from 1 to 4096, not '%s'",
-                                                   argv[optind - 2], optarg);
+                                                   opt_name(c, on), optarg);
                         if (c == OPT_MEMBERS)
                                 a->members = (unsigned)u;
                         else if (c == OPT_LEGS)
@@ -347,6 +357,7 @@ static int cmd_geometry(struct args *a)
 
         if (a->format && !strcmp(a->format, "json")) {
                 json_object *j = json_object_new_object();
+                storprov_json_header(j, STORPROV_FORMAT_GEOMETRY);
                 json_object_object_add(j, "level", json_object_new_string(raid_level_name(d.level)));
                 json_object_object_add(j, "members", json_object_new_int64(d.members));
                 json_object_object_add(j, "legs", json_object_new_int64(d.legs ? d.legs : 1));
@@ -555,7 +566,7 @@ int main(int argc, char **argv)
                 return 0;
         }
         if (!strcmp(verb, "--version")) {
-                printf("storprov %s\n", STORPROV_VERSION);
+                printf("storprov %s\n", storprov_version);
                 return 0;
         }
         const struct verb *v = NULL;

@@ -9,6 +9,7 @@
 
 #include "plan/plan.h"
 #include "render.h"
+#include "version.h"
 
 static const char *part_type_name(enum part_type t)
 {
@@ -298,6 +299,7 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
 char *plan_format_json(const struct plan *pl)
 {
         json_object *root = json_object_new_object();
+        storprov_json_header(root, STORPROV_FORMAT_PLAN);
         json_object_object_add(root, "profile", jstr(pl->profile_name));
         json_object_object_add(root, "profile_path", jstr(pl->profile_path));
         json_object_object_add(root, "seed", ju64(pl->seed));
