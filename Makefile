@@ -93,8 +93,9 @@ install: all
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
 
 # Source tarball: the files git tracks (as they are in the work tree), with the
-# computed VERSION and storprov.spec generated from storprov.spec.in, so that
-# `rpmbuild -ta storprov-VERSION.tar.gz` works on EL.
+# computed VERSION and storprov.spec generated from storprov.spec.in. (Not
+# `rpmbuild -ta`: the test fixtures hold files named *.spec, which -ta takes
+# for spec files; build with -ba on the spec, as `make rpm` does.)
 DIST       := storprov-$(VERSION)
 dist: $(B)/$(DIST).tar.gz
 $(B)/$(DIST).tar.gz: FORCE
@@ -110,7 +111,8 @@ $(B)/$(DIST).tar.gz: FORCE
 RPMBUILD_FLAGS ?= --nodeps --define "debug_package %{nil}"
 rpm: dist
 	rm -rf $(B)/rpm && mkdir -p $(B)/rpm
-	rpmbuild -ta $(RPMBUILD_FLAGS) --define "_topdir $(CURDIR)/$(B)/rpm" $(B)/$(DIST).tar.gz
+	rpmbuild -ba $(RPMBUILD_FLAGS) --define "_topdir $(CURDIR)/$(B)/rpm" \
+		--define "_sourcedir $(CURDIR)/$(B)" $(B)/dist/$(DIST)/storprov.spec
 	@find $(B)/rpm/RPMS $(B)/rpm/SRPMS -name '*.rpm' -printf 'wrote %p\n'
 
 # Anaconda updates image (inst.updates=): see scripts/mk-updates-img.sh.
