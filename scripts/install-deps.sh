@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev)
 tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
        xfsprogs gdisk util-linux fdisk kmod
-       rpm rpmlint cpio mandoc)
+       rpm rpm2cpio rpmlint cpio mandoc)
 # The VM suite (md, LVM and XFS under a real kernel in QEMU): see tests/vm/deps.sh.
 pkgs=("${build[@]}" "${tests[@]}")
 
