@@ -118,7 +118,8 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                                     o->geom.su_bytes / XFS_BLOCK_BYTES, o->geom.full_stripe_bytes / XFS_BLOCK_BYTES,
                                     o->fs.log_su_bytes / XFS_BLOCK_BYTES, fmt_size_exact(o->fs.log_su_bytes, a));
                 if (o->fs.mountpoint)
-                        sbuf_printf(b, "      mount: %s xfs %s\n", o->fs.mountpoint, o->fs.mount_options);
+                        sbuf_printf(b, "      mount: %s xfs %s%s\n", o->fs.mountpoint, o->fs.mount_options,
+                                    o->fs.nofail ? " (not boot-critical: fstab adds nofail)" : "");
                 break;
         default:
                 break;
@@ -290,6 +291,8 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                         json_object_object_add(j, "mountpoint", jstr(o->fs.mountpoint));
                 json_object_object_add(j, "mount_options", jstr(o->fs.mount_options));
                 json_object_object_add(j, "log_su_bytes", ju64(o->fs.log_su_bytes));
+                if (o->fs.nofail)
+                        json_object_object_add(j, "boot_critical", json_object_new_boolean(false));
         }
         if (o->tune.line)
                 json_object_object_add(j, "tune", jtune(&o->tune));

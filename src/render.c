@@ -117,6 +117,14 @@ static bool fstab_conflict(const struct plan *pl, char **f, size_t nf)
         return false;
 }
 
+static bool fstab_has_option(const char *opts, const char *opt)
+{
+        char **v = strv_split(opts, ",");
+        bool r = strv_contains(v, opt);
+        strv_free(v);
+        return r;
+}
+
 char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
 {
         struct sbuf b = {0};
@@ -129,9 +137,11 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
                 /* By UUID: storprov assigns it at mkfs time, so it is known now
                  * and survives device renames. */
                 const char *uuid = obj_uuid(o);
-                sbuf_printf(&b, "%s%s\t%s\txfs\t%s\t0 0\n", uuid ? "UUID=" : "LABEL=", uuid ? uuid : o->fs.label,
-                            o->fs.mountpoint,
-                            o->fs.mount_options && *o->fs.mount_options ? o->fs.mount_options : "defaults");
+                const char *mo = o->fs.mount_options && *o->fs.mount_options ? o->fs.mount_options : "defaults";
+                /* not needed for boot: a missing device must not stop it */
+                bool nofail = o->fs.nofail && !fstab_has_option(mo, "nofail");
+                sbuf_printf(&b, "%s%s\t%s\txfs\t%s%s\t0 0\n", uuid ? "UUID=" : "LABEL=", uuid ? uuid : o->fs.label,
+                            o->fs.mountpoint, mo, nofail ? ",nofail" : "");
         }
         sbuf_printf(&b, "%s\n", END_MARK);
         char *block = sbuf_steal(&b);
