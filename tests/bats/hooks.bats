@@ -22,36 +22,153 @@ ks_sections() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "kickstart: sections are closed and the example includes the %pre output" {
+@test "kickstart: sections are closed, fail the install on error, and need no python" {
 	for ks in "$TOP"/kickstart/*.ks; do
 		opens=$(grep -cE '^%(pre|post|packages)' "$ks")
 		ends=$(grep -cE '^%end' "$ks")
 		[ "$opens" = "$ends" ]
+		# every script section stops the install when it fails
+		while read -r line; do
+			[[ $line == *--erroronfail* ]] || { echo "$ks: $line has no --erroronfail"; false; }
+		done < <(grep -E '^%(pre|post)' "$ks")
+		run grep -n 'python' "$ks"
+		refute_output --regexp ':[^#]*python'
+		# settings come from the kernel command line, never the environment
+		run grep -nE 'STORPROV_(PROFILE|WIPE)|\$\{?STORPROV\b' "$ks"
+		assert_output ""
+		# never a bare clearpart --all
+		run grep -nE '^[[:space:]]*clearpart' "$ks"
+		refute_output --regexp 'clearpart --all( --initlabel)?$'
 	done
 	grep -q '^%include /tmp/storprov-include.ks' "$TOP/kickstart/storage-node.ks"
-	grep -q '/tmp/storprov-include.ks' "$TOP/kickstart/storprov-pre.ks"
+	grep -q -- '--ks-include /tmp/storprov-include.ks' "$TOP/kickstart/storprov-pre.ks"
+	grep -q '/proc/cmdline' "$TOP/kickstart/storprov-pre.ks"
 	grep -q '^%post --nochroot' "$TOP/kickstart/storprov-post.ks"
 	grep -q 'dracut --force' "$TOP/kickstart/storprov-post.ks"
+	# storage-node.ks: the include is the only ignoredisk/clearpart source
+	run grep -nE '^[[:space:]]*(ignoredisk|clearpart)' "$TOP/kickstart/storage-node.ks"
+	assert_output ""
 }
 
-@test "kickstart %pre: the include it writes ignores exactly the profile's disks" {
-	# run the %pre body against the fake world: storprov apply on fixture devices
-	ks_sections "$TOP/kickstart/storprov-pre.ks"
+# pre_world: a fake installer: fixture devices, a storprov wrapper on the
+# captured sysfs, /proc/cmdline and /tmp redirected into the test directory.
+# Writes the %pre body of $1 to $BATS_TEST_TMPDIR/pre.sh.
+pre_world() {
+	ks_sections "$1"
+	local body=$BATS_TEST_TMPDIR/$(basename "$1")-1.sh
 	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot" FAKE_LOG="$BATS_TEST_TMPDIR/log" FAKE_STATE="$BATS_TEST_TMPDIR/st"
 	cp -rL "$SYSROOT/grid-3ware" "$BATS_TEST_TMPDIR/w"
-	mkdir -p "$STORPROV_DEVROOT/dev"
+	mkdir -p "$STORPROV_DEVROOT/dev" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/tmp"
 	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
 		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
 	done
-	# a storprov wrapper that reads the captured sysfs, as the installer would read its own
-	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	printf '#!/bin/sh\nexec %s "$@" --sysroot %s --seed 1\n' "$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
 	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
-	sed -i 's|/dev/console|/dev/stderr|; s|/tmp/|'"$BATS_TEST_TMPDIR"'/|g' "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
-	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" STORPROV_PROFILE="$TOP/profiles/grid-3ware-raid5.xml" \
-		run -0 bash "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
-	run -0 cat "$BATS_TEST_TMPDIR/storprov-include.ks"
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' "$body" >"$BATS_TEST_TMPDIR/pre.sh"
+}
+
+run_pre() { # CMDLINE
+	echo "$1" >"$BATS_TEST_TMPDIR/cmdline"
+	rm -f "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" "$FAKE_STATE"/* 2>/dev/null || true
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/pre.sh"
+}
+
+@test "kickstart %pre: settings from /proc/cmdline; the include ignores exactly the profile's disks" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	run_pre "BOOT_IMAGE=vmlinuz ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml quiet"
+	assert_success
+	run -0 cat "$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
 	assert_line "ignoredisk --drives=sdb,sdc"
+	refute_output --partial "only-use"
+	refute_line --regexp "^clearpart"
+	# the profile used is kept for %post
+	cmp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	# --mdadm-conf for EL by default
+	run -0 grep -c -- '--mdadm-conf /etc/mdadm.conf' "$BATS_TEST_TMPDIR/pre.sh"
+}
+
+@test "kickstart %pre: storprov.os-disks= gives ignoredisk --only-use= and a clearpart limited to them" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda storprov.wipe=1"
+	assert_success
+	run -0 cat "$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
+	assert_line "ignoredisk --only-use=sda"
+	assert_line "clearpart --all --initlabel --drives=sda"
+	refute_output --partial -- "--drives=sdb"
+	[ "$(grep -c '^ignoredisk' "$BATS_TEST_TMPDIR/tmp/storprov-include.ks")" = 1 ]
+	# an OS disk that is one of the profile's: refused before anything is written
+	: >"$FAKE_LOG"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sdb"
+	assert_failure
+	assert_output --partial "OS disk sdb is lun1"
+	[ ! -e "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" ]
+	[ ! -s "$FAKE_LOG" ]
+}
+
+@test "kickstart %pre: the profile over http, and a clear failure without one" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	mkdir -p "$BATS_TEST_TMPDIR/www"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/www/node.xml"
+	port=$((20000 + RANDOM % 20000))
+	python3 -m http.server "$port" --bind 127.0.0.1 --directory "$BATS_TEST_TMPDIR/www" >/dev/null 2>&1 &
+	srv=$!
+	for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+	run_pre "ro storprov.profile=http://127.0.0.1:$port/node.xml"
+	kill "$srv"
+	assert_success
+	cmp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	assert_line --partial "ignoredisk --drives=sdb,sdc"
+	rm -f "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	run_pre "ro quiet"
+	assert_failure
+	assert_output --partial "no storprov.profile= on the kernel command line"
+}
+
+@test "storage-node.ks: %pre requires storprov.os-disks= and writes the --only-use include" {
+	pre_world "$TOP/kickstart/storage-node.ks"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml"
+	assert_failure
+	assert_output --partial "give storprov.os-disks="
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda"
+	assert_success
+	# the whole kickstart as anaconda sees it: exactly one ignoredisk form, one clearpart, limited
+	sed "s|^%include /tmp/storprov-include.ks|cat $BATS_TEST_TMPDIR/tmp/storprov-include.ks|" "$TOP/kickstart/storage-node.ks" |
+		awk -v inc="$BATS_TEST_TMPDIR/tmp/storprov-include.ks" '/^cat / { while ((getline l < inc) > 0) print l; next } { print }' \
+		>"$BATS_TEST_TMPDIR/full.ks"
+	[ "$(grep -c '^ignoredisk' "$BATS_TEST_TMPDIR/full.ks")" = 1 ]
+	[ "$(grep -c '^clearpart' "$BATS_TEST_TMPDIR/full.ks")" = 1 ]
+	grep -q '^clearpart --all --initlabel --drives=sda$' "$BATS_TEST_TMPDIR/full.ks"
+	if command -v ksvalidator >/dev/null; then
+		for v in RHEL8 RHEL9 RHEL10; do
+			run -0 ksvalidator -v "$v" "$BATS_TEST_TMPDIR/full.ks"
+		done
+	fi
+}
+
+@test "kickstart %post: files into the target with nofail, storprov and the profile copied" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	# a profile with one filesystem the node can boot without
+	sed 's|mount-options="noatime,inode64"/>|mount-options="noatime,inode64" boot-critical="false"/>|' \
+		"$TOP/profiles/grid-3ware-raid5.xml" >"$BATS_TEST_TMPDIR/node.xml"
+	run_pre "ro storprov.profile=$BATS_TEST_TMPDIR/node.xml"
+	assert_success
+	ks_sections "$TOP/kickstart/storprov-post.ks"
+	sysimage=$BATS_TEST_TMPDIR/sysimage
+	mkdir -p "$sysimage/root" "$sysimage/etc"
+	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
+		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' \
+		"$BATS_TEST_TMPDIR/storprov-post.ks-1.sh" >"$BATS_TEST_TMPDIR/post.sh"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o OPTIONS /storage/data1
+	assert_output --regexp '(^|,)nofail(,|$)'
+	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o TARGET,FSTYPE /
+	assert_file_exists "$sysimage/usr/sbin/storprov"
+	cmp "$BATS_TEST_TMPDIR/node.xml" "$sysimage/etc/storprov/profiles/grid-3ware-raid5.xml"
+	assert_file_exists "$sysimage/etc/udev/rules.d/70-storprov.rules"
 }
 
 @test "dracut module: shellcheck-clean, sourced hooks return and never exit" {
