@@ -62,7 +62,8 @@ pre_world() {
 	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
 		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
 	done
-	printf '#!/bin/sh\nexec %s "$@" --sysroot %s --seed 1\n' "$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
+	printf '#!/bin/sh\necho "$*" >>%s\nexec %s "$@" --sysroot %s --seed 1\n' "$BATS_TEST_TMPDIR/argv.log" "$SP" \
+		"$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
 	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
 	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
 		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' "$body" >"$BATS_TEST_TMPDIR/pre.sh"
@@ -84,8 +85,11 @@ run_pre() { # CMDLINE
 	refute_line --regexp "^clearpart"
 	# the profile used is kept for %post
 	cmp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
-	# --mdadm-conf for EL by default
-	run -0 grep -c -- '--mdadm-conf /etc/mdadm.conf' "$BATS_TEST_TMPDIR/pre.sh"
+	# --mdadm-conf for EL by default, or from storprov.mdadm-conf=
+	run -0 grep -c -- '--mdadm-conf /etc/mdadm.conf ' "$BATS_TEST_TMPDIR/argv.log"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.mdadm-conf=/etc/mdadm/mdadm.conf"
+	assert_success
+	run -0 grep -c -- '--mdadm-conf /etc/mdadm/mdadm.conf ' "$BATS_TEST_TMPDIR/argv.log"
 }
 
 @test "kickstart %pre: storprov.os-disks= gives ignoredisk --only-use= and a clearpart limited to them" {
