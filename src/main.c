@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <limits.h>
 
 #include <json.h>
 
@@ -21,7 +22,9 @@
 #include "geometry.h"
 #include "plan/plan.h"
 #include "profile.h"
+#include "exec.h"
 #include "files.h"
+#include "lvmdevices.h"
 #include "offline.h"
 #include "render_ks.h"
 #include "render.h"
@@ -659,6 +662,72 @@ static int cmd_render(struct args *a)
         return r ? EXIT_RUNTIME : 0;
 }
 
+/* After a successful apply: storprov's PVs into the target's LVM devices file
+ * when the target uses one (src/lvmdevices.c decides; this runs the argv).
+ * Returns the number of failures. To move into apply's step table as a step
+ * kind after the last vgcreate/lvcreate and before the files. */
+static int lvmdevices_sync(const struct plan *pl, const char *root)
+{
+        char **pvs = plan_pv_devices(pl);
+        if (!pvs)
+                return 0;
+        char *sysdir = lvmdevices_system_dir(root);
+        char *conf_path = path_join(sysdir, "lvm.conf");
+        char *conf = NULL;
+        if (read_file(conf_path, &conf, NULL) < 0)
+                conf = NULL;
+        int use = lvmconf_use_devicesfile(conf);
+        char *name = lvmconf_devicesfile(conf);
+        char *file = xasprintf("%s/devices/%s", sysdir, name ? name : "system.devices");
+        char *why = NULL;
+        int fails = 0;
+        bool want = lvmdevices_wanted(use, access(file, F_OK) == 0, file, &why);
+        fprintf(stderr, "storprov: LVM devices file: %s%s\n", why, want ? "; adding storprov's PVs" : "");
+        if (want) {
+                char *text = NULL;
+                if (read_file(file, &text, NULL) < 0)
+                        text = xstrdup("");
+                const char *devroot = getenv("STORPROV_DEVROOT"); /* tests only, as in apply.c */
+                char *old = xstrdup(getenv("LVM_SYSTEM_DIR"));
+                setenv("LVM_SYSTEM_DIR", sysdir, 1);
+                for (size_t i = 0; pvs[i]; i++) {
+                        char *p = xasprintf("%s%s", devroot ? devroot : "", pvs[i]);
+                        char real[PATH_MAX];
+                        const char *kn = realpath(p, real) ? real + (devroot ? strlen(devroot) : 0) : pvs[i];
+                        free(p);
+                        if (lvmdevices_lists(text, pvs[i], NULL) || lvmdevices_lists(text, kn, NULL)) {
+                                fprintf(stderr, "storprov: LVM devices file: %s is listed already\n", pvs[i]);
+                                continue;
+                        }
+                        char **argv = lvmdevices_adddev_argv(pvs[i], name);
+                        char *pre = xasprintf("LVM_SYSTEM_DIR=%s ", sysdir);
+                        log_argv(pre, argv);
+                        free(pre);
+                        int r = run_argv(argv, NULL);
+                        if (r != 0) {
+                                fprintf(stderr, "storprov: LVM devices file: adding %s to %s failed (status %d)\n",
+                                        pvs[i], file, r);
+                                fails++;
+                        }
+                        strv_free(argv);
+                }
+                if (old)
+                        setenv("LVM_SYSTEM_DIR", old, 1);
+                else
+                        unsetenv("LVM_SYSTEM_DIR");
+                free(old);
+                free(text);
+        }
+        free(why);
+        free(file);
+        free(name);
+        free(conf);
+        free(conf_path);
+        free(sysdir);
+        strv_free(pvs);
+        return fails;
+}
+
 static int cmd_apply(struct args *a)
 {
         struct profile p;
@@ -723,6 +792,8 @@ static int cmd_apply(struct args *a)
                 print_json(j);
                 json_object_put(j);
         }
+        if (r == 0 && !a->dry_run && lvmdevices_sync(&pl, o.root))
+                r = EXIT_RUNTIME;
         if (ks && r == 0 && !a->dry_run) {
                 int w = write_file_atomic(a->ks_include, ks, strlen(ks), 0644);
                 if (w < 0) {

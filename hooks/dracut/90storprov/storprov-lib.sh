@@ -14,8 +14,8 @@ storprov_args() {
     return 0
 }
 
-# storprov_say MSG: like info(), but on the console also with "quiet", as the
-# apply lines it introduces are: provision and persist tell themselves apart
+# storprov_say MSG: info() (the kernel log, so the journal), and the console
+# also with "quiet": provision and persist tell themselves apart
 storprov_say() {
     info "storprov: $*"
     check_quiet
@@ -23,23 +23,89 @@ storprov_say() {
     return 0
 }
 
-# storprov_run WHAT ROOT: runs apply with every line on the console; dies on failure
+# storprov_log: every line of stdin through storprov_say
+storprov_log() {
+    while IFS= read -r _l || [ -n "$_l" ]; do
+        storprov_say "$_l"
+    done
+}
+
+# storprov_mdadm_conf ROOT: where mdadm.conf lives in ROOT: rd.storprov.mdadm-conf=,
+# else the file the root has, else by distribution (EL and Fedora read
+# /etc/mdadm.conf first; Debian /etc/mdadm/mdadm.conf)
+storprov_mdadm_conf() {
+    _m=$(getarg rd.storprov.mdadm-conf=)
+    if [ -n "$_m" ]; then
+        echo "$_m"
+    elif [ -f "$1/etc/mdadm.conf" ]; then
+        echo /etc/mdadm.conf
+    elif [ -f "$1/etc/mdadm/mdadm.conf" ] || [ -d "$1/etc/mdadm" ]; then
+        echo /etc/mdadm/mdadm.conf
+    elif [ -f "$1/etc/redhat-release" ] || grep -qsE '^ID(_LIKE)?=.*(rhel|fedora|centos)' "$1/etc/os-release" "$1/usr/lib/os-release"; then
+        echo /etc/mdadm.conf
+    else
+        echo /etc/mdadm/mdadm.conf
+    fi
+}
+
+# storprov_rw ROOT: makes ROOT writable; prints "ro" when it was read-only
+# (EL boots with "ro", and under systemd $NEWROOT is then mounted read-only)
+storprov_rw() {
+    _opts=$(awk -v m="$1" '$2 == m { o = $4 } END { print o }' /proc/mounts)
+    case ,$_opts, in
+    *,ro,*)
+        mount -o remount,rw "$1" || return 1
+        echo ro
+        ;;
+    esac
+    return 0
+}
+
+# storprov_run WHAT ROOT: runs apply with every line to the journal and the
+# console; dies on failure
 storprov_run() {
     _what=$1 _root=$2
     _args=$(storprov_args) || return 0
+    _mdconf=$(storprov_mdadm_conf "$_root")
     # one word per line; the profile path has no spaces
     # shellcheck disable=SC2086
-    storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root"
+    storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root --mdadm-conf $_mdconf"
     mkdir -p /run/storprov
     # one argument per line from storprov_args; profile paths have no spaces
     # shellcheck disable=SC2086
-    storprov apply $_args --root "$_root" --report "/run/storprov/report-$_what.json" \
-        >/dev/console 2>&1
-    _rc=$?
+    { storprov apply $_args --root "$_root" --mdadm-conf "$_mdconf" \
+        --report "/run/storprov/report-$_what.json" 2>&1; echo $? >"/run/storprov/rc-$_what"; } | storprov_log
+    _rc=$(cat "/run/storprov/rc-$_what")
     if [ "$_rc" -ne 0 ]; then
         warn "storprov: $_what failed with status $_rc; see the messages above and /run/storprov/report-$_what.json"
         die "storprov: $_what failed (status $_rc): the storage was not provisioned as the profile says"
     fi
     storprov_say "$_what done"
     return 0
+}
+
+# storprov_disks_ready: 0 when the profile's disks are all there or the wait
+# is over (see storprov-wait.sh)
+storprov_disks_ready() {
+    _p=$(getarg rd.storprov.profile=)
+    [ -n "$_p" ] || return 0
+    [ -e /run/storprov/disks-ready ] && return 0
+    mkdir -p /run/storprov
+    read -r _now _ </proc/uptime
+    _now=${_now%%.*}
+    [ -s /run/storprov/wait-start ] || echo "$_now" >/run/storprov/wait-start
+    read -r _start </run/storprov/wait-start
+    if storprov validate --profile "$_p" >/run/storprov/wait.log 2>&1; then
+        storprov_say "the disks of $_p are all there after $((_now - _start))s"
+        : >/run/storprov/disks-ready
+        return 0
+    fi
+    _t=$(getarg rd.storprov.timeout=)
+    case $_t in '' | *[!0-9]*) _t=180 ;; esac
+    if [ $((_now - _start)) -ge "$_t" ]; then
+        warn "storprov: gave up waiting for the disks of $_p after ${_t}s (rd.storprov.timeout=): $(grep -m1 'error:' /run/storprov/wait.log)"
+        : >/run/storprov/disks-ready
+        return 0
+    fi
+    return 1
 }
