@@ -161,8 +161,8 @@ char **plan_pv_devices(const struct plan *pl)
                 const struct pl_obj *o = &pl->objs[i];
                 if (o->kind != OBJ_VG)
                         continue;
-                for (size_t k = 0; k < o->n_members; k++) {
-                        const char *d = pl->objs[o->members[k]].dev;
+                for (size_t k = 0; k < o->vg.n_pvs; k++) {
+                        const char *d = pl->objs[o->vg.pvs[k]].dev;
                         if (d && !strv_contains(v, d))
                                 strv_push(&v, d);
                 }

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 /* devices/use_devicesfile in lvm.conf text: 1, 0, or -1 when not set
  * (comments and other sections ignored; the last setting wins). */

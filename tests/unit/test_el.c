@@ -14,7 +14,7 @@
 
 #include "lvmdevices.h"
 #include "offline.h"
-#include "plan.h"
+#include "plan/plan.h"
 #include "profile.h"
 #include "render.h"
 #include "render_ks.h"
@@ -177,8 +177,8 @@ static void test_render_ks(void **state)
         for (size_t i = 0; i < f.pl.n_objs; i++)
                 if (f.pl.objs[i].kind == OBJ_DISK && !lun1)
                         lun1 = &f.pl.objs[i];
-        assert_non_null(lun1->udev_value);
-        char *byid = xasprintf("disk/by-id/scsi-%s", lun1->udev_value);
+        assert_non_null(lun1->disk.udev_value);
+        char *byid = xasprintf("disk/by-id/scsi-%s", lun1->disk.udev_value);
         char *bad2[] = {byid, NULL};
         assert_null(render_ks_include(&f.pl, bad2, &d));
         assert_int_equal(diags_errors(&d), 1);
