@@ -160,3 +160,19 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	run -2 "$SP" validate --offline --profile "$BATS_TEST_TMPDIR/bad.xml"
 	assert_output --partial "[schema]"
 }
+
+@test "man page: mandoc -Tlint clean; every option, rd.storprov.* and storprov.* setting documented" {
+	run -0 mandoc -Tlint -W style "$TOP/man/storprov.8"
+	assert_output ""
+	man=$(sed 's/\\-/-/g' "$TOP/man/storprov.8")
+	for o in $(sed -n 's/^ *{"\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$TOP/src/main.c"); do
+		[ "$o" = help ] && continue
+		grep -qF -- "--$o" <<<"$man" || { echo "storprov.8 lacks --$o"; false; }
+	done
+	for k in $(grep -ohE '(rd\.)?storprov\.[a-z-]+=' "$TOP"/hooks/dracut/90storprov/*.sh "$TOP"/kickstart/*.ks | sort -u); do
+		grep -qF -- "$k" <<<"$man" || { echo "storprov.8 lacks $k"; false; }
+	done
+	for s in KICKSTART DRACUT FILES EXAMPLES; do
+		grep -q "^\.SH $s" "$TOP/man/storprov.8"
+	done
+}

@@ -39,7 +39,7 @@ storprov_mdadm_conf() {
         echo "$_m"
     elif [ -f "$1/etc/mdadm.conf" ]; then
         echo /etc/mdadm.conf
-    elif [ -f "$1/etc/mdadm/mdadm.conf" ] || [ -d "$1/etc/mdadm" ]; then
+    elif [ -f "$1/etc/mdadm/mdadm.conf" ]; then
         echo /etc/mdadm/mdadm.conf
     elif [ -f "$1/etc/redhat-release" ] || grep -qsE '^ID(_LIKE)?=.*(rhel|fedora|centos)' "$1/etc/os-release" "$1/usr/lib/os-release"; then
         echo /etc/mdadm.conf
@@ -102,6 +102,10 @@ storprov_disks_ready() {
     fi
     _t=$(getarg rd.storprov.timeout=)
     case $_t in '' | *[!0-9]*) _t=180 ;; esac
+    if [ ! -e /run/storprov/wait-said ]; then
+        : >/run/storprov/wait-said
+        storprov_say "waiting up to ${_t}s for the disks of $_p: $(grep -m1 'error:' /run/storprov/wait.log)"
+    fi
     if [ $((_now - _start)) -ge "$_t" ]; then
         warn "storprov: gave up waiting for the disks of $_p after ${_t}s (rd.storprov.timeout=): $(grep -m1 'error:' /run/storprov/wait.log)"
         : >/run/storprov/disks-ready
