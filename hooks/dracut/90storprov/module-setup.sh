@@ -58,7 +58,9 @@ install() {
     inst "$(storprov_binary)" /usr/sbin/storprov
     inst_multiple mdadm lvm mkfs.xfs xfs_db xfs_info wipefs blkid mount umount mkdir
     # xfs_info is a script: xfs_db or xfs_spaceman, and findmnt, losetup, tail
-    inst_multiple -o xfs_spaceman sgdisk dmsetup findmnt losetup tail lvmdevices
+    inst_multiple -o xfs_spaceman sgdisk dmsetup findmnt losetup tail lvmdevices sync
+    # the hooks: grep (the wait and the mdadm.conf default), cat
+    inst_multiple grep cat
     # Profiles. inst_simple never overwrites, so the first copy of a name wins:
     # the site's own (/etc/storprov/profiles, /etc/storprov) before the shipped
     # examples of the same name.

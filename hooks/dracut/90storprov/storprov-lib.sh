@@ -26,7 +26,7 @@ storprov_say() {
 # storprov_log: every line of stdin through storprov_say
 storprov_log() {
     while IFS= read -r _l || [ -n "$_l" ]; do
-        storprov_say "$_l"
+        storprov_say "${_l#storprov: }"
     done
 }
 
@@ -51,7 +51,11 @@ storprov_mdadm_conf() {
 # storprov_rw ROOT: makes ROOT writable; prints "ro" when it was read-only
 # (EL boots with "ro", and under systemd $NEWROOT is then mounted read-only)
 storprov_rw() {
-    _opts=$(awk -v m="$1" '$2 == m { o = $4 } END { print o }' /proc/mounts)
+    # no awk in the initramfs: the last mount of ROOT in /proc/mounts
+    _opts=
+    while read -r _dev _mp _fs _o _rest; do
+        [ "$_mp" = "$1" ] && _opts=$_o
+    done </proc/mounts
     case ,$_opts, in
     *,ro,*)
         mount -o remount,rw "$1" || return 1

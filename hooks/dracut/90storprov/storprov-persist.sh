@@ -15,7 +15,7 @@ if getarg rd.storprov.profile= >/dev/null; then
     [ "$_sp_was" = ro ] && storprov_say "persist: $_sp_root remounted read-write for the files"
     storprov_run persist "$_sp_root"
     if [ "$_sp_was" = ro ]; then
-        sync
+        command -v sync >/dev/null && sync
         if mount -o remount,ro "$_sp_root"; then
             storprov_say "persist: $_sp_root read-only again"
         else
