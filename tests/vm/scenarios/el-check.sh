@@ -42,7 +42,7 @@ if mount -t xfs -o "$(printf '%s' "$opts" | sed 's/,nofail//')" "$dev" /run/data
 	kv DATA_MOUNT_OPTS "$(awk '$2 == "/run/data" { print $4 }' /proc/mounts)"
 	i=$(xfs_info /run/data)
 	printf '%s\n' "$i"
-	kv XFS_LABEL "$(xfs_admin -l "$dev" 2>/dev/null | sed 's/^label = "\(.*\)"$/\1/')"
+	kv XFS_LABEL "$(blkid -s LABEL -o value "$dev")"
 	if [ -n "${VMTEST_WRITE:-}" ]; then
 		echo "written at boot 1" >/run/data/note && sync
 	fi
