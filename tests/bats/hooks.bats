@@ -179,10 +179,121 @@ run_pre() { # CMDLINE
 	d="$TOP/hooks/dracut/90storprov"
 	run shellcheck -s bash "$d/module-setup.sh"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	run shellcheck -s sh "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh"
+	run shellcheck -s sh "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh" "$d/storprov-wait.sh"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	run grep -nE '^[[:space:]]*exit\b|[;&|][[:space:]]*exit\b' "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh"
+	run grep -nE '^[[:space:]]*exit\b|[;&|][[:space:]]*exit\b' "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh" "$d/storprov-wait.sh"
 	assert_output ""
 	grep -q 'inst_hook pre-mount' "$d/module-setup.sh"
 	grep -q 'inst_hook pre-pivot' "$d/module-setup.sh"
+	grep -q 'inst_hook initqueue/finished' "$d/module-setup.sh"
+	# no awk in an initramfs: the hooks must not need it
+	run grep -nw awk "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh" "$d/storprov-wait.sh"
+	assert_output ""
+}
+
+# dracut_env: dracut-lib stand-ins (getarg reads $CMDLINE), a fake storprov
+dracut_env() {
+	cat >"$BATS_TEST_TMPDIR/env.sh" <<'SH'
+getarg() {
+	for _w in $CMDLINE; do
+		case $_w in "$1"*) printf '%s\n' "${_w#"$1"}"; return 0 ;; esac
+	done
+	return 1
+}
+getargbool() { _v=$(getarg "$2=") || return 1; [ "$_v" = 1 ]; }
+check_quiet() { DRACUT_QUIET=no; }
+info() { echo "INFO: $*" >>"$LOG"; }
+warn() { echo "WARN: $*" >>"$LOG"; }
+die() { echo "DIE: $*" >>"$LOG"; }
+SH
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	export LOG=$BATS_TEST_TMPDIR/log storprov_rundir=$BATS_TEST_TMPDIR/run
+	: >"$LOG"
+}
+
+@test "dracut lib: mdadm.conf from the command line, the root's file, the distribution" {
+	dracut_env
+	r=$BATS_TEST_TMPDIR/root
+	mkdir -p "$r/etc/mdadm"
+	check() { # CMDLINE -> path
+		CMDLINE=$1 run -0 sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$TOP/hooks/dracut/90storprov/storprov-lib.sh'; storprov_mdadm_conf '$r'"
+	}
+	check ""
+	assert_output /etc/mdadm/mdadm.conf
+	echo 'ID_LIKE="rhel centos fedora"' >"$r/etc/os-release"
+	check ""
+	assert_output /etc/mdadm.conf
+	touch "$r/etc/mdadm/mdadm.conf"
+	check ""
+	assert_output /etc/mdadm/mdadm.conf
+	touch "$r/etc/mdadm.conf"
+	check ""
+	assert_output /etc/mdadm.conf
+	check "ro rd.storprov.mdadm-conf=/etc/x.conf"
+	assert_output /etc/x.conf
+}
+
+@test "dracut lib: the finished hook waits until storprov validate passes, then for no longer than the timeout" {
+	dracut_env
+	# a storprov that finds the disks once $BATS_TEST_TMPDIR/present exists
+	printf '#!/bin/sh\n[ -e %s/present ] && exit 0\necho "p.xml:3: error: disks lun: expected 2 disks, found 1 [disk-count]" >&2\nexit 2\n' \
+		"$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	ready() {
+		CMDLINE=$1 PATH="$BATS_TEST_TMPDIR/bin:$PATH" run sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$TOP/hooks/dracut/90storprov/storprov-lib.sh'; storprov_disks_ready"
+	}
+	# no profile: nothing to wait for
+	ready "ro"
+	assert_success
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
+	assert_failure
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
+	assert_failure
+	# said once, with storprov's reason
+	[ "$(grep -c 'waiting up to 300s' "$LOG")" = 1 ]
+	grep -q 'expected 2 disks, found 1' "$LOG"
+	touch "$BATS_TEST_TMPDIR/present"
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
+	assert_success
+	grep -q 'the disks of /p.xml are all there after' "$LOG"
+	# the timeout: the start was long ago
+	rm -rf "$storprov_rundir" "$BATS_TEST_TMPDIR/present"
+	mkdir -p "$storprov_rundir"
+	echo 0 >"$storprov_rundir/wait-start"
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=5"
+	assert_success
+	grep -q 'WARN: storprov: gave up waiting for the disks of /p.xml after 5s (rd.storprov.timeout=): p.xml:3: error: disks lun: expected 2 disks, found 1' "$LOG"
+}
+
+@test "dracut module-setup: site profiles win over shipped ones; kernel modules with hostonly=optional" {
+	sysroot=$BATS_TEST_TMPDIR/sysroot initdir=$BATS_TEST_TMPDIR/initdir
+	mkdir -p "$sysroot/etc/storprov/profiles" "$sysroot/usr/share/storprov/profiles" "$initdir"
+	echo site >"$sysroot/etc/storprov/profiles/node.xml"
+	echo shipped >"$sysroot/usr/share/storprov/profiles/node.xml"
+	echo shipped-only >"$sysroot/usr/share/storprov/profiles/other.xml"
+	cat >"$BATS_TEST_TMPDIR/stubs.sh" <<SH
+dracutsysrootdir=$sysroot
+initdir=$initdir
+moddir=/moddir
+# inst_simple: the first copy wins, as dracut's does
+inst_simple() { [ -e "\$initdir\$2" ] && return 0; mkdir -p "\$(dirname "\$initdir\$2")"; cp "\$dracutsysrootdir\$1" "\$initdir\$2"; }
+inst() { :; }
+inst_multiple() { :; }
+inst_hook() { echo "hook \$1 \$2 \$3" >>$BATS_TEST_TMPDIR/hooks; }
+dinfo() { echo "dinfo: \$*" >>$BATS_TEST_TMPDIR/hooks; }
+find_binary() { echo /usr/sbin/storprov; }
+optional_hostonly() { echo "-h-optional"; }
+instmods() { echo "instmods hostonly=\${hostonly-unset} \$*" >>$BATS_TEST_TMPDIR/hooks; }
+SH
+	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; install; installkernel"
+	run -0 cat "$initdir/etc/storprov/profiles/node.xml"
+	assert_output site
+	run -0 cat "$initdir/etc/storprov/profiles/other.xml"
+	assert_output shipped-only
+	run -0 cat "$BATS_TEST_TMPDIR/hooks"
+	assert_line "hook initqueue/finished 90 /moddir/storprov-wait.sh"
+	assert_line "hook pre-mount 10 /moddir/storprov-provision.sh"
+	assert_line "hook pre-pivot 10 /moddir/storprov-persist.sh"
+	assert_line --partial "dinfo: storprov: /usr/share/storprov/profiles/node.xml is shadowed by a site profile"
+	assert_line --regexp '^instmods hostonly=-h-optional raid0 raid1 raid10 raid456 '
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Shared by the storprov hooks. Sourced by dracut hooks: no exit here.
+# storprov_rundir (tests only) stands in for /run/storprov.
 
 storprov_args() {
     # prints the common apply arguments from the kernel command line
@@ -51,7 +52,7 @@ storprov_mdadm_conf() {
 # storprov_rw ROOT: makes ROOT writable; prints "ro" when it was read-only
 # (EL boots with "ro", and under systemd $NEWROOT is then mounted read-only)
 storprov_rw() {
-    # no awk in the initramfs: the last mount of ROOT in /proc/mounts
+    # the last mount of ROOT in /proc/mounts, in sh (an initramfs has no awk)
     _opts=
     while read -r _dev _mp _fs _o _rest; do
         [ "$_mp" = "$1" ] && _opts=$_o
@@ -68,20 +69,20 @@ storprov_rw() {
 # storprov_run WHAT ROOT: runs apply with every line to the journal and the
 # console; dies on failure
 storprov_run() {
-    _what=$1 _root=$2
+    _what=$1 _root=$2 _sp_run=${storprov_rundir:-/run/storprov}
     _args=$(storprov_args) || return 0
     _mdconf=$(storprov_mdadm_conf "$_root")
     # one word per line; the profile path has no spaces
     # shellcheck disable=SC2086
     storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root --mdadm-conf $_mdconf"
-    mkdir -p /run/storprov
+    mkdir -p "$_sp_run"
     # one argument per line from storprov_args; profile paths have no spaces
     # shellcheck disable=SC2086
     { storprov apply $_args --root "$_root" --mdadm-conf "$_mdconf" \
-        --report "/run/storprov/report-$_what.json" 2>&1; echo $? >"/run/storprov/rc-$_what"; } | storprov_log
-    _rc=$(cat "/run/storprov/rc-$_what")
+        --report "$_sp_run/report-$_what.json" 2>&1; echo $? >"$_sp_run/rc-$_what"; } | storprov_log
+    _rc=$(cat "$_sp_run/rc-$_what")
     if [ "$_rc" -ne 0 ]; then
-        warn "storprov: $_what failed with status $_rc; see the messages above and /run/storprov/report-$_what.json"
+        warn "storprov: $_what failed with status $_rc; see the messages above and $_sp_run/report-$_what.json"
         die "storprov: $_what failed (status $_rc): the storage was not provisioned as the profile says"
     fi
     storprov_say "$_what done"
@@ -91,28 +92,29 @@ storprov_run() {
 # storprov_disks_ready: 0 when the profile's disks are all there or the wait
 # is over (see storprov-wait.sh)
 storprov_disks_ready() {
+    _sp_run=${storprov_rundir:-/run/storprov}
     _p=$(getarg rd.storprov.profile=)
     [ -n "$_p" ] || return 0
-    [ -e /run/storprov/disks-ready ] && return 0
-    mkdir -p /run/storprov
+    [ -e "$_sp_run/disks-ready" ] && return 0
+    mkdir -p "$_sp_run"
     read -r _now _ </proc/uptime
     _now=${_now%%.*}
-    [ -s /run/storprov/wait-start ] || echo "$_now" >/run/storprov/wait-start
-    read -r _start </run/storprov/wait-start
-    if storprov validate --profile "$_p" >/run/storprov/wait.log 2>&1; then
+    [ -s "$_sp_run/wait-start" ] || echo "$_now" >"$_sp_run/wait-start"
+    read -r _start <"$_sp_run/wait-start"
+    if storprov validate --profile "$_p" >"$_sp_run/wait.log" 2>&1; then
         storprov_say "the disks of $_p are all there after $((_now - _start))s"
-        : >/run/storprov/disks-ready
+        : >"$_sp_run/disks-ready"
         return 0
     fi
     _t=$(getarg rd.storprov.timeout=)
     case $_t in '' | *[!0-9]*) _t=180 ;; esac
-    if [ ! -e /run/storprov/wait-said ]; then
-        : >/run/storprov/wait-said
-        storprov_say "waiting up to ${_t}s for the disks of $_p: $(grep -m1 'error:' /run/storprov/wait.log)"
+    if [ ! -e "$_sp_run/wait-said" ]; then
+        : >"$_sp_run/wait-said"
+        storprov_say "waiting up to ${_t}s for the disks of $_p: $(grep -m1 'error:' "$_sp_run/wait.log")"
     fi
     if [ $((_now - _start)) -ge "$_t" ]; then
-        warn "storprov: gave up waiting for the disks of $_p after ${_t}s (rd.storprov.timeout=): $(grep -m1 'error:' /run/storprov/wait.log)"
-        : >/run/storprov/disks-ready
+        warn "storprov: gave up waiting for the disks of $_p after ${_t}s (rd.storprov.timeout=): $(grep -m1 'error:' "$_sp_run/wait.log")"
+        : >"$_sp_run/disks-ready"
         return 0
     fi
     return 1
