@@ -21,6 +21,12 @@ kv DEVICESFILE_OS_ENTRY "$(grep -c 'IDNAME=vmroot-os' /etc/lvm/devices/system.de
 show grep use_devicesfile /etc/lvm/lvm.conf
 # with the root's lvm.conf (use_devicesfile = 1): only the listed PVs count
 kv PVS "$(lvm pvs --noheadings -o vg_name 2>/dev/null | awk '$1 == "data"' | wc -l)"
+# control: the same LVM with the devices file as the installer left it (the
+# OS entry only) does not see the data PVs, so PVS=2 is storprov's doing
+mkdir -p /run/lvm-control/devices
+cp /etc/lvm/lvm.conf /run/lvm-control/lvm.conf
+grep -e '^#' -e '^VERSION=' -e 'IDNAME=vmroot-os' /etc/lvm/devices/system.devices >/run/lvm-control/devices/system.devices
+kv PVS_WITHOUT_ENTRIES "$(LVM_SYSTEM_DIR=/run/lvm-control lvm pvs --noheadings -o vg_name 2>/dev/null | awk '$1 == "data"' | wc -l)"
 lvm vgchange -ay data >/dev/null 2>&1
 kv VG_DATA_LV "$(lvm lvs --noheadings -o lv_name data 2>/dev/null | tr -d ' ')"
 # the VG's PVs are the profile's disks (by serial)
