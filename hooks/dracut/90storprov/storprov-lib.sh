@@ -52,7 +52,7 @@ storprov_mdadm_conf() {
 # storprov_rw ROOT: makes ROOT writable; prints "ro" when it was read-only
 # (EL boots with "ro", and under systemd $NEWROOT is then mounted read-only)
 storprov_rw() {
-    # the last mount of ROOT in /proc/mounts, in sh (an initramfs has no awk)
+    # the last mount of ROOT in /proc/mounts, in plain sh (dracut images carry no text tools beyond grep and sed)
     _opts=
     while read -r _dev _mp _fs _o _rest; do
         [ "$_mp" = "$1" ] && _opts=$_o
