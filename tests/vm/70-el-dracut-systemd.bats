@@ -156,14 +156,15 @@ PY
 	# EL root: mdadm.conf path /etc/mdadm.conf
 	console_has 1 "--root /sysroot --mdadm-conf /etc/mdadm.conf"
 	# the devices file: the OS entry kept, both PVs added; the root's LVM sees the VG
-	console_has 1 "LVM devices file: /sysroot/etc/lvm/devices/system.devices exists"
+	console_has 1 "LVM devices file: lvm.conf sets use_devicesfile = 1 and /sysroot/etc/lvm/devices/system.devices exists"
+	console_has 1 "LVM_SYSTEM_DIR=/sysroot/etc/lvm $ lvm lvmdevices"
 	assert_equal "${VM_KV[DEVICESFILE_OS_ENTRY]-}" 1
 	assert_equal "${VM_KV[DEVICESFILE_ENTRIES]-}" 3
 	assert_equal "${VM_KV[PVS]-}" 2
 	assert_equal "${VM_KV[PVS_WITHOUT_ENTRIES]-}" 0
 	assert_equal "${VM_KV[VG_DATA_LV]-}" vol
 	assert_equal "${VM_KV[VG_PVS]-}" "${VM_KV[DISKS]-}"
-	assert_regex "${VM_KV[VG_PVS]-}" '^/dev/sd[a-z] /dev/sd[a-z] $'
+	assert_regex "${VM_KV[VG_PVS]-}" '^/dev/sd[a-z] /dev/sd[a-z]$'
 	# fstab: by UUID, nofail; it mounts with its options
 	assert_regex "${VM_KV[FSTAB_DATA]-}" $'^UUID=[0-9a-f-]{36}\t/data\txfs\tnoatime[^\t]*,nofail\t0 0$'
 	assert_equal "${VM_KV[FS_TYPE]-}" xfs
