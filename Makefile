@@ -6,6 +6,9 @@ MANDIR     ?= $(PREFIX)/share/man
 DESTDIR    ?=
 DRACUTDIR  ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 
+# One source for the version: VERSION (refined by git describe on a release tag).
+VERSION    := $(shell scripts/version.sh)
+
 CC         ?= cc
 PKGS       := libxml-2.0 json-c libparted devmapper blkid
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -25,7 +28,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps asan fuzz fuzz-build check-tools bench
+.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img
 
 all: $(B)/storprov
 
@@ -47,6 +50,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libstorprov.a
 $(B)/obj/schema.o: src/schema.c profiles/storprov.rng
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
+
+# Rebuilt when the version changes (the stamp is rewritten only then).
+$(shell mkdir -p $(B) && echo '$(VERSION)' | cmp -s - $(B)/version.stamp || echo '$(VERSION)' >$(B)/version.stamp)
+$(B)/obj/version.o: src/version.c $(B)/version.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -MMD -MP -c -o $@ $<
 
 -include $(LIB_OBJS:.o=.d) $(B)/obj/main.d
 
@@ -159,5 +168,35 @@ install: all
 	install -D -m 0644 man/storprov.8 $(DESTDIR)$(MANDIR)/man8/storprov.8
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
 
+# Source tarball: the files git tracks (as they are in the work tree), with the
+# computed VERSION and storprov.spec generated from storprov.spec.in. (Not
+# `rpmbuild -ta`: the test fixtures hold files named *.spec, which -ta takes
+# for spec files; build with -ba on the spec, as `make rpm` does.)
+DIST       := storprov-$(VERSION)
+dist: $(B)/$(DIST).tar.gz
+$(B)/$(DIST).tar.gz: FORCE
+	rm -rf $(B)/dist && mkdir -p $(B)/dist/$(DIST)
+	git ls-files -z | xargs -0 cp -P --parents -t $(B)/dist/$(DIST)
+	echo '$(VERSION)' >$(B)/dist/$(DIST)/VERSION
+	sed 's/@VERSION@/$(VERSION)/g' storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
+	tar -C $(B)/dist --owner=0 --group=0 --sort=name -czf $@ $(DIST)
+	@echo "wrote $@"
+
+# RPMs with the local rpmbuild (Debian's works: --nodeps, as EL's BuildRequires
+# are not Debian package names; no debuginfo, find-debuginfo is EL's).
+RPMBUILD_FLAGS ?= --nodeps --define "debug_package %{nil}"
+rpm: dist
+	rm -rf $(B)/rpm && mkdir -p $(B)/rpm
+	rpmbuild -ba $(RPMBUILD_FLAGS) --define "_topdir $(CURDIR)/$(B)/rpm" \
+		--define "_sourcedir $(CURDIR)/$(B)" $(B)/dist/$(DIST)/storprov.spec
+	@find $(B)/rpm/RPMS $(B)/rpm/SRPMS -name '*.rpm' -printf 'wrote %p\n'
+
+# Anaconda updates image (inst.updates=): see scripts/mk-updates-img.sh.
+UPDATES_BIN   ?= $(B)/storprov
+updates-img: all
+	scripts/mk-updates-img.sh --binary $(UPDATES_BIN) --output $(B)/storprov-updates.img
+
+FORCE:
+
 clean:
-	rm -rf $(B)/obj $(B)/tests $(B)/storprov $(B)/libstorprov.a $(B)/results $(B)/asan $(B)/fuzz
+	rm -rf $(B)/obj $(B)/tests $(B)/storprov $(B)/libstorprov.a $(B)/results $(B)/asan $(B)/fuzz $(B)/dist $(B)/rpm $(B)/*.tar.gz $(B)/storprov-updates.img $(B)/version.stamp

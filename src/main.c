@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <limits.h>
 
 #include <json.h>
 
@@ -19,16 +22,17 @@
 #include "geometry.h"
 #include "plan/plan.h"
 #include "profile.h"
+#include "exec.h"
 #include "files.h"
+#include "lvmdevices.h"
+#include "offline.h"
+#include "render_ks.h"
 #include "render.h"
 #include "util.h"
+#include "version.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
-
-#ifndef STORPROV_VERSION
-#define STORPROV_VERSION "0.1.0"
-#endif
 
 struct args {
         const char *profile;
@@ -37,6 +41,9 @@ struct args {
         const char *format;
         const char *report;
         const char *mdadm_conf;
+        const char *ks_include;
+        char **os_disks;
+        bool offline;
         uint64_t seed;
         bool seed_set;
         bool yes, dry_run, wipe, mount, wait;
@@ -80,21 +87,29 @@ static const char *geometry_help =
         "  --format F      text (default) or json\n";
 
 static const char *validate_help =
-        "Usage: storprov validate --profile FILE [--sysroot DIR]\n"
+        "Usage: storprov validate --profile FILE [--sysroot DIR | --offline] [--format text|json]\n"
         "\n"
         "Checks the profile against the schema and every rule, including the disks it selects\n"
-        "on this machine (or in the captured tree DIR). Prints the problems; touches nothing.\n";
+        "on this machine (or in the captured tree DIR). Prints the problems; touches nothing.\n"
+        "  --offline       without the disks (a workstation): each <disks> group gets made-up\n"
+        "                  disks that its <match> selects; the rules that need the real\n"
+        "                  hardware (" OFFLINE_UNCHECKED ") are skipped\n"
+        "  --format json   the verdict and every diagnostic as JSON on stdout\n";
 
 static const char *plan_help =
-        "Usage: storprov plan --profile FILE [--sysroot DIR] [--seed N] [--format text|json]\n"
-        "                     [--mdadm-conf PATH]\n"
+        "Usage: storprov plan --profile FILE [--sysroot DIR] [--seed N] [--format text|json|ks]\n"
+        "                     [--mdadm-conf PATH] [--os-disks LIST]\n"
         "\n"
         "Prints the plan: objects with their derived geometry and where each value came from,\n"
         "every step with its exact command line, and every file with its content.\n"
         "  --sysroot DIR   read devices from DIR/sys, DIR/run/udev/data, DIR/proc (default /)\n"
         "  --seed N        make the pre-assigned UUIDs reproducible (default: derived from the\n"
         "                  profile name and the selected disks' WWN/serial)\n"
-        "  --mdadm-conf P  where mdadm.conf lives on the target (default /etc/mdadm/mdadm.conf)\n";
+        "  --mdadm-conf P  where mdadm.conf lives on the target (default /etc/mdadm/mdadm.conf)\n"
+        "  --format ks     the kickstart include for anaconda: ignoredisk --drives= of the\n"
+        "                  profile's disks, or with --os-disks an ignoredisk --only-use= and\n"
+        "                  clearpart --all --drives= of the OS disks\n"
+        "  --os-disks LIST the OS disks, comma-separated (sda or disk/by-id/...)\n";
 
 static const char *render_help =
         "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
@@ -108,6 +123,8 @@ static const char *apply_help =
         "Usage: storprov apply --profile FILE [--root DIR] [--sysroot DIR] [--yes] [--dry-run]\n"
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
         "                      [--wait] [--lock-file PATH]\n"
+        "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE\n"
+        "                      [--os-disks LIST]]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
@@ -116,19 +133,23 @@ static const char *apply_help =
         "allows it. A second run on a provisioned node changes nothing; a run that died\n"
         "resumes. Objects marked preserve=\"true\" are verified and never written.\n"
         "  --yes           do not ask for confirmation\n"
-        "  --dry-run       print the plan and touch nothing\n"
+        "  --dry-run       print the plan and touch nothing (--format json: the plan as JSON\n"
+        "                  with \"dry_run\" and the \"exit_code\" apply would have)\n"
         "  --wipe          allow wiping every target that carries signatures\n"
         "  --mount         mount the filesystems under DIR (for an installer)\n"
         "  --report FILE   write a JSON report of what was done\n"
         "  --jobs N        independent arrays in parallel (default 2)\n"
         "  --wait          wait for another storprov run (or a partitioner holding a disk's\n"
         "                  lock) to end, instead of exiting 1\n"
-        "  --lock-file P   the run lock (default " STORPROV_LOCK_FILE ")\n";
+        "  --lock-file P   the run lock (default " STORPROV_LOCK_FILE ")\n"
+        "  --mdadm-conf P  where mdadm.conf lives on the target (EL: /etc/mdadm.conf)\n"
+        "  --ks-include F  after success, write the kickstart include (see plan --format ks)\n"
+        "  --os-disks LIST the OS disks for the include's ignoredisk --only-use= and clearpart\n";
 
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_HELP,
 };
 
 static const struct option all_options[] = {
@@ -152,6 +173,9 @@ static const struct option all_options[] = {
         {"mdadm-conf", required_argument, NULL, OPT_MDADM_CONF},
         {"wait", no_argument, NULL, OPT_WAIT},
         {"lock-file", required_argument, NULL, OPT_LOCK_FILE},
+        {"offline", no_argument, NULL, OPT_OFFLINE},
+        {"os-disks", required_argument, NULL, OPT_OS_DISKS},
+        {"ks-include", required_argument, NULL, OPT_KS_INCLUDE},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -163,11 +187,12 @@ static const struct verb {
         const int *opts;
 } verbs[] = {
         {"geometry", NULL, (const int[]){OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK, OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_FORMAT, 0}},
-        {"validate", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, 0}},
-        {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, 0}},
+        {"validate", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OFFLINE, OPT_FORMAT, 0}},
+        {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, 0}},
         {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
-                                      OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE, 0}},
+                                      OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE,
+                                      OPT_KS_INCLUDE, OPT_OS_DISKS, 0}},
 };
 
 static const char *verb_help(const char *v)
@@ -239,11 +264,24 @@ static int canonical_root(struct args *a)
         return 0;
 }
 
+/* "--name" of an option code, for messages: argv[optind - 1] is the value,
+ * not the option, when the value came as a separate word. */
+static const char *opt_name(int c, char buf[static 48])
+{
+        for (const struct option *o = all_options; o->name; o++)
+                if (o->val == c) {
+                        snprintf(buf, 48, "--%s", o->name);
+                        return buf;
+                }
+        return "?";
+}
+
 static int parse_args(const struct verb *v, int argc, char **argv, struct args *a)
 {
         optind = 1;
         opterr = 0;
         int c;
+        char on[48];
         while ((c = getopt_long(argc, argv, ":h", all_options, NULL)) != -1) {
                 if (c == 'h' || c == OPT_HELP) {
                         fputs(verb_help(v->name), stdout);
@@ -257,15 +295,17 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 for (const int *o = v->opts; *o; o++)
                         ok |= *o == c;
                 if (!ok)
-                        return usage_error(v->name, "option '%s' does not apply to %s", argv[optind - 1], v->name);
+                        return usage_error(v->name, "option '%s' does not apply to %s", opt_name(c, on), v->name);
                 uint64_t u;
                 switch (c) {
                 case OPT_PROFILE: a->profile = optarg; break;
                 case OPT_SYSROOT: a->sysroot = optarg; break;
                 case OPT_ROOT: a->root = optarg; break;
                 case OPT_FORMAT:
-                        if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-                                return usage_error(v->name, "--format takes text or json, not '%s'", optarg);
+                        if (!strcmp(v->name, "plan") ? strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "ks")
+                                                     : strcmp(optarg, "text") && strcmp(optarg, "json"))
+                                return usage_error(v->name, "--format takes text%s or json, not '%s'",
+                                                   !strcmp(v->name, "plan") ? ", ks" : "", optarg);
                         a->format = optarg;
                         break;
                 case OPT_SEED:
@@ -280,7 +320,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_JOBS:
                         if (parse_uint_range(optarg, 1, c == OPT_JOBS ? 4096 : GEOM_MAX_MEMBERS, &u) < 0)
                                 return usage_error(v->name, "'%s' takes a whole number from 1 to %u, not '%s'",
-                                                   argv[optind - 2], c == OPT_JOBS ? 4096u : GEOM_MAX_MEMBERS, optarg);
+                                                   opt_name(c, on), c == OPT_JOBS ? 4096u : GEOM_MAX_MEMBERS, optarg);
                         if (c == OPT_MEMBERS)
                                 a->members = (unsigned)u;
                         else if (c == OPT_LEGS)
@@ -301,12 +341,26 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
                 case OPT_WAIT: a->wait = true; break;
                 case OPT_LOCK_FILE: a->lock_file = optarg; break;
+                case OPT_OFFLINE: a->offline = true; break;
+                case OPT_KS_INCLUDE: a->ks_include = optarg; break;
+                case OPT_OS_DISKS:
+                        strv_free(a->os_disks);
+                        a->os_disks = strv_split(optarg, ",");
+                        for (size_t k = 0; a->os_disks && a->os_disks[k]; k++)
+                                if (!ks_disk_name(a->os_disks[k]))
+                                        return usage_error(v->name, "--os-disks takes disk names (sda,sdb or "
+                                                           "disk/by-id/...), not '%s'", a->os_disks[k]);
+                        break;
                 }
         }
         if (optind < argc)
                 return usage_error(v->name, "unexpected argument '%s'", argv[optind]);
         if (a->root && canonical_root(a) < 0)
                 return usage_error(v->name, "--root %s: %s", a->root, strerror(errno));
+        if (a->offline && a->sysroot)
+                return usage_error(v->name, "--offline and --sysroot exclude each other");
+        if (a->os_disks && !a->ks_include && !(a->format && !strcmp(a->format, "ks")))
+                return usage_error(v->name, "--os-disks goes with %s", !strcmp(v->name, "plan") ? "--format ks" : "--ks-include");
         return 0;
 }
 
@@ -352,6 +406,7 @@ static int cmd_geometry(struct args *a)
 
         if (a->format && !strcmp(a->format, "json")) {
                 json_object *j = json_object_new_object();
+                storprov_json_header(j, STORPROV_FORMAT_GEOMETRY);
                 json_object_object_add(j, "level", json_object_new_string(raid_level_name(d.level)));
                 json_object_object_add(j, "members", json_object_new_int64(d.members));
                 json_object_object_add(j, "legs", json_object_new_int64(d.legs ? d.legs : 1));
@@ -414,48 +469,93 @@ static int cmd_geometry(struct args *a)
 
 /* ---- profile → plan ------------------------------------------------------ */
 
-static int load_plan(const struct args *a, const char *verb, struct profile *p, struct sysinfo *si, struct plan *pl)
+/* Loads the profile, the machine (or, with --offline, made-up disks) and
+ * builds the plan. Diagnostics are printed on stderr, or, with keep, moved
+ * there for the caller (validate --format json). */
+static int load_plan(const struct args *a, const char *verb, struct profile *p, struct sysinfo *si, struct plan *pl,
+                     struct diags *keep)
 {
         struct diags d = {0};
         if (!a->profile)
                 return usage_error(verb, "--profile FILE is required");
         int r = profile_load(a->profile, p, &d);
         if (r < 0) {
-                diags_print(&d, stderr);
                 if (!d.n)
-                        fprintf(stderr, "storprov: %s: %s\n", a->profile, strerror(-r));
+                        diag_add(&d, DIAG_ERROR, a->profile, 0, NULL, "read", "%s", strerror(-r));
+                if (keep) {
+                        *keep = d;
+                        return EXIT_USAGE;
+                }
+                diags_print(&d, stderr);
                 fprintf(stderr, "storprov: %s: %zu error%s; nothing was touched\n", a->profile, diags_errors(&d),
                         diags_errors(&d) == 1 ? "" : "s");
                 diags_free(&d);
                 return EXIT_USAGE;
         }
         const char *sysroot = a->sysroot ? a->sysroot : "/";
-        r = sysinfo_load(sysroot, si, &d);
+        r = a->offline ? sysinfo_synthesize(p, si, &d) : sysinfo_load(sysroot, si, &d);
         if (r < 0) {
-                diags_print(&d, stderr);
-                diags_free(&d);
+                if (keep)
+                        *keep = d;
+                else {
+                        diags_print(&d, stderr);
+                        diags_free(&d);
+                }
                 profile_free(p);
-                return a->sysroot ? EXIT_USAGE : EXIT_RUNTIME;
+                return a->sysroot || a->offline ? EXIT_USAGE : EXIT_RUNTIME;
         }
         struct plan_options o = {
-                .sysroot = sysroot,
+                .sysroot = a->offline ? "(offline)" : sysroot,
                 .seed = a->seed,
                 .seed_set = a->seed_set,
                 .mdadm_conf = a->mdadm_conf,
                 .lvm_config = STORPROV_LVM_CONFIG,
         };
         r = plan_build(p, si, &o, pl, &d);
-        diags_print(&d, stderr);
+        if (keep)
+                *keep = d;
+        else
+                diags_print(&d, stderr);
         if (r < 0) {
-                fprintf(stderr, "storprov: %s: %zu error%s; nothing was touched\n", a->profile, diags_errors(&d),
-                        diags_errors(&d) == 1 ? "" : "s");
-                diags_free(&d);
+                if (!keep) {
+                        fprintf(stderr, "storprov: %s: %zu error%s; nothing was touched\n", a->profile,
+                                diags_errors(&d), diags_errors(&d) == 1 ? "" : "s");
+                        diags_free(&d);
+                }
                 sysinfo_free(si);
                 profile_free(p);
                 return EXIT_USAGE;
         }
-        diags_free(&d);
+        if (!keep)
+                diags_free(&d);
         return 0;
+}
+
+static json_object *diags_json(const struct diags *d)
+{
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; i < d->n; i++) {
+                const struct diag *x = &d->v[i];
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "severity",
+                                       json_object_new_string(x->severity == DIAG_ERROR ? "error" : "warning"));
+                if (x->file)
+                        json_object_object_add(j, "file", json_object_new_string(x->file));
+                json_object_object_add(j, "line", json_object_new_int(x->line));
+                if (x->object)
+                        json_object_object_add(j, "object", json_object_new_string(x->object));
+                if (x->rule)
+                        json_object_object_add(j, "rule", json_object_new_string(x->rule));
+                json_object_object_add(j, "message", json_object_new_string(x->message ? x->message : ""));
+                json_object_array_add(a, j);
+        }
+        return a;
+}
+
+static void print_json(json_object *j)
+{
+        puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                       JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 static int cmd_validate(struct args *a)
@@ -463,14 +563,45 @@ static int cmd_validate(struct args *a)
         struct profile p;
         struct sysinfo si;
         struct plan pl;
-        int r = load_plan(a, "validate", &p, &si, &pl);
+        bool json = a->format && !strcmp(a->format, "json");
+        if (json && !a->profile)
+                return usage_error("validate", "--profile FILE is required");
+        struct diags d = {0};
+        int r = load_plan(a, "validate", &p, &si, &pl, json ? &d : NULL);
+        size_t disks = 0;
+        if (!r)
+                for (size_t i = 0; i < pl.n_objs; i++)
+                        disks += pl.objs[i].kind == OBJ_DISK;
+        if (json) {
+                json_object *j = json_object_new_object();
+                storprov_json_header(j, STORPROV_FORMAT_VALIDATE);
+                json_object_object_add(j, "profile", json_object_new_string(a->profile));
+                json_object_object_add(j, "valid", json_object_new_boolean(r == 0));
+                json_object_object_add(j, "offline", json_object_new_boolean(a->offline));
+                if (a->offline)
+                        json_object_object_add(j, "not_checked", json_object_new_string(OFFLINE_UNCHECKED));
+                json_object_object_add(j, "errors", json_object_new_int64((int64_t)diags_errors(&d)));
+                json_object_object_add(j, "warnings", json_object_new_int64((int64_t)(d.n - diags_errors(&d))));
+                if (!r) {
+                        json_object_object_add(j, "disks", json_object_new_int64((int64_t)disks));
+                        json_object_object_add(j, "steps", json_object_new_int64((int64_t)pl.n_steps));
+                        json_object_object_add(j, "files", json_object_new_int64((int64_t)pl.n_files));
+                }
+                json_object_object_add(j, "diagnostics", diags_json(&d));
+                print_json(j);
+                json_object_put(j);
+                diags_free(&d);
+        } else if (!r) {
+                if (a->offline)
+                        printf("%s: valid offline; %zu made-up disk%s selected, %zu steps, %zu files\n"
+                               "  not checked without the hardware: %s\n",
+                               a->profile, disks, disks == 1 ? "" : "s", pl.n_steps, pl.n_files, OFFLINE_UNCHECKED);
+                else
+                        printf("%s: valid; %zu disk%s selected, %zu steps, %zu files\n", a->profile, disks,
+                               disks == 1 ? "" : "s", pl.n_steps, pl.n_files);
+        }
         if (r)
                 return r;
-        size_t disks = 0;
-        for (size_t i = 0; i < pl.n_objs; i++)
-                disks += pl.objs[i].kind == OBJ_DISK;
-        printf("%s: valid; %zu disk%s selected, %zu steps, %zu files\n", a->profile, disks, disks == 1 ? "" : "s",
-               pl.n_steps, pl.n_files);
         plan_free(&pl);
         sysinfo_free(&si);
         profile_free(&p);
@@ -482,10 +613,23 @@ static int cmd_plan(struct args *a)
         struct profile p;
         struct sysinfo si;
         struct plan pl;
-        int r = load_plan(a, "plan", &p, &si, &pl);
+        int r = load_plan(a, "plan", &p, &si, &pl, NULL);
         if (r)
                 return r;
-        char *out = a->format && !strcmp(a->format, "json") ? plan_format_json(&pl) : plan_format_text(&pl);
+        char *out;
+        if (a->format && !strcmp(a->format, "ks")) {
+                struct diags d = {0};
+                out = render_ks_include(&pl, a->os_disks, &d);
+                diags_print(&d, stderr);
+                diags_free(&d);
+                if (!out) {
+                        plan_free(&pl);
+                        sysinfo_free(&si);
+                        profile_free(&p);
+                        return EXIT_USAGE;
+                }
+        } else
+                out = a->format && !strcmp(a->format, "json") ? plan_format_json(&pl) : plan_format_text(&pl);
         fputs(out, stdout);
         if (out[0] && out[strlen(out) - 1] != '\n')
                 fputc('\n', stdout);
@@ -503,7 +647,7 @@ static int cmd_render(struct args *a)
         struct profile p;
         struct sysinfo si;
         struct plan pl;
-        int r = load_plan(a, "render", &p, &si, &pl);
+        int r = load_plan(a, "render", &p, &si, &pl, NULL);
         if (r)
                 return r;
         struct diags d = {0};
@@ -523,14 +667,97 @@ static int cmd_render(struct args *a)
         return r < 0 ? EXIT_USAGE : r ? EXIT_RUNTIME : 0;
 }
 
+/* After a successful apply: storprov's PVs into the target's LVM devices file
+ * when the target uses one (src/lvmdevices.c decides; this runs the argv).
+ * Returns the number of failures. To move into apply's step table as a step
+ * kind after the last vgcreate/lvcreate and before the files. */
+static int lvmdevices_sync(const struct plan *pl, const char *root)
+{
+        char **pvs = plan_pv_devices(pl);
+        if (!pvs)
+                return 0;
+        char *sysdir = lvmdevices_system_dir(root);
+        char *conf_path = path_join(sysdir, "lvm.conf");
+        char *conf = NULL;
+        if (read_file(conf_path, &conf, NULL) < 0)
+                conf = NULL;
+        int use = lvmconf_use_devicesfile(conf);
+        char *name = lvmconf_devicesfile(conf);
+        char *file = xasprintf("%s/devices/%s", sysdir, name ? name : "system.devices");
+        char *why = NULL;
+        int fails = 0;
+        bool want = lvmdevices_wanted(use, access(file, F_OK) == 0, file, &why);
+        fprintf(stderr, "storprov: LVM devices file: %s%s\n", why, want ? "; adding storprov's PVs" : "");
+        if (want) {
+                char *text = NULL;
+                if (read_file(file, &text, NULL) < 0)
+                        text = xstrdup("");
+                const char *devroot = getenv("STORPROV_DEVROOT"); /* tests only, as in apply.c */
+                char *old = xstrdup(getenv("LVM_SYSTEM_DIR"));
+                setenv("LVM_SYSTEM_DIR", sysdir, 1);
+                for (size_t i = 0; pvs[i]; i++) {
+                        char *p = xasprintf("%s%s", devroot ? devroot : "", pvs[i]);
+                        char real[PATH_MAX];
+                        const char *kn = realpath(p, real) ? real + (devroot ? strlen(devroot) : 0) : pvs[i];
+                        free(p);
+                        if (lvmdevices_lists(text, pvs[i], NULL) || lvmdevices_lists(text, kn, NULL)) {
+                                fprintf(stderr, "storprov: LVM devices file: %s is listed already\n", pvs[i]);
+                                continue;
+                        }
+                        char **argv = lvmdevices_adddev_argv(pvs[i], name);
+                        char *cmd = strv_join_shell(argv);
+                        fprintf(stderr, "storprov: LVM_SYSTEM_DIR=%s $ %s\n", sysdir, cmd);
+                        free(cmd);
+                        int r = run_argv(argv, NULL);
+                        if (r != 0) {
+                                fprintf(stderr, "storprov: LVM devices file: adding %s to %s failed (status %d)\n",
+                                        pvs[i], file, r);
+                                fails++;
+                        }
+                        strv_free(argv);
+                }
+                if (old)
+                        setenv("LVM_SYSTEM_DIR", old, 1);
+                else
+                        unsetenv("LVM_SYSTEM_DIR");
+                free(old);
+                free(text);
+        }
+        free(why);
+        free(file);
+        free(name);
+        free(conf);
+        free(conf_path);
+        free(sysdir);
+        strv_free(pvs);
+        return fails;
+}
+
 static int cmd_apply(struct args *a)
 {
         struct profile p;
         struct sysinfo si;
         struct plan pl;
-        int r = load_plan(a, "apply", &p, &si, &pl);
+        int r = load_plan(a, "apply", &p, &si, &pl, NULL);
         if (r)
                 return r;
+        /* The include is rendered before anything is touched, so that a bad
+         * --os-disks (one of the profile's disks) refuses up front. */
+        char *ks = NULL;
+        if (a->ks_include) {
+                struct diags d = {0};
+                ks = render_ks_include(&pl, a->os_disks, &d);
+                diags_print(&d, stderr);
+                diags_free(&d);
+                if (!ks) {
+                        fprintf(stderr, "storprov: nothing was touched\n");
+                        plan_free(&pl);
+                        sysinfo_free(&si);
+                        profile_free(&p);
+                        return EXIT_USAGE;
+                }
+        }
+        bool dry_json = a->dry_run && a->format && !strcmp(a->format, "json");
         struct apply_options o = {
                 .root = a->root ? a->root : "/",
                 .sysroot = a->sysroot ? a->sysroot : "/",
@@ -543,7 +770,45 @@ static int cmd_apply(struct args *a)
                 .wait = a->wait,
                 .lock_file = a->lock_file,
         };
+        int saved = -1;
+        if (dry_json) {
+                /* apply's dry run prints the plan as text on stdout (its only
+                 * stdout output): send that away and print the JSON instead. */
+                fflush(stdout);
+                saved = dup(STDOUT_FILENO);
+                int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+                if (saved < 0 || null < 0 || dup2(null, STDOUT_FILENO) < 0) {
+                        fprintf(stderr, "storprov: cannot redirect stdout: %s\n", strerror(errno));
+                        return EXIT_RUNTIME;
+                }
+                close(null);
+        }
         r = apply_plan(&pl, &si, &o);
+        if (dry_json) {
+                fflush(stdout);
+                dup2(saved, STDOUT_FILENO);
+                close(saved);
+                char *t = plan_format_json(&pl);
+                json_object *j = json_tokener_parse(t);
+                free(t);
+                json_object_object_add(j, "dry_run", json_object_new_boolean(true));
+                json_object_object_add(j, "exit_code", json_object_new_int(r));
+                json_object_object_add(j, "refused", json_object_new_boolean(r == EXIT_USAGE));
+                print_json(j);
+                json_object_put(j);
+        }
+        if (r == 0 && !a->dry_run && lvmdevices_sync(&pl, o.root))
+                r = EXIT_RUNTIME;
+        if (ks && r == 0 && !a->dry_run) {
+                int w = write_file_atomic(a->ks_include, ks, strlen(ks), 0644);
+                if (w < 0) {
+                        fprintf(stderr, "storprov: cannot write the kickstart include %s: %s\n", a->ks_include,
+                                strerror(-w));
+                        r = EXIT_RUNTIME;
+                } else
+                        fprintf(stderr, "storprov: wrote the kickstart include %s\n", a->ks_include);
+        }
+        free(ks);
         plan_free(&pl);
         sysinfo_free(&si);
         profile_free(&p);
@@ -560,7 +825,7 @@ int main(int argc, char **argv)
                 return 0;
         }
         if (!strcmp(verb, "--version")) {
-                printf("storprov %s\n", STORPROV_VERSION);
+                printf("storprov %s\n", storprov_version);
                 return 0;
         }
         const struct verb *v = NULL;

@@ -9,6 +9,7 @@
 
 #include "plan/plan.h"
 #include "render.h"
+#include "version.h"
 
 static const char *part_type_name(enum part_type t)
 {
@@ -117,7 +118,8 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                                     o->geom.su_bytes / XFS_BLOCK_BYTES, o->geom.full_stripe_bytes / XFS_BLOCK_BYTES,
                                     o->fs.log_su_bytes / XFS_BLOCK_BYTES, fmt_size_exact(o->fs.log_su_bytes, a));
                 if (o->fs.mountpoint)
-                        sbuf_printf(b, "      mount: %s xfs %s\n", o->fs.mountpoint, o->fs.mount_options);
+                        sbuf_printf(b, "      mount: %s xfs %s%s\n", o->fs.mountpoint, o->fs.mount_options,
+                                    o->fs.nofail ? " (not boot-critical: fstab adds nofail)" : "");
                 break;
         default:
                 break;
@@ -289,6 +291,8 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                         json_object_object_add(j, "mountpoint", jstr(o->fs.mountpoint));
                 json_object_object_add(j, "mount_options", jstr(o->fs.mount_options));
                 json_object_object_add(j, "log_su_bytes", ju64(o->fs.log_su_bytes));
+                if (o->fs.nofail)
+                        json_object_object_add(j, "boot_critical", json_object_new_boolean(false));
         }
         if (o->tune.line)
                 json_object_object_add(j, "tune", jtune(&o->tune));
@@ -298,6 +302,7 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
 char *plan_format_json(const struct plan *pl)
 {
         json_object *root = json_object_new_object();
+        storprov_json_header(root, STORPROV_FORMAT_PLAN);
         json_object_object_add(root, "profile", jstr(pl->profile_name));
         json_object_object_add(root, "profile_path", jstr(pl->profile_path));
         json_object_object_add(root, "seed", ju64(pl->seed));

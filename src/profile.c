@@ -595,6 +595,8 @@ static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
         f->mkfs_options = attr(n, "mkfs-options");
         f->mount_options = attr(n, "mount-options");
         f->preserve = bool_attr(n, "preserve");
+        _cleanup_free_ char *bc = attr(n, "boot-critical");
+        f->boot_critical = !bc || strcmp(bc, "false") != 0;
 }
 
 /* Reads the profile, refusing what no profile needs: more than 4 MiB, NUL

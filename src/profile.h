@@ -96,6 +96,7 @@ struct p_xfs {
         char *label, *mountpoint; /* may hold %n for per-disk expansion */
         char *mkfs_options, *mount_options;
         bool preserve;
+        bool boot_critical;       /* default true; boot-critical="false": fstab gets nofail */
 };
 
 struct p_sysctl {

@@ -198,6 +198,14 @@ static bool fstab_conflict(const struct plan *pl, char **f, size_t nf)
         return false;
 }
 
+static bool fstab_has_option(const char *opts, const char *opt)
+{
+        char **v = strv_split(opts, ",");
+        bool r = strv_contains(v, opt);
+        strv_free(v);
+        return r;
+}
+
 char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
 {
         struct sbuf b = {0};
@@ -210,6 +218,8 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
                  * and survives device renames. Every field is escaped or
                  * checked, so no value can add a field or a line. */
                 const char *opts = o->fs.mount_options && *o->fs.mount_options ? o->fs.mount_options : "defaults";
+                /* not needed for boot (boot-critical="false"): a missing device must not stop it */
+                bool nofail = o->fs.nofail && !fstab_has_option(opts, "nofail");
                 struct sbuf line = {0};
                 bool ok;
                 if (obj_uuid(o))
@@ -222,6 +232,8 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
                 ok = ok && fstab_escape(&line, o->fs.mountpoint);
                 sbuf_puts(&line, "\txfs\t");
                 ok = ok && mount_options_safe(opts) && fstab_escape(&line, opts);
+                if (nofail)
+                        sbuf_puts(&line, ",nofail");
                 if (ok)
                         sbuf_printf(&b, "%s\t0 0\n", line.s);
                 else {

@@ -4,6 +4,7 @@
  * Library functions (probe, gpt, dmtable, files) return results; the
  * functions here are the only ones that print. */
 #include "apply/internal.h"
+#include "version.h"
 
 #include <inttypes.h>
 #include <json.h>
@@ -192,6 +193,7 @@ void write_report(struct run *r, int exit_code)
                 return;
         const struct plan *pl = r->pl;
         json_object *root = json_object_new_object();
+        storprov_json_header(root, STORPROV_FORMAT_REPORT);
         json_object_object_add(root, "profile", jstr(pl->profile_name));
         json_object_object_add(root, "exit_code", json_object_new_int(exit_code));
         json_object_object_add(root, "elapsed_s", json_object_new_double(now_s(r)));

@@ -88,6 +88,7 @@ struct pl_fs {
         char **mkfs_extra;        /* the profile's mkfs-options, split */
         uint64_t log_su_bytes;
         struct pl_ident uuid;     /* RFC 4122 */
+        bool nofail;              /* boot-critical="false": fstab adds nofail */
 };
 
 struct pl_obj {

@@ -191,6 +191,7 @@ void plan_fss(struct ctx *c)
                                     "%s (%s) holds about %s; mkfs.xfs needs a data section of at least 300 MB", t->id,
                                     t->dev, fmt_size_human(t->size_bytes, sz));
                         o->fs.mount_options = fs_mount_options(c, f, what, o);
+                        o->fs.nofail = !f->boot_critical;
                         if (o->fs.mountpoint) {
                                 for (size_t q = 0; q < c->pl->n_objs; q++) {
                                         struct pl_obj *y = OBJ(c, q);

@@ -142,3 +142,29 @@ load test_helper
 	run -2 "$SP" plan --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/none"
 	assert_output --partial "none"
 }
+
+@test "version: --version and every JSON output carry the version from VERSION / git describe" {
+	version=$("$TOP/scripts/version.sh")
+	[ -n "$version" ]
+	run -0 "$SP" --version
+	assert_output "storprov $version"
+	run -0 "$SP" geometry --level 5 --members 12 --chunk 64K --format json
+	[ "$(jq -r .format <<<"$output")" = storprov-geometry/1 ]
+	[ "$(jq -r .storprov_version <<<"$output")" = "$version" ]
+	run -0 "$SP" plan --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --format json
+	[ "$(jq -r .format <<<"$output")" = storprov-plan/1 ]
+	[ "$(jq -r .storprov_version <<<"$output")" = "$version" ]
+}
+
+@test "usage errors: 'Try' line has its space, and a separate option value is not named as the option" {
+	run -2 "$SP" plan --bogus
+	assert_line "Try 'storprov plan --help'."
+	run -2 "$SP" frobnicate
+	assert_line "Try 'storprov --help'."
+	run -2 "$SP" geometry --jobs 3
+	assert_line "storprov geometry: option '--jobs' does not apply to geometry"
+	run -2 "$SP" geometry --level 5 --members 0 --chunk 64k
+	assert_line "storprov geometry: '--members' takes a whole number from 1 to 1024, not '0'"
+	run -2 "$SP" geometry --level 5 --members=0 --chunk 64k
+	assert_line "storprov geometry: '--members' takes a whole number from 1 to 1024, not '0'"
+}

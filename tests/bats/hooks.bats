@@ -22,46 +22,278 @@ ks_sections() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "kickstart: sections are closed and the example includes the %pre output" {
+@test "kickstart: sections are closed, fail the install on error, and need no python" {
 	for ks in "$TOP"/kickstart/*.ks; do
 		opens=$(grep -cE '^%(pre|post|packages)' "$ks")
 		ends=$(grep -cE '^%end' "$ks")
 		[ "$opens" = "$ends" ]
+		# every script section stops the install when it fails
+		while read -r line; do
+			[[ $line == *--erroronfail* ]] || { echo "$ks: $line has no --erroronfail"; false; }
+		done < <(grep -E '^%(pre|post)' "$ks")
+		run grep -n 'python' "$ks"
+		refute_output --regexp ':[^#]*python'
+		# settings come from the kernel command line, never the environment
+		run grep -nE 'STORPROV_(PROFILE|WIPE)|\$\{?STORPROV\b' "$ks"
+		assert_output ""
+		# never a bare clearpart --all
+		run grep -nE '^[[:space:]]*clearpart' "$ks"
+		refute_output --regexp 'clearpart --all( --initlabel)?$'
 	done
 	grep -q '^%include /tmp/storprov-include.ks' "$TOP/kickstart/storage-node.ks"
-	grep -q '/tmp/storprov-include.ks' "$TOP/kickstart/storprov-pre.ks"
+	grep -q -- '--ks-include /tmp/storprov-include.ks' "$TOP/kickstart/storprov-pre.ks"
+	grep -q '/proc/cmdline' "$TOP/kickstart/storprov-pre.ks"
 	grep -q '^%post --nochroot' "$TOP/kickstart/storprov-post.ks"
 	grep -q 'dracut --force' "$TOP/kickstart/storprov-post.ks"
+	# storage-node.ks: the include is the only ignoredisk/clearpart source
+	run grep -nE '^[[:space:]]*(ignoredisk|clearpart)' "$TOP/kickstart/storage-node.ks"
+	assert_output ""
 }
 
-@test "kickstart %pre: the include it writes ignores exactly the profile's disks" {
-	# run the %pre body against the fake world: storprov apply on fixture devices
-	ks_sections "$TOP/kickstart/storprov-pre.ks"
+# pre_world: a fake installer: fixture devices, a storprov wrapper on the
+# captured sysfs, /proc/cmdline and /tmp redirected into the test directory.
+# Writes the %pre body of $1 to $BATS_TEST_TMPDIR/pre.sh.
+pre_world() {
+	ks_sections "$1"
+	local body=$BATS_TEST_TMPDIR/$(basename "$1")-1.sh
 	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot" FAKE_LOG="$BATS_TEST_TMPDIR/log" FAKE_STATE="$BATS_TEST_TMPDIR/st"
 	cp -rL "$SYSROOT/grid-3ware" "$BATS_TEST_TMPDIR/w"
-	mkdir -p "$STORPROV_DEVROOT/dev"
+	mkdir -p "$STORPROV_DEVROOT/dev" "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/tmp"
 	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
 		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
 	done
-	# a storprov wrapper that reads the captured sysfs, as the installer would read its own
-	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\nexec %s "$@" --sysroot %s --seed 1\n' "$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
+	printf '#!/bin/sh\necho "$*" >>%s\nexec %s "$@" --sysroot %s --seed 1\n' "$BATS_TEST_TMPDIR/argv.log" "$SP" \
+		"$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
 	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
-	sed -i 's|/dev/console|/dev/stderr|; s|/tmp/|'"$BATS_TEST_TMPDIR"'/|g' "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
-	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" STORPROV_PROFILE="$TOP/profiles/grid-3ware-raid5.xml" \
-		run -0 bash "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
-	run -0 cat "$BATS_TEST_TMPDIR/storprov-include.ks"
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' "$body" >"$BATS_TEST_TMPDIR/pre.sh"
+}
+
+run_pre() { # CMDLINE
+	echo "$1" >"$BATS_TEST_TMPDIR/cmdline"
+	rm -f "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" "$FAKE_STATE"/* 2>/dev/null || true
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/pre.sh"
+}
+
+@test "kickstart %pre: settings from /proc/cmdline; the include ignores exactly the profile's disks" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	run_pre "BOOT_IMAGE=vmlinuz ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml quiet"
+	assert_success
+	run -0 cat "$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
 	assert_line "ignoredisk --drives=sdb,sdc"
+	refute_output --partial "only-use"
+	refute_line --regexp "^clearpart"
+	# the profile used is kept for %post
+	cmp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	# --mdadm-conf for EL by default, or from storprov.mdadm-conf=
+	run -0 grep -c -- '--mdadm-conf /etc/mdadm.conf ' "$BATS_TEST_TMPDIR/argv.log"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.mdadm-conf=/etc/mdadm/mdadm.conf"
+	assert_success
+	run -0 grep -c -- '--mdadm-conf /etc/mdadm/mdadm.conf ' "$BATS_TEST_TMPDIR/argv.log"
+}
+
+@test "kickstart %pre: storprov.os-disks= gives ignoredisk --only-use= and a clearpart limited to them" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda storprov.wipe=1"
+	assert_success
+	run -0 cat "$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
+	assert_line "ignoredisk --only-use=sda"
+	assert_line "clearpart --all --initlabel --drives=sda"
+	refute_output --partial -- "--drives=sdb"
+	[ "$(grep -c '^ignoredisk' "$BATS_TEST_TMPDIR/tmp/storprov-include.ks")" = 1 ]
+	# an OS disk that is one of the profile's: refused before anything is written
+	: >"$FAKE_LOG"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sdb"
+	assert_failure
+	assert_output --partial "OS disk sdb is lun1"
+	[ ! -e "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" ]
+	[ ! -s "$FAKE_LOG" ]
+}
+
+@test "kickstart %pre: the profile over http, and a clear failure without one" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	mkdir -p "$BATS_TEST_TMPDIR/www"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/www/node.xml"
+	port=$((20000 + RANDOM % 20000))
+	python3 -m http.server "$port" --bind 127.0.0.1 --directory "$BATS_TEST_TMPDIR/www" >/dev/null 2>&1 &
+	srv=$!
+	for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+	run_pre "ro storprov.profile=http://127.0.0.1:$port/node.xml"
+	kill "$srv"
+	assert_success
+	cmp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	assert_line --partial "ignoredisk --drives=sdb,sdc"
+	rm -f "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	run_pre "ro quiet"
+	assert_failure
+	assert_output --partial "no storprov.profile= on the kernel command line"
+}
+
+@test "storage-node.ks: %pre requires storprov.os-disks= and writes the --only-use include" {
+	pre_world "$TOP/kickstart/storage-node.ks"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml"
+	assert_failure
+	assert_output --partial "give storprov.os-disks="
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda"
+	assert_success
+	# the whole kickstart as anaconda sees it: exactly one ignoredisk form, one clearpart, limited
+	sed "s|^%include /tmp/storprov-include.ks|cat $BATS_TEST_TMPDIR/tmp/storprov-include.ks|" "$TOP/kickstart/storage-node.ks" |
+		awk -v inc="$BATS_TEST_TMPDIR/tmp/storprov-include.ks" '/^cat / { while ((getline l < inc) > 0) print l; next } { print }' \
+		>"$BATS_TEST_TMPDIR/full.ks"
+	[ "$(grep -c '^ignoredisk' "$BATS_TEST_TMPDIR/full.ks")" = 1 ]
+	[ "$(grep -c '^clearpart' "$BATS_TEST_TMPDIR/full.ks")" = 1 ]
+	grep -q '^clearpart --all --initlabel --drives=sda$' "$BATS_TEST_TMPDIR/full.ks"
+	if command -v ksvalidator >/dev/null; then
+		for v in RHEL8 RHEL9 RHEL10; do
+			run -0 ksvalidator -v "$v" "$BATS_TEST_TMPDIR/full.ks"
+		done
+	fi
+}
+
+@test "kickstart %post: files into the target with nofail, storprov and the profile copied" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	# a profile with one filesystem the node can boot without
+	sed 's|mount-options="noatime,inode64"/>|mount-options="noatime,inode64" boot-critical="false"/>|' \
+		"$TOP/profiles/grid-3ware-raid5.xml" >"$BATS_TEST_TMPDIR/node.xml"
+	run_pre "ro storprov.profile=$BATS_TEST_TMPDIR/node.xml"
+	assert_success
+	ks_sections "$TOP/kickstart/storprov-post.ks"
+	sysimage=$BATS_TEST_TMPDIR/sysimage
+	mkdir -p "$sysimage/root" "$sysimage/etc"
+	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
+		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' \
+		"$BATS_TEST_TMPDIR/storprov-post.ks-1.sh" >"$BATS_TEST_TMPDIR/post.sh"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o OPTIONS /storage/data1
+	assert_output --regexp '(^|,)nofail(,|$)'
+	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o TARGET,FSTYPE /
+	assert_file_exists "$sysimage/usr/sbin/storprov"
+	cmp "$BATS_TEST_TMPDIR/node.xml" "$sysimage/etc/storprov/profiles/grid-3ware-raid5.xml"
+	assert_file_exists "$sysimage/etc/udev/rules.d/70-storprov.rules"
 }
 
 @test "dracut module: shellcheck-clean, sourced hooks return and never exit" {
 	d="$TOP/hooks/dracut/90storprov"
 	run shellcheck -s bash "$d/module-setup.sh"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	run shellcheck -s sh "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh"
+	run shellcheck -s sh "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh" "$d/storprov-wait.sh"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	run grep -nE '^[[:space:]]*exit\b|[;&|][[:space:]]*exit\b' "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh"
+	run grep -nE '^[[:space:]]*exit\b|[;&|][[:space:]]*exit\b' "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh" "$d/storprov-wait.sh"
 	assert_output ""
 	grep -q 'inst_hook pre-mount' "$d/module-setup.sh"
 	grep -q 'inst_hook pre-pivot' "$d/module-setup.sh"
+	grep -q 'inst_hook initqueue/finished' "$d/module-setup.sh"
+	# no awk in an initramfs: the hooks must not need it
+	run grep -nw awk "$d/storprov-lib.sh" "$d/storprov-provision.sh" "$d/storprov-persist.sh" "$d/storprov-wait.sh"
+	assert_output ""
+}
+
+# dracut_env: dracut-lib stand-ins (getarg reads $CMDLINE), a fake storprov
+dracut_env() {
+	cat >"$BATS_TEST_TMPDIR/env.sh" <<'SH'
+getarg() {
+	for _w in $CMDLINE; do
+		case $_w in "$1"*) printf '%s\n' "${_w#"$1"}"; return 0 ;; esac
+	done
+	return 1
+}
+getargbool() { _v=$(getarg "$2=") || return 1; [ "$_v" = 1 ]; }
+check_quiet() { DRACUT_QUIET=no; }
+info() { echo "INFO: $*" >>"$LOG"; }
+warn() { echo "WARN: $*" >>"$LOG"; }
+die() { echo "DIE: $*" >>"$LOG"; }
+SH
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	export LOG=$BATS_TEST_TMPDIR/log storprov_rundir=$BATS_TEST_TMPDIR/run
+	: >"$LOG"
+}
+
+@test "dracut lib: mdadm.conf from the command line, the root's file, the distribution" {
+	dracut_env
+	r=$BATS_TEST_TMPDIR/root
+	mkdir -p "$r/etc/mdadm"
+	check() { # CMDLINE -> path
+		CMDLINE=$1 run -0 sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$TOP/hooks/dracut/90storprov/storprov-lib.sh'; storprov_mdadm_conf '$r'"
+	}
+	check ""
+	assert_output /etc/mdadm/mdadm.conf
+	echo 'ID_LIKE="rhel centos fedora"' >"$r/etc/os-release"
+	check ""
+	assert_output /etc/mdadm.conf
+	touch "$r/etc/mdadm/mdadm.conf"
+	check ""
+	assert_output /etc/mdadm/mdadm.conf
+	touch "$r/etc/mdadm.conf"
+	check ""
+	assert_output /etc/mdadm.conf
+	check "ro rd.storprov.mdadm-conf=/etc/x.conf"
+	assert_output /etc/x.conf
+}
+
+@test "dracut lib: the finished hook waits until storprov validate passes, then for no longer than the timeout" {
+	dracut_env
+	# a storprov that finds the disks once $BATS_TEST_TMPDIR/present exists
+	printf '#!/bin/sh\n[ -e %s/present ] && exit 0\necho "p.xml:3: error: disks lun: expected 2 disks, found 1 [disk-count]" >&2\nexit 2\n' \
+		"$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	ready() {
+		CMDLINE=$1 PATH="$BATS_TEST_TMPDIR/bin:$PATH" run sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$TOP/hooks/dracut/90storprov/storprov-lib.sh'; storprov_disks_ready"
+	}
+	# no profile: nothing to wait for
+	ready "ro"
+	assert_success
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
+	assert_failure
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
+	assert_failure
+	# said once, with storprov's reason
+	[ "$(grep -c 'waiting up to 300s' "$LOG")" = 1 ]
+	grep -q 'expected 2 disks, found 1' "$LOG"
+	touch "$BATS_TEST_TMPDIR/present"
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
+	assert_success
+	grep -q 'the disks of /p.xml are all there after' "$LOG"
+	# the timeout: the start was long ago
+	rm -rf "$storprov_rundir" "$BATS_TEST_TMPDIR/present"
+	mkdir -p "$storprov_rundir"
+	echo 0 >"$storprov_rundir/wait-start"
+	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=5"
+	assert_success
+	grep -q 'WARN: storprov: gave up waiting for the disks of /p.xml after 5s (rd.storprov.timeout=): p.xml:3: error: disks lun: expected 2 disks, found 1' "$LOG"
+}
+
+@test "dracut module-setup: site profiles win over shipped ones; kernel modules with hostonly=optional" {
+	sysroot=$BATS_TEST_TMPDIR/sysroot initdir=$BATS_TEST_TMPDIR/initdir
+	mkdir -p "$sysroot/etc/storprov/profiles" "$sysroot/usr/share/storprov/profiles" "$initdir"
+	echo site >"$sysroot/etc/storprov/profiles/node.xml"
+	echo shipped >"$sysroot/usr/share/storprov/profiles/node.xml"
+	echo shipped-only >"$sysroot/usr/share/storprov/profiles/other.xml"
+	cat >"$BATS_TEST_TMPDIR/stubs.sh" <<SH
+dracutsysrootdir=$sysroot
+initdir=$initdir
+moddir=/moddir
+# inst_simple: the first copy wins, as dracut's does
+inst_simple() { [ -e "\$initdir\$2" ] && return 0; mkdir -p "\$(dirname "\$initdir\$2")"; cp "\$dracutsysrootdir\$1" "\$initdir\$2"; }
+inst() { :; }
+inst_multiple() { :; }
+inst_hook() { echo "hook \$1 \$2 \$3" >>$BATS_TEST_TMPDIR/hooks; }
+dinfo() { echo "dinfo: \$*" >>$BATS_TEST_TMPDIR/hooks; }
+find_binary() { echo /usr/sbin/storprov; }
+optional_hostonly() { echo "-h-optional"; }
+instmods() { echo "instmods hostonly=\${hostonly-unset} \$*" >>$BATS_TEST_TMPDIR/hooks; }
+SH
+	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; install; installkernel"
+	run -0 cat "$initdir/etc/storprov/profiles/node.xml"
+	assert_output site
+	run -0 cat "$initdir/etc/storprov/profiles/other.xml"
+	assert_output shipped-only
+	run -0 cat "$BATS_TEST_TMPDIR/hooks"
+	assert_line "hook initqueue/finished 90 /moddir/storprov-wait.sh"
+	assert_line "hook pre-mount 10 /moddir/storprov-provision.sh"
+	assert_line "hook pre-pivot 10 /moddir/storprov-persist.sh"
+	assert_line --partial "dinfo: storprov: /usr/share/storprov/profiles/node.xml is shadowed by a site profile"
+	assert_line --regexp '^instmods hostonly=-h-optional raid0 raid1 raid10 raid456 '
 }

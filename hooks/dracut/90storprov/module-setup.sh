@@ -5,6 +5,12 @@
 #   rd.storprov.wipe=1         allow wiping targets that carry signatures
 #   rd.storprov.jobs=N         independent arrays in parallel (default 2)
 #   rd.storprov.seed=N         reproducible identities (tests)
+#   rd.storprov.timeout=SECS   how long the initqueue waits for the profile's
+#                              disks (default 180), then fails with
+#                              "expected N disks, found M"
+#   rd.storprov.mdadm-conf=P   mdadm.conf in the new root (default: /etc/mdadm.conf
+#                              where the root has it or is EL/Fedora,
+#                              /etc/mdadm/mdadm.conf on Debian)
 
 # storprov itself. `make install` puts it in /usr/local/sbin by default, which
 # is not on dracut's DRACUT_PATH (/sbin /bin /usr/sbin /usr/bin), so look
@@ -39,8 +45,10 @@ depends() {
     return 0
 }
 
+# Host-only images keep these even when the build host has not loaded them:
+# the node provisions arrays the build host may never have had.
 installkernel() {
-    instmods raid0 raid1 raid10 raid456 dm-mod dm-mirror xfs crc32c_generic
+    hostonly=$(optional_hostonly) instmods raid0 raid1 raid10 raid456 dm-mod dm-mirror xfs crc32c_generic
 }
 
 # moddir is set by dracut for every module.
@@ -50,14 +58,23 @@ install() {
     inst "$(storprov_binary)" /usr/sbin/storprov
     inst_multiple mdadm lvm mkfs.xfs xfs_db xfs_info wipefs blkid mount umount mkdir
     # xfs_info is a script: xfs_db or xfs_spaceman, and findmnt, losetup, tail
-    inst_multiple -o xfs_spaceman sgdisk dmsetup findmnt losetup tail
-    # profiles: the installed examples and the site's own (/etc/storprov/profiles,
-    # the path rd.storprov.profile= names, or /etc/storprov)
-    for d in /usr/local/share/storprov/profiles /usr/share/storprov/profiles /etc/storprov /etc/storprov/profiles; do
-        for p in "$d"/*.xml; do
-            [ -f "$p" ] && inst_simple "$p" "/etc/storprov/profiles/${p##*/}"
+    inst_multiple -o xfs_spaceman sgdisk dmsetup findmnt losetup tail lvmdevices sync
+    # the hooks: grep (the wait and the mdadm.conf default), cat
+    inst_multiple grep cat
+    # Profiles. inst_simple never overwrites, so the first copy of a name wins:
+    # the site's own (/etc/storprov/profiles, /etc/storprov) before the shipped
+    # examples of the same name.
+    for d in /etc/storprov/profiles /etc/storprov /usr/share/storprov/profiles /usr/local/share/storprov/profiles; do
+        for p in "${dracutsysrootdir-}$d"/*.xml; do
+            [ -f "$p" ] || continue
+            if [ -e "${initdir}/etc/storprov/profiles/${p##*/}" ]; then
+                dinfo "storprov: ${p#"${dracutsysrootdir-}"} is shadowed by a site profile of the same name"
+                continue
+            fi
+            inst_simple "${p#"${dracutsysrootdir-}"}" "/etc/storprov/profiles/${p##*/}"
         done
     done
+    inst_hook initqueue/finished 90 "$moddir/storprov-wait.sh"
     inst_hook pre-mount 10 "$moddir/storprov-provision.sh"
     inst_hook pre-pivot 10 "$moddir/storprov-persist.sh"
     inst_simple "$moddir/storprov-lib.sh" /lib/storprov-lib.sh

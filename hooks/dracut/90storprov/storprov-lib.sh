@@ -1,5 +1,6 @@
 #!/bin/sh
 # Shared by the storprov hooks. Sourced by dracut hooks: no exit here.
+# storprov_rundir (tests only) stands in for /run/storprov.
 
 storprov_args() {
     # prints the common apply arguments from the kernel command line
@@ -14,8 +15,8 @@ storprov_args() {
     return 0
 }
 
-# storprov_say MSG: like info(), but on the console also with "quiet", as the
-# apply lines it introduces are: provision and persist tell themselves apart
+# storprov_say MSG: info() (the kernel log, so the journal), and the console
+# also with "quiet": provision and persist tell themselves apart
 storprov_say() {
     info "storprov: $*"
     check_quiet
@@ -23,23 +24,98 @@ storprov_say() {
     return 0
 }
 
-# storprov_run WHAT ROOT: runs apply with every line on the console; dies on failure
+# storprov_log: every line of stdin through storprov_say
+storprov_log() {
+    while IFS= read -r _l || [ -n "$_l" ]; do
+        storprov_say "${_l#storprov: }"
+    done
+}
+
+# storprov_mdadm_conf ROOT: where mdadm.conf lives in ROOT: rd.storprov.mdadm-conf=,
+# else the file the root has, else by distribution (EL and Fedora read
+# /etc/mdadm.conf first; Debian /etc/mdadm/mdadm.conf)
+storprov_mdadm_conf() {
+    _m=$(getarg rd.storprov.mdadm-conf=)
+    if [ -n "$_m" ]; then
+        echo "$_m"
+    elif [ -f "$1/etc/mdadm.conf" ]; then
+        echo /etc/mdadm.conf
+    elif [ -f "$1/etc/mdadm/mdadm.conf" ]; then
+        echo /etc/mdadm/mdadm.conf
+    elif [ -f "$1/etc/redhat-release" ] || grep -qsE '^ID(_LIKE)?=.*(rhel|fedora|centos)' "$1/etc/os-release" "$1/usr/lib/os-release"; then
+        echo /etc/mdadm.conf
+    else
+        echo /etc/mdadm/mdadm.conf
+    fi
+}
+
+# storprov_rw ROOT: makes ROOT writable; prints "ro" when it was read-only
+# (EL boots with "ro", and under systemd $NEWROOT is then mounted read-only)
+storprov_rw() {
+    # the last mount of ROOT in /proc/mounts, in plain sh (dracut images carry no text tools beyond grep and sed)
+    _opts=
+    while read -r _dev _mp _fs _o _rest; do
+        [ "$_mp" = "$1" ] && _opts=$_o
+    done </proc/mounts
+    case ,$_opts, in
+    *,ro,*)
+        mount -o remount,rw "$1" || return 1
+        echo ro
+        ;;
+    esac
+    return 0
+}
+
+# storprov_run WHAT ROOT: runs apply with every line to the journal and the
+# console; dies on failure
 storprov_run() {
-    _what=$1 _root=$2
+    _what=$1 _root=$2 _sp_run=${storprov_rundir:-/run/storprov}
     _args=$(storprov_args) || return 0
+    _mdconf=$(storprov_mdadm_conf "$_root")
     # one word per line; the profile path has no spaces
     # shellcheck disable=SC2086
-    storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root"
-    mkdir -p /run/storprov
+    storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root --mdadm-conf $_mdconf"
+    mkdir -p "$_sp_run"
     # one argument per line from storprov_args; profile paths have no spaces
     # shellcheck disable=SC2086
-    storprov apply $_args --root "$_root" --report "/run/storprov/report-$_what.json" \
-        >/dev/console 2>&1
-    _rc=$?
+    { storprov apply $_args --root "$_root" --mdadm-conf "$_mdconf" \
+        --report "$_sp_run/report-$_what.json" 2>&1; echo $? >"$_sp_run/rc-$_what"; } | storprov_log
+    _rc=$(cat "$_sp_run/rc-$_what")
     if [ "$_rc" -ne 0 ]; then
-        warn "storprov: $_what failed with status $_rc; see the messages above and /run/storprov/report-$_what.json"
+        warn "storprov: $_what failed with status $_rc; see the messages above and $_sp_run/report-$_what.json"
         die "storprov: $_what failed (status $_rc): the storage was not provisioned as the profile says"
     fi
     storprov_say "$_what done"
     return 0
+}
+
+# storprov_disks_ready: 0 when the profile's disks are all there or the wait
+# is over (see storprov-wait.sh)
+storprov_disks_ready() {
+    _sp_run=${storprov_rundir:-/run/storprov}
+    _p=$(getarg rd.storprov.profile=)
+    [ -n "$_p" ] || return 0
+    [ -e "$_sp_run/disks-ready" ] && return 0
+    mkdir -p "$_sp_run"
+    read -r _now _ </proc/uptime
+    _now=${_now%%.*}
+    [ -s "$_sp_run/wait-start" ] || echo "$_now" >"$_sp_run/wait-start"
+    read -r _start <"$_sp_run/wait-start"
+    if storprov validate --profile "$_p" >"$_sp_run/wait.log" 2>&1; then
+        storprov_say "the disks of $_p are all there after $((_now - _start))s"
+        : >"$_sp_run/disks-ready"
+        return 0
+    fi
+    _t=$(getarg rd.storprov.timeout=)
+    case $_t in '' | *[!0-9]*) _t=180 ;; esac
+    if [ ! -e "$_sp_run/wait-said" ]; then
+        : >"$_sp_run/wait-said"
+        storprov_say "waiting up to ${_t}s for the disks of $_p: $(grep -m1 'error:' "$_sp_run/wait.log")"
+    fi
+    if [ $((_now - _start)) -ge "$_t" ]; then
+        warn "storprov: gave up waiting for the disks of $_p after ${_t}s (rd.storprov.timeout=): $(grep -m1 'error:' "$_sp_run/wait.log")"
+        : >"$_sp_run/disks-ready"
+        return 0
+    fi
+    return 1
 }

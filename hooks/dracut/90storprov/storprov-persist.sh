@@ -1,10 +1,26 @@
 #!/bin/sh
 # pre-pivot hook: the root is mounted at $NEWROOT; verify the storage again and
 # write fstab, udev rules, sysctl.d and mdadm.conf into it before switch-root.
-# Sourced by dracut: return, never exit.
+# EL boots with "ro": the root is made writable for the writes and put back
+# read-only after. Sourced by dracut: return, never exit.
 # shellcheck source=/dev/null
 type getarg >/dev/null 2>&1 || . /lib/dracut-lib.sh
 # shellcheck source=hooks/dracut/90storprov/storprov-lib.sh
 . /lib/storprov-lib.sh
-storprov_run persist "${NEWROOT:-/sysroot}"
+if getarg rd.storprov.profile= >/dev/null; then
+    _sp_root=${NEWROOT:-/sysroot}
+    if ! _sp_was=$(storprov_rw "$_sp_root"); then
+        die "storprov: persist: cannot remount $_sp_root read-write"
+    fi
+    [ "$_sp_was" = ro ] && storprov_say "persist: $_sp_root remounted read-write for the files"
+    storprov_run persist "$_sp_root"
+    if [ "$_sp_was" = ro ]; then
+        command -v sync >/dev/null && sync
+        if mount -o remount,ro "$_sp_root"; then
+            storprov_say "persist: $_sp_root read-only again"
+        else
+            warn "storprov: persist: cannot remount $_sp_root read-only again"
+        fi
+    fi
+fi
 return 0
