@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -196,10 +197,81 @@ bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_par
         return true;
 }
 
-int gpt_write(const char *dev, uint64_t sector_bytes, const struct pl_part *parts, size_t n, char **ret_err)
+/* ---- planned GUIDs ---------------------------------------------------------------
+ * libparted (3.5) has no call to set the disk GUID or a partition's unique
+ * GUID: it asks libuuid's uuid_generate() for each, the disk's first (in
+ * ped_disk_new_fresh), then each partition's (in ped_partition_new). This
+ * executable defines uuid_generate, which the dynamic linker binds libparted's
+ * calls to: while gpt_write() runs, it hands out the planned GUIDs in that
+ * order, so the table carries them from its first written byte (a header
+ * whose entries never made it still says whose it is); at any other time it
+ * returns random version-4 UUIDs, as libuuid would. */
+static unsigned char guid_queue[1 + 128][16];
+static size_t guid_n, guid_next;
+
+static bool guid_parse(const char *s, unsigned char out[16])
+{
+        size_t k = 0;
+        for (; s && *s && k < 32; s++) {
+                if (*s == '-')
+                        continue;
+                int v = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                        : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+                if (v < 0)
+                        return false;
+                out[k / 2] = (unsigned char)(k % 2 ? (out[k / 2] << 4) | v : v);
+                k++;
+        }
+        return k == 32 && (!s || !*s);
+}
+
+void uuid_generate(unsigned char out[16]);
+void uuid_generate(unsigned char out[16])
+{
+        if (guid_next < guid_n) {
+                memcpy(out, guid_queue[guid_next++], 16);
+                return;
+        }
+        if (getrandom(out, 16, 0) != 16)
+                for (int i = 0; i < 16; i++)
+                        out[i] = (unsigned char)rand();
+        out[6] = (unsigned char)((out[6] & 0x0f) | 0x40);
+        out[8] = (unsigned char)((out[8] & 0x3f) | 0x80);
+}
+
+static void guids_queue(const char *disk_guid, const struct pl_part *parts, size_t n)
+{
+        guid_n = guid_next = 0;
+        if (!disk_guid || n + 1 > ELEMENTSOF(guid_queue) || !guid_parse(disk_guid, guid_queue[0]))
+                return;
+        for (size_t i = 0; i < n; i++)
+                if (!parts[i].guid || !guid_parse(parts[i].guid, guid_queue[1 + i]))
+                        return;
+        guid_n = n + 1;
+}
+
+int gpt_disk_guid(const char *dev, uint64_t sector_bytes, char ret[static 37])
+{
+        unsigned char h[128];
+        int fd = open(dev, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        ssize_t k = pread(fd, h, sizeof h, (off_t)(sector_bytes ? sector_bytes : 512));
+        close(fd);
+        if (k != (ssize_t)sizeof h || memcmp(h, "EFI PART", 8))
+                return -ENOENT;
+        const unsigned char *g = h + 56; /* DiskGUID: the first three fields little-endian */
+        snprintf(ret, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", g[3], g[2], g[1],
+                 g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+        return 0;
+}
+
+int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, const struct pl_part *parts, size_t n,
+              char **ret_err)
 {
         int r = 0;
         exc_begin();
+        guids_queue(disk_guid, parts, n);
         PedDevice *d = ped_device_get(dev);
         if (!d) {
                 *ret_err = exc_take("cannot open device");
@@ -276,5 +348,6 @@ close:
 out:
         ped_device_destroy(d);
         free(exc_take(""));
+        guid_n = guid_next = 0;
         return r;
 }

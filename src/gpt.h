@@ -37,8 +37,13 @@ bool gpt_unfinished(const char *dev, uint64_t sector_bytes);
  * for a table written by a run that died before it could. */
 int gpt_sync_kernel(const char *dev, char **ret_err);
 
-/* Writes a fresh GPT with exactly these partitions. Returns 0 or -errno with *ret_err. */
-int gpt_write(const char *dev, uint64_t sector_bytes, const struct pl_part *parts, size_t n, char **ret_err);
+/* Writes a fresh GPT with exactly these partitions, carrying the planned disk
+ * GUID and partition GUIDs (NULL: random). Returns 0 or -errno with *ret_err. */
+int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, const struct pl_part *parts, size_t n,
+              char **ret_err);
+/* The disk GUID in the primary GPT header of dev (lower case), -ENOENT when
+ * there is no header. */
+int gpt_disk_guid(const char *dev, uint64_t sector_bytes, char ret[static 37]);
 
 /* True when the table on disk holds exactly the planned partitions (number,
  * first and last sector, and the name where both have one). */

@@ -243,6 +243,8 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
         if (o->kind == OBJ_DISK) {
                 json_object_object_add(j, "kernel_name", jstr(o->disk.bd->name));
                 json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
+                if (o->disk.gpt_guid)
+                        json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));
                 if (o->disk.udev_key) {
                         json_object_object_add(j, "udev_key", jstr(o->disk.udev_key));
                         json_object_object_add(j, "udev_value", jstr(o->disk.udev_value));
@@ -251,6 +253,7 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
         if (o->kind == OBJ_PART) {
                 json_object_object_add(j, "number", ju64(o->part.number));
                 json_object_object_add(j, "start_bytes", ju64(o->part.start_bytes));
+                json_object_object_add(j, "partuuid", jstr(o->part.guid));
                 json_object_object_add(j, "parent", jstr(pl->objs[o->parent].id));
         }
         if (o->kind == OBJ_MD) {

@@ -305,10 +305,12 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
                 inspect_region(r, di, path, 0, 0);
                 return;
         }
-        if (rc < 0 && !d->preserve && gpt_unfinished(path, d->sector_bytes)) {
-                say(r, "%s (%s) carries a GPT header without entries or backup: an unfinished partition table; it "
-                       "will be written again",
-                    d->id, d->dev);
+        char guid[37];
+        if (rc < 0 && !d->preserve && d->disk.gpt_guid && gpt_unfinished(path, d->sector_bytes) &&
+            gpt_disk_guid(path, d->sector_bytes, guid) == 0 && uuid_eq(guid, d->disk.gpt_guid)) {
+                say(r, "%s (%s) carries our GPT header (disk GUID %s) without entries or backup: an unfinished "
+                       "partition table; it will be written again",
+                    d->id, d->dev, guid);
                 return;
         }
         if (rc < 0) {

@@ -115,7 +115,7 @@ static void gpt_run(struct run *r, size_t si)
         char *err = NULL;
         strv_pushf(&r->st[si].run, "libparted: gpt on %s, %zu partitions%s", d->dev, s->n_parts,
                    os->repair_table ? " (the damaged planned table, again)" : "");
-        int rc = gpt_write(path, d->sector_bytes, s->parts, s->n_parts, &err);
+        int rc = gpt_write(path, d->sector_bytes, s->disk_guid, s->parts, s->n_parts, &err);
         if (rc < 0) {
                 finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
                 free(err);

@@ -164,6 +164,16 @@ void assign_identities(struct ctx *c)
                         o->md.uuid.planned = uuid_mdadm(pl->seed, o->id);
                 else if (o->kind == OBJ_FS)
                         o->fs.uuid.planned = uuid_rfc(pl->seed, o->id);
+                else if (o->kind == OBJ_PART) {
+                        /* the GPT storprov writes is known by its GUIDs, derived like the others */
+                        _cleanup_free_ char *key = xasprintf("partition %s", o->id);
+                        o->part.guid = uuid_rfc(pl->seed, key);
+                        struct pl_obj *d = OBJ(c, o->parent);
+                        if (!d->disk.gpt_guid && !d->preserve) {
+                                _cleanup_free_ char *dk = xasprintf("gpt %s", d->id);
+                                d->disk.gpt_guid = uuid_rfc(pl->seed, dk);
+                        }
+                }
         }
         find_identities(c);
 }

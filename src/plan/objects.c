@@ -161,7 +161,9 @@ static void obj_free(struct pl_obj *o)
         tune_set_free(&o->tune);
         free(o->disk.udev_key);
         free(o->disk.udev_value);
+        free(o->disk.gpt_guid);
         free(o->part.name);
+        free(o->part.guid);
         free(o->md.members);
         free(o->md.name);
         free(o->md.metadata);
@@ -190,8 +192,11 @@ void plan_free(struct plan *pl)
                 struct pl_step *s = &pl->steps[i];
                 free(s->desc);
                 strv_free(s->argv);
-                for (size_t k = 0; k < s->n_parts; k++)
+                for (size_t k = 0; k < s->n_parts; k++) {
                         free(s->parts[k].name);
+                        free(s->parts[k].guid);
+                }
+                free(s->disk_guid);
                 free(s->parts);
                 free(s->key);
                 free(s->value);

@@ -39,6 +39,7 @@ void ident_set_found(struct pl_ident *id, const char *found);
 struct pl_disk {
         const struct blockdev *bd;
         char *udev_key, *udev_value;   /* stable identity for rules: ID_WWN / ID_SERIAL / ID_PATH */
+        char *gpt_guid;           /* the planned GPT disk GUID (partitioned, not preserved), NULL otherwise */
 };
 
 struct pl_partition {
@@ -46,6 +47,7 @@ struct pl_partition {
         uint64_t start_bytes;
         enum part_type type;
         char *name;               /* GPT partition name */
+        char *guid;               /* the planned unique partition GUID */
 };
 
 struct pl_md {
@@ -138,6 +140,7 @@ struct pl_part {
         uint64_t start_bytes, size_bytes;
         enum part_type type;
         char *name;
+        char *guid;               /* the planned unique partition GUID */
         size_t obj;
 };
 
@@ -147,6 +150,7 @@ struct pl_step {
         char *desc;
         char **argv;              /* child command; NULL for STEP_GPT (libparted), STEP_SYSFS and STEP_SYSCTL */
         /* STEP_GPT */
+        char *disk_guid;          /* the planned disk GUID */
         struct pl_part *parts;
         size_t n_parts;
         /* STEP_SYSFS: the tune attribute of obj's block device; STEP_SYSCTL: the key */

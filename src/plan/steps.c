@@ -58,6 +58,7 @@ static void gpt_steps(struct ctx *c)
                                 .size_bytes = q->size_bytes,
                                 .type = q->part.type == PART_AUTO ? PART_LINUX : q->part.type,
                                 .name = xstrdup(q->part.name),
+                                .guid = xstrdup(q->part.guid),
                                 .obj = j,
                         };
                         part_sectors(pl, j, &pp->first_sector, &pp->last_sector);
@@ -69,6 +70,7 @@ static void gpt_steps(struct ctx *c)
                                               fmt_size_exact(d->align_bytes, a)));
                 pl->steps[s].parts = parts;
                 pl->steps[s].n_parts = np;
+                pl->steps[s].disk_guid = xstrdup(d->disk.gpt_guid);
                 for (size_t k = 0; k < np; k++)
                         c->creator[parts[k].obj] = s;
         }

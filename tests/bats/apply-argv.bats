@@ -134,3 +134,21 @@ apply_golden() { # NAME
 	assert_output 2
 	wait "$holder" || true
 }
+
+@test "apply: the GPT carries the planned disk GUID and partition GUIDs (sgdisk reads them back)" {
+	world md-raid1-syncwrite
+	run -0 "$SP" plan --profile "$TOP/profiles/md-raid1-syncwrite.xml" --sysroot "$WORLD" --seed 1 --format json
+	local plan=$output
+	run -0 "$SP" apply --profile "$TOP/profiles/md-raid1-syncwrite.xml" --sysroot "$WORLD" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 --lock-file "$BATS_TEST_TMPDIR/lock"
+	local d want
+	for d in sdb sdc; do
+		want=$(jq -r ".objects[] | select(.kind==\"disk\" and .device==\"/dev/$d\") | .gpt_guid" <<<"$plan")
+		[[ $want =~ ^[0-9a-f-]{36}$ ]]
+		run -0 sgdisk -p "$STORPROV_DEVROOT/dev/$d"
+		assert_output --partial "Disk identifier (GUID): ${want^^}"
+		want=$(jq -r ".objects[] | select(.kind==\"partition\" and .device==\"/dev/${d}1\") | .partuuid" <<<"$plan")
+		run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/$d"
+		assert_output --partial "Partition unique GUID: ${want^^}"
+	done
+}
