@@ -3,9 +3,11 @@
  *   - the run lock: flock(LOCK_EX) on a lock file (/run/storprov.lock), which
  *     also says who holds it (pid, profile, start time);
  *   - flock(LOCK_EX) on every target whole-disk node, as partitioners do
- *     (systemd.io "Locking Block Device Access"): udev then leaves the disks
- *     alone while their partition tables change, and any other tool that
- *     follows the convention is kept out.
+ *     (systemd.io "Locking Block Device Access"), to know that no other tool
+ *     is changing it; then the lock is held shared (LOCK_SH) for the run:
+ *     any other tool that follows the convention (LOCK_EX) is kept out,
+ *     while udev, which takes LOCK_SH, keeps processing the disks' events
+ *     that libparted and mdadm wait for.
  * A second run says who holds the lock and exits 1 without touching
  * anything; --wait waits for it instead. The disk locks are released once the
  * steps are done (before the files and mounts), the run lock at the end. */
@@ -134,6 +136,12 @@ static int take_disk_locks(struct run *r)
                         close(fd);
                         return -1;
                 }
+                /* Held shared from here on: another storprov or a partitioner (both take LOCK_EX) stays
+                 * out, while udev (LOCK_SH) keeps handling the disk's events; libparted waits for udev
+                 * ("udevadm settle") after it hands the kernel a new table, and an exclusive lock would
+                 * make it wait out settle's timeout. */
+                if (flock(fd, LOCK_SH) < 0)
+                        say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", d->dev, strerror(errno));
                 r->disk_fds[i] = fd;
         }
         return 0;
