@@ -480,7 +480,14 @@ static int cmd_plan(struct args *a)
         int r = load_plan(a, "plan", &p, &si, &pl);
         if (r)
                 return r;
-        char *out = a->format && !strcmp(a->format, "json") ? plan_format_json(&pl) : plan_format_text(&pl);
+        if (a->format && !strcmp(a->format, "json")) {
+                plan_write_json(&pl, stdout);
+                plan_free(&pl);
+                sysinfo_free(&si);
+                profile_free(&p);
+                return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+        }
+        char *out = plan_format_text(&pl);
         fputs(out, stdout);
         if (out[0] && out[strlen(out) - 1] != '\n')
                 fputc('\n', stdout);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Disks and their partitions: selection, geometry, stable identity. */
 #include "plan/internal.h"
+#include "strmap.h"
 
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -74,20 +75,29 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
         return true;
 }
 
-static void pick_udev_identity(struct ctx *c, struct pl_obj *o)
+/* Per device of c->si: is its WWN shared with another device? One pass
+ * with a map (some controllers give every LUN the HBA's WWN). */
+static bool *shared_wwns(const struct sysinfo *si)
+{
+        bool *shared = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
+        struct strmap first = {0};
+        for (size_t i = 0; i < si->n_devs; i++) {
+                size_t old;
+                if (si->devs[i].wwn && !strmap_add(&first, si->devs[i].wwn, i, &old))
+                        shared[i] = shared[old] = true;
+        }
+        strmap_free(&first);
+        return shared;
+}
+
+static void pick_udev_identity(struct ctx *c, struct pl_obj *o, const bool *wwn_shared)
 {
         const struct blockdev *b = o->disk.bd;
-        /* ID_WWN only if no other device shares it (some controllers give every LUN the HBA's) */
-        if (b->wwn) {
-                bool unique = true;
-                for (size_t i = 0; i < c->si->n_devs; i++)
-                        if (&c->si->devs[i] != b && streq_ptr(c->si->devs[i].wwn, b->wwn))
-                                unique = false;
-                if (unique) {
-                        o->disk.udev_key = xstrdup("ID_WWN");
-                        o->disk.udev_value = xstrdup(b->wwn);
-                        return;
-                }
+        /* ID_WWN only if no other device shares it */
+        if (b->wwn && !wwn_shared[b - c->si->devs]) {
+                o->disk.udev_key = xstrdup("ID_WWN");
+                o->disk.udev_value = xstrdup(b->wwn);
+                return;
         }
         if (b->id_serial) {
                 o->disk.udev_key = xstrdup("ID_SERIAL");
@@ -195,7 +205,8 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
                         continue;
                 if (!disk_matches(&g->match, b))
                         continue;
-                found = xrealloc(found, (n_found + 1) * sizeof(size_t));
+                if (!(n_found & (n_found - 1)))   /* 0, 1, 2, 4 …: double */
+                        found = xrealloc(found, (n_found ? 2 * n_found : 1) * sizeof(size_t));
                 found[n_found++] = i;
         }
         if (n_found != g->count) {
@@ -313,6 +324,7 @@ void plan_disks(struct ctx *c)
 {
         const struct sysinfo *si = c->si;
         bool *claimed = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
+        bool *wwn_shared = shared_wwns(si);
 
         for (size_t gi = 0; gi < c->p->n_disks; gi++) {
                 const struct p_disks *g = &c->p->disks[gi];
@@ -339,7 +351,7 @@ void plan_disks(struct ctx *c)
                         o->physical_sector_bytes = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
                         o->preserve = g->preserve;
                         o->wipe = g->wipe;
-                        pick_udev_identity(c, o);
+                        pick_udev_identity(c, o, wwn_shared);
                         disk_geometry(c, g, what, o, src, &geom, why);
                         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
                         tune_set_copy(&o->tune, &g->tune);
@@ -352,4 +364,5 @@ void plan_disks(struct ctx *c)
                 free(what);
         }
         free(claimed);
+        free(wwn_shared);
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "discover.h"
 #include "geometry.h"
@@ -203,6 +204,8 @@ void plan_free(struct plan *pl);
 /* Output (output.c): the plan, with every file as it would be written on an empty root. */
 char *plan_format_text(const struct plan *pl);
 char *plan_format_json(const struct plan *pl);
+/* The same JSON, written element by element: never held whole. */
+void plan_write_json(const struct plan *pl, FILE *f);
 
 /* Command lines the plan and apply share (plan/argv.c), so each is written once. */
 /* "lvm CMD [--config TEXT]": the head of every lvm call. */
