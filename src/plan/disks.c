@@ -3,37 +3,9 @@
 #include "plan/internal.h"
 #include "strmap.h"
 
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool glob_ok(const char *pattern, const char *value)
-{
-        if (!pattern)
-                return true;
-        return value && fnmatch(pattern, value, 0) == 0;
-}
-
-static bool disk_matches(const struct p_match *m, const struct blockdev *b)
-{
-        if (!glob_ok(m->vendor, b->vendor) || !glob_ok(m->model, b->model) || !glob_ok(m->serial, b->serial) ||
-            !glob_ok(m->wwn, b->wwn) || !glob_ok(m->path, b->id_path) || !glob_ok(m->name, b->name))
-                return false;
-        if (m->min_size_bytes && b->size_bytes < m->min_size_bytes)
-                return false;
-        if (m->max_size_bytes && b->size_bytes > m->max_size_bytes)
-                return false;
-        if (m->rotational >= 0 && b->rotational != m->rotational)
-                return false;
-        return true;
-}
-
-/* storprov provisions drives and LUNs; md and dm devices are its outputs, not inputs */
-static bool is_input_candidate(const struct blockdev *b)
-{
-        return !startswith(b->name, "md") && !startswith(b->name, "dm-");
-}
 
 static char *describe_disk(const struct blockdev *b)
 {
@@ -201,9 +173,9 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
         size_t *found = NULL, n_found = 0;
         for (size_t i = 0; i < si->n_devs; i++) {
                 const struct blockdev *b = &si->devs[i];
-                if (claimed[i] || b->is_partition || !is_input_candidate(b))
+                if (claimed[i] || !disk_is_input(b))
                         continue;
-                if (!disk_matches(&g->match, b))
+                if (match_failures(&g->match, b))
                         continue;
                 if (!(n_found & (n_found - 1)))   /* 0, 1, 2, 4 …: double */
                         found = xrealloc(found, (n_found ? 2 * n_found : 1) * sizeof(size_t));
