@@ -176,6 +176,8 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                 struct disk_use u;
                 disk_use(si, b, m, nm, &u);
                 _cleanup_free_ char *by_path = b->id_path ? xasprintf("/dev/disk/by-path/%s", b->id_path) : NULL;
+                /* the unit's own serial (VPD page 0x80) where udev's ID_SERIAL is the WWN (scsi_id) */
+                _cleanup_free_ char *unit_serial = udev_prop(si->sysroot, b->major, b->minor, "ID_SCSI_SERIAL");
                 if (json) {
                         json_object *j = json_object_new_object();
                         json_object_object_add(j, "name", jstr(b->name));
@@ -183,6 +185,7 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                         json_object_object_add(j, "wwn", jstr(b->wwn));
                         json_object_object_add(j, "serial", jstr(b->serial));
                         json_object_object_add(j, "id_serial", jstr(b->id_serial));
+                        json_object_object_add(j, "unit_serial", jstr(unit_serial));
                         json_object_object_add(j, "id_path", jstr(b->id_path));
                         json_object_object_add(j, "by_path", jstr(by_path));
                         json_object_object_add(j, "vendor", jstr(b->vendor));
@@ -209,7 +212,8 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                         fprintf(f, "%s  %s  %s %s  %s (%" PRIu64 " bytes)\n", b->name, b->devnode,
                                 b->vendor ? b->vendor : "?", b->model ? b->model : "?", fmt_size_human(b->size_bytes, sz),
                                 b->size_bytes);
-                        fprintf(f, "    wwn %s  serial %s\n", b->wwn ? b->wwn : "-", b->serial ? b->serial : "-");
+                        fprintf(f, "    wwn %s  serial %s%s%s\n", b->wwn ? b->wwn : "-", b->serial ? b->serial : "-",
+                                unit_serial ? "  unit serial " : "", unit_serial ? unit_serial : "");
                         fprintf(f, "    by-path %s\n", by_path ? by_path : "-");
                         fprintf(f, "    sectors %u logical / %u physical; io_min %" PRIu64 " io_opt %" PRIu64
                                    " alignment_offset %" PRIu64 "; %s\n",
