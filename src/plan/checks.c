@@ -215,12 +215,12 @@ void check_unique_names(struct ctx *c)
         } while (0)
         for (size_t i = 0; i < p->n_disks; i++) {
                 const struct p_disks *g = &p->disks[i];
+                /* the group's id is what references name; its disks' ids are what plans and rules show */
+                ADD_ID(xstrdup(g->id), g->line, NULL);
                 if (g->count > 1)
                         for (unsigned k = 1; k <= g->count; k++)
                                 ADD_ID(xasprintf("%s%u", g->id, k), g->line,
                                        xasprintf("disk %u of <disks id=\"%s\" count=\"%u\">", k, g->id, g->count));
-                else
-                        ADD_ID(xstrdup(g->id), g->line, NULL);
                 struct strmap pids = {0};
                 for (size_t j = 0; j < g->n_parts; j++)
                         if (g->parts[j].id && !strmap_add(&pids, g->parts[j].id, j, NULL))
