@@ -90,8 +90,9 @@ for ((i = 0; i < NODES; i += 10)); do
 done
 rm -rf "$node"
 
-# percentiles of one column expression, in ms
-stat() { # EXPR: prints mean p50 p95 max
+# percentiles of one column expression, in ms (awk fields, hence single quotes)
+# shellcheck disable=SC2016
+pstat() { # EXPR: prints mean p50 p95 max
 	awk "{ print ($1) * 1000 }" "$out" | sort -n | awk '{ v[NR] = $1; s += $1 }
 		END { printf "mean %.2f  p50 %.2f  p95 %.2f  max %.2f", s / NR, v[int(NR / 2) + 1], v[int(NR * 0.95)], v[NR] }'
 }
@@ -108,10 +109,10 @@ END {
 	printf "%d nodes, %d hardware types; %d selected a profile, %d refused (a disk missing), %d wrong, %d not deterministic\n", \
 		n, length(t), n - none, none, wrong + 0, bad
 }' "$out"
-echo "per node, select + plan, CPU (user+sys) ms: $(stat '$6 + $7 + $9 + $10')"
-echo "per node, select + plan, wall ms:           $(stat '$5 + $8')"
-echo "select alone, CPU ms:                       $(stat '$6 + $7')"
-echo "plan alone (selected nodes), CPU ms:        $(awk '$3 != "none"' "$out" >"$out.sel"; out=$out.sel stat '$9 + $10')"
+echo "per node, select + plan, CPU (user+sys) ms: $(pstat '$6 + $7 + $9 + $10')"
+echo "per node, select + plan, wall ms:           $(pstat '$5 + $8')"
+echo "select alone, CPU ms:                       $(pstat '$6 + $7')"
+echo "plan alone (selected nodes), CPU ms:        $(awk '$3 != "none"' "$out" >"$out.sel"; out=$out.sel pstat '$9 + $10')"
 echo "(each figure includes fork, exec and dynamic linking of two processes)"
 printf '%-20s %6s %12s %12s %8s\n' type nodes "CPU ms/node" "wall ms/node" disks
 for ty in "${types[@]}"; do

@@ -65,3 +65,30 @@ ks_sections() {
 	grep -q 'inst_hook pre-mount' "$d/module-setup.sh"
 	grep -q 'inst_hook pre-pivot' "$d/module-setup.sh"
 }
+
+@test "kickstart %pre: a profile directory goes through storprov select" {
+	ks_sections "$TOP/kickstart/storprov-pre.ks"
+	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot" FAKE_LOG="$BATS_TEST_TMPDIR/log" FAKE_STATE="$BATS_TEST_TMPDIR/st"
+	cp -rL "$SYSROOT/md-raid6-8" "$BATS_TEST_TMPDIR/w"
+	mkdir -p "$STORPROV_DEVROOT/dev"
+	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
+		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
+	done
+	# the installer reads its own sysfs; here the captured one (--seed for apply only)
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nv=$1; shift\n[ "$v" = apply ] && set -- "$@" --seed 1\nexec %s "$v" "$@" --sysroot %s\n' \
+		"$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	sed -i 's|/dev/console|/dev/stderr|; s|/tmp/|'"$BATS_TEST_TMPDIR"'/|g' "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" STORPROV_PROFILE="$FIX/fleet" \
+		run -0 bash "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
+	assert_output --partial "provisioning the data arrays from $FIX/fleet/md-raid6-8.xml"
+	run -0 cat "$BATS_TEST_TMPDIR/storprov-include.ks"
+	assert_line "ignoredisk --drives=sdb,sdc,sdd,sde,sdf,sdg,sdh,sdi"
+	# a node no profile fits stops the install
+	rm -rf "$BATS_TEST_TMPDIR/w/sys/block/sdi"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" STORPROV_PROFILE="$FIX/fleet" \
+		run -1 bash "$BATS_TEST_TMPDIR/storprov-pre.ks-1.sh"
+	assert_output --partial "disks d (line 9): expected 8 disks, found 7 (1 missing)"
+	assert_output --partial "no single profile in $FIX/fleet fits this node"
+}

@@ -5,6 +5,13 @@ storprov_args() {
     # prints the common apply arguments from the kernel command line
     _p=$(getarg rd.storprov.profile=)
     [ -n "$_p" ] || return 1
+    # --- storprov select (issue 12) ---------------------------------------
+    # rd.storprov.profile= may name a directory (/etc/storprov/profiles): the
+    # one profile whose <match> rules fit this node; 2: none or several fit
+    if [ -d "$_p" ]; then
+        _p=$(storprov select --profiles "$_p" 2>/dev/console) || return 2
+    fi
+    # --- end storprov select ------------------------------------------------
     printf '%s\n' --profile "$_p" --yes
     getargbool 0 rd.storprov.wipe && printf '%s\n' --wipe
     _j=$(getarg rd.storprov.jobs=)
@@ -26,7 +33,11 @@ storprov_say() {
 # storprov_run WHAT ROOT: runs apply with every line on the console; dies on failure
 storprov_run() {
     _what=$1 _root=$2
-    _args=$(storprov_args) || return 0
+    _args=$(storprov_args) || {
+        # --- storprov select (issue 12): a profile directory nothing in fits
+        [ $? -eq 2 ] && die "storprov: $_what: no single profile in $(getarg rd.storprov.profile=) fits this node (storprov select above)"
+        return 0
+    }
     # one word per line; the profile path has no spaces
     # shellcheck disable=SC2086
     storprov_say "$_what: storprov apply $(printf '%s ' $_args)--root $_root"
