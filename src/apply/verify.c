@@ -217,7 +217,8 @@ void vfy_md(struct run *r, size_t si)
 void vfy_pv(struct run *r, size_t si)
 {
         const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
-        const struct pl_obj *vg = &r->pl->objs[o->used_by];
+        static const struct pl_obj none = {.kind = OBJ_DISK};
+        const struct pl_obj *vg = o->used_by != NO_OBJ ? &r->pl->objs[o->used_by] : &none;
         if (!verify_live(r)) {
                 vcheck(r, o->id, "pv", "pe_start (lvm pvs)", V_UNCHECKED, NULL, NULL);
                 return;

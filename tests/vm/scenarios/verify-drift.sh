@@ -14,7 +14,7 @@ cat /tmp/v1.txt
 kv VERIFY1_SUMMARY "$(tail -n 1 /tmp/v1.txt)"
 storprov verify --profile "$P" --root /target --seed 1 --format json >/tmp/v1.json 2>/dev/null
 kv VERIFY1_JSON_RC $?
-kv VERIFY1_JSON_STATUS "$(sed -n 's/^ *"status": "\([a-z]*\)",*$/\1/p' /tmp/v1.json)"
+kv VERIFY1_JSON_STATUS "$(sed -n 's/^  "status": "\([a-z]*\)",$/\1/p' /tmp/v1.json)"
 
 section "drift, by hand"
 d0=$(disk_by_serial vf0)
@@ -39,5 +39,5 @@ cat /tmp/v2.txt
 kv VERIFY2_SUMMARY "$(tail -n 1 /tmp/v2.txt)"
 storprov verify --profile "$P" --root /target --seed 1 --format json >/tmp/v2.json 2>/dev/null
 kv VERIFY2_JSON_RC $?
-kv VERIFY2_JSON_STATUS "$(sed -n 's/^ *"status": "\([a-z]*\)",*$/\1/p' /tmp/v2.json)"
+kv VERIFY2_JSON_STATUS "$(sed -n 's/^  "status": "\([a-z]*\)",$/\1/p' /tmp/v2.json)"
 exit 0
