@@ -249,21 +249,6 @@ static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
         f->preserve = bool_attr(n, "preserve");
 }
 
-/* The built-in schema, compiled once per process: compiling it costs more
- * than validating a profile, and select loads a whole directory of them. */
-static xmlRelaxNG *compiled_schema(void)
-{
-        static xmlRelaxNG *schema;
-        if (!schema) {
-                xmlRelaxNGParserCtxt *pctx =
-                        xmlRelaxNGNewMemParserCtxt(storprov_schema_rng, (int)strlen(storprov_schema_rng));
-                schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
-                if (pctx)
-                        xmlRelaxNGFreeParserCtxt(pctx);
-        }
-        return schema;
-}
-
 int profile_load(const char *path, struct profile *ret, struct diags *d)
 {
         struct loader l = {.path = path, .d = d};
@@ -271,6 +256,7 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
         int r = 0;
 
         xmlDoc *doc = NULL;
+        xmlRelaxNGParserCtxt *pctx = NULL;
         xmlRelaxNG *schema = NULL;
         xmlRelaxNGValidCtxt *vctx = NULL;
 
@@ -291,7 +277,8 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
                 goto out;
         }
 
-        schema = compiled_schema();
+        pctx = xmlRelaxNGNewMemParserCtxt(storprov_schema_rng, (int)strlen(storprov_schema_rng));
+        schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
         vctx = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
         if (!vctx) {
                 diag_add(d, DIAG_ERROR, NULL, 0, NULL, "internal", "the built-in schema does not load");
@@ -345,6 +332,10 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
 out:
         if (vctx)
                 xmlRelaxNGFreeValidCtxt(vctx);
+        if (schema)
+                xmlRelaxNGFree(schema);
+        if (pctx)
+                xmlRelaxNGFreeParserCtxt(pctx);
         if (doc)
                 xmlFreeDoc(doc);
         if (ctx)
