@@ -257,7 +257,6 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
 
         xmlDoc *doc = NULL;
         xmlRelaxNGParserCtxt *pctx = NULL;
-        xmlRelaxNG *schema = NULL;
         xmlRelaxNGValidCtxt *vctx = NULL;
 
         xmlParserCtxt *ctx = xmlNewParserCtxt();
@@ -277,9 +276,13 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
                 goto out;
         }
 
-        pctx = xmlRelaxNGNewMemParserCtxt(storprov_schema_rng, (int)strlen(storprov_schema_rng));
-        schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
-        vctx = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
+        /* the built-in schema is compiled once per process (it does not change) */
+        static xmlRelaxNG *compiled;
+        if (!compiled) {
+                pctx = xmlRelaxNGNewMemParserCtxt(storprov_schema_rng, (int)strlen(storprov_schema_rng));
+                compiled = pctx ? xmlRelaxNGParse(pctx) : NULL;
+        }
+        vctx = compiled ? xmlRelaxNGNewValidCtxt(compiled) : NULL;
         if (!vctx) {
                 diag_add(d, DIAG_ERROR, NULL, 0, NULL, "internal", "the built-in schema does not load");
                 r = -EINVAL;
@@ -332,8 +335,6 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
 out:
         if (vctx)
                 xmlRelaxNGFreeValidCtxt(vctx);
-        if (schema)
-                xmlRelaxNGFree(schema);
         if (pctx)
                 xmlRelaxNGFreeParserCtxt(pctx);
         if (doc)
