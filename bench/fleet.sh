@@ -119,3 +119,26 @@ for ty in "${types[@]}"; do
 	awk -v ty="$ty" -v d="$(ls "$work/templates/$ty/sys/block" | wc -l)" '$2 == ty { n++; c += $6 + $7 + $9 + $10; w += $5 + $8 }
 		END { if (n) printf "%-20s %6d %12.2f %12.2f %8d\n", ty, n, c / n * 1000, w / n * 1000, d }' "$out"
 done
+
+# Instructions per node, load-independent: select + plan of each hardware
+# type's template under callgrind (or perf), including process start-up.
+if [ "${INSTR:-1}" = 1 ]; then
+	echo
+	echo "instructions per node (select over ${#types[@]} profiles + plan --format json), by type:"
+	printf '%-20s %14s %14s %14s\n' type select plan total
+	sum=0
+	for ty in "${types[@]}"; do
+		n=$work/templates/$ty
+		sel=$("$SP" select --profiles "$work/profiles" --sysroot "$n")
+		a=$(valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$SP" select --profiles "$work/profiles" \
+			--sysroot "$n" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+		b=$(valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$SP" plan --profile "$sel" --sysroot "$n" \
+			--format json 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+		printf '%-20s %14s %14s %14s\n' "$ty" "$a" "$b" $((a + b))
+		sum=$((sum + a + b))
+	done
+	base=$(valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$SP" --version 2>&1 >/dev/null |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	echo "mean $((sum / ${#types[@]})) instructions per node; a process that only starts (storprov --version) costs $base"
+	rm -f "$work/cg"
+fi

@@ -14,9 +14,11 @@ sd_name() {
 	printf 'sd%s' "$s"
 }
 
-# fast_lun_tree DIR N VENDOR MODEL SIZE: N hardware RAID LUNs (sdb …) behind one
-# FC HBA plus an OS disk (sda), each with a unique WWN, 512-byte sectors, no
-# exported stripe hints; MemTotal 1 TiB.
+# fast_lun_tree DIR N VENDOR MODEL SIZE: N hardware RAID LUNs (sdb …) plus an OS
+# disk (sda), each with a unique WWN, 512-byte sectors, no exported stripe
+# hints; spread evenly over 12 FC HBAs (HBA h at PCI bus 0x10 + h), so that
+# the profile has the same 12 <disks> groups at every N (a group's count may
+# be 1 to 1024); N a multiple of 12; MemTotal 1 TiB.
 fast_lun_tree() {
 	local dir=$1 n=$2 vendor=$3 model=$4 size=$5 i name d min
 	rm -rf "$dir"
@@ -40,8 +42,8 @@ fast_lun_tree() {
 			echo $((size / 512)) >"$d/size"
 			echo "$vendor" >"$d/device/vendor"
 			echo "$model" >"$d/device/model"
-			printf 'E:ID_WWN=0x60060e80%08x\nE:ID_SERIAL=360060e80%08x%016x\nE:ID_PATH=pci-0000:05:00.0-fc-0x50060e8000c0ffee-lun-%d\n' \
-				"$i" "$i" "$i" "$i" >"$dir/run/udev/data/b259:$min"
+			printf 'E:ID_WWN=0x60060e80%08x\nE:ID_SERIAL=360060e80%08x%016x\nE:ID_PATH=pci-0000:%02x:00.0-fc-0x50060e8000c0ffee-lun-%d\n' \
+				"$i" "$i" "$i" $((0x10 + (i - 1) * 12 / n)) "$i" >"$dir/run/udev/data/b259:$min"
 		fi
 		echo 512 >"$d/queue/logical_block_size"
 		echo 512 >"$d/queue/physical_block_size"
@@ -56,21 +58,32 @@ fast_lun_tree() {
 	done
 }
 
-# lun_profile N: a profile for fast_lun_tree's N LUNs: hardware RAID5 of 10 x
-# 64 KiB, a GPT partition each, XFS per LUN mounted at /data<n>, tuned.
+# lun_profile N: a profile for fast_lun_tree's N LUNs: one <disks> group of N/12
+# per HBA (luna … lunl: ids that cannot clash with the disks' lunaN), hardware
+# RAID5 of 10 x 64 KiB, a GPT partition each, XFS per LUN, tuned.
 lun_profile() {
+	local n=$1 h=0 c g
 	cat <<EOP
 <?xml version="1.0" encoding="UTF-8"?>
-<profile version="1" name="luns-$1">
-  <disks id="lun" count="$1">
-    <match vendor="HITACHI" model="OPEN-V*" path="pci-0000:05:00.0-fc-*"/>
+<profile version="1" name="luns-$n">
+EOP
+	c=$((n / 12))
+	while [ "$h" -lt 12 ]; do
+		g=lun$(printf "\\x$(printf %x $((97 + h)))")
+		cat <<EOP
+  <disks id="$g" count="$c">
+    <match vendor="HITACHI" model="OPEN-V*" path="pci-0000:$(printf %02x $((0x10 + h))):00.0-fc-*"/>
     <hwraid level="5" members="10" chunk="64K"/>
     <tune scheduler="mq-deadline" read-ahead-kb="4096"/>
     <gpt>
       <partition id="data" size="100%"/>
     </gpt>
   </disks>
-  <xfs on="lun.data" label="d%n" mountpoint="/data%n" mount-options="noatime"/>
+  <xfs on="$g.data" label="$g%n" mountpoint="/data/$g%n" mount-options="noatime"/>
+EOP
+		h=$((h + 1))
+	done
+	cat <<EOP
   <sysctl key="vm.dirty_background_bytes" value="268435456"/>
 </profile>
 EOP
