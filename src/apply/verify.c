@@ -306,22 +306,78 @@ struct mnt {
         char *src, *target, *type, *opts;
 };
 
-static struct mnt *read_mounts(const char *sysroot, size_t *ret_n)
+static struct mnt *read_mounts(const char *sysroot, size_t *ret_n);
+
+/* A mounts or fstab table: source, target, type, options of every line. Takes p. */
+static struct mnt *read_table(char *p, size_t *ret_n)
 {
-        _cleanup_free_ char *p = path_join(sysroot, "proc/mounts");
         _cleanup_free_ char *text = NULL;
         size_t len, n = 0;
         struct mnt *m = NULL;
         if (read_file(p, &text, &len) == 0)
                 for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
                         char a[1024], b[1024], c[64], d[2048];
-                        if (sscanf(l, "%1023s %1023s %63s %2047s", a, b, c, d) != 4)
+                        if (l[0] == '#' || sscanf(l, "%1023s %1023s %63s %2047s", a, b, c, d) != 4)
                                 continue;
-                        m = xrealloc(m, (n + 1) * sizeof(*m));
+                        if (!(n & (n - 1)))
+                                m = xrealloc(m, (n ? 2 * n : 1) * sizeof(*m));
                         m[n++] = (struct mnt){xstrdup(a), xstrdup(b), xstrdup(c), xstrdup(d)};
                 }
+        free(p);
         *ret_n = n;
         return m;
+}
+
+static void table_free(struct mnt *m, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(m[i].src);
+                free(m[i].target);
+                free(m[i].type);
+                free(m[i].opts);
+        }
+        free(m);
+}
+
+/* /proc/mounts and the fstab under --root, each read once per verify run and
+ * looked up by mountpoint (thousands of filesystems stay linear). */
+static struct {
+        struct mnt *m;
+        size_t n;
+        struct strmap by_target;
+        struct mnt *fstab;
+        size_t n_fstab;
+        struct strmap fstab_by_target;
+        bool loaded;
+} vcache;
+
+static void vcache_load(const struct run *r)
+{
+        if (vcache.loaded)
+                return;
+        vcache.loaded = true;
+        vcache.m = read_mounts(r->si->sysroot, &vcache.n);
+        /* the last mount on a target is the visible one, the last fstab line the one that counts:
+         * added from the end, the first added wins */
+        for (size_t i = vcache.n; i-- > 0;)
+                (void)strmap_add(&vcache.by_target, vcache.m[i].target, i, NULL);
+        vcache.fstab = read_table(path_join(r->o->root, r->pl->fstab_path), &vcache.n_fstab);
+        for (size_t i = vcache.n_fstab; i-- > 0;)
+                (void)strmap_add(&vcache.fstab_by_target, vcache.fstab[i].target, i, NULL);
+}
+
+static void vcache_free(void)
+{
+        table_free(vcache.m, vcache.n);
+        table_free(vcache.fstab, vcache.n_fstab);
+        strmap_free(&vcache.by_target);
+        strmap_free(&vcache.fstab_by_target);
+        memset(&vcache, 0, sizeof vcache);
+}
+
+static struct mnt *read_mounts(const char *sysroot, size_t *ret_n)
+{
+        return read_table(path_join(sysroot, "proc/mounts"), ret_n);
 }
 
 /* Options only mount(8) or systemd read, never shown in /proc/mounts. */
@@ -355,35 +411,28 @@ static void verify_mount(struct run *r, const struct pl_obj *o, const struct mnt
 /* The fstab line of the filesystem under --root: UUID= and the planned options. */
 static void verify_fstab_line(struct run *r, const struct pl_obj *o)
 {
-        _cleanup_free_ char *p = path_join(r->o->root, r->pl->fstab_path);
-        _cleanup_free_ char *text = NULL;
-        size_t len;
+        vcache_load(r);
         _cleanup_free_ char *want = xasprintf("UUID=%s %s xfs %s", obj_uuid(o), o->fs.mountpoint, o->fs.mount_options);
-        char *found = NULL;
-        if (read_file(p, &text, &len) == 0)
-                for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                        char a[1024], b[1024], c[64], d[2048];
-                        if (l[0] == '#' || sscanf(l, "%1023s %1023s %63s %2047s", a, b, c, d) != 4)
-                                continue;
-                        if (!strcmp(b, o->fs.mountpoint)) {
-                                free(found);
-                                found = xasprintf("%s %s %s %s", a, b, c, d);
-                        }
-                }
+        size_t k = strmap_get(&vcache.fstab_by_target, o->fs.mountpoint);
+        _cleanup_free_ char *found = k == (size_t)-1 ? NULL
+                                                      : xasprintf("%s %s %s %s", vcache.fstab[k].src, vcache.fstab[k].target,
+                                                                  vcache.fstab[k].type, vcache.fstab[k].opts);
         vcompare(r, o, "fstab entry", want, found);
-        free(found);
 }
 
 void vfy_xfs(struct run *r, size_t si)
 {
         const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
-        size_t nm = 0;
-        struct mnt *m = read_mounts(r->si->sysroot, &nm);
+        vcache_load(r);
         const struct mnt *mine = NULL;
-        _cleanup_free_ char *rooted = o->fs.mountpoint ? path_join(r->o->root, o->fs.mountpoint) : NULL;
-        for (size_t i = 0; i < nm && o->fs.mountpoint; i++)
-                if (!strcmp(m[i].target, o->fs.mountpoint) || !strcmp(m[i].target, rooted))
-                        mine = &m[i];
+        if (o->fs.mountpoint) {
+                /* mounted under --root (an installer's /mnt/sysimage) or where it will live */
+                _cleanup_free_ char *rooted = path_join(r->o->root, o->fs.mountpoint);
+                size_t k = strmap_get(&vcache.by_target, rooted);
+                if (k == (size_t)-1)
+                        k = strmap_get(&vcache.by_target, o->fs.mountpoint);
+                mine = k == (size_t)-1 ? NULL : &vcache.m[k];
+        }
         struct xfs_sb_info sb;
         int rc = -ENOENT;
         const char *how = NULL;
@@ -417,13 +466,6 @@ void vfy_xfs(struct run *r, size_t si)
                         vcheck(r, o->id, "xfs", "mount options (/proc/mounts)", V_MISSING, o->fs.mountpoint, NULL);
                 verify_fstab_line(r, o);
         }
-        for (size_t i = 0; i < nm; i++) {
-                free(m[i].src);
-                free(m[i].target);
-                free(m[i].type);
-                free(m[i].opts);
-        }
-        free(m);
 }
 
 /* ---- tuning --------------------------------------------------------------------- */
@@ -497,27 +539,36 @@ static void verify_files(struct run *r)
 
 static void print_text(const struct run *r, const size_t *count)
 {
-        /* by object, in the order checks were made; an object's status is its worst check's */
+        /* by object, in the order objects were first checked; an object's status is its worst
+         * check's. Checks are bucketed by object in one pass (linear at thousands of objects). */
         struct strmap seen = {0};
-        size_t n_obj = 0;
-        size_t *first = xmalloc((r->n_vc ? r->n_vc : 1) * sizeof(size_t));
+        size_t n_obj = 0, nv = r->n_vc ? r->n_vc : 1;
+        size_t *obj_of = xmalloc(nv * sizeof(size_t)), *start = xcalloc(nv + 1, sizeof(size_t));
+        size_t *order = xmalloc(nv * sizeof(size_t)), *fill = xcalloc(nv + 1, sizeof(size_t));
+        for (size_t i = 0; i < r->n_vc; i++) {
+                size_t k = strmap_get(&seen, r->vc[i].object);
+                if (k == (size_t)-1) {
+                        k = n_obj++;
+                        (void)strmap_add(&seen, r->vc[i].object, k, NULL);
+                }
+                obj_of[i] = k;
+                start[k + 1]++;
+        }
+        for (size_t k = 0; k < n_obj; k++)
+                start[k + 1] += start[k];
         for (size_t i = 0; i < r->n_vc; i++)
-                if (strmap_add(&seen, r->vc[i].object, n_obj, NULL))
-                        first[n_obj++] = i;
+                order[start[obj_of[i]] + fill[obj_of[i]]++] = i;
         for (size_t k = 0; k < n_obj; k++) {
-                const struct vcheck *f = &r->vc[first[k]];
+                const struct vcheck *f = &r->vc[order[start[k]]];
+                size_t n = start[k + 1] - start[k];
                 enum vstatus worst = V_OK;
-                size_t n = 0;
-                for (size_t i = first[k]; i < r->n_vc; i++)
-                        if (!strcmp(r->vc[i].object, f->object)) {
-                                n++;
-                                if (r->vc[i].status != V_UNCHECKED && r->vc[i].status > worst)
-                                        worst = r->vc[i].status;
-                        }
+                for (size_t j = start[k]; j < start[k + 1]; j++)
+                        if (r->vc[order[j]].status != V_UNCHECKED && r->vc[order[j]].status > worst)
+                                worst = r->vc[order[j]].status;
                 printf("%-8s %s %s (%zu check%s)\n", vstatus_names[worst], f->kind, f->object, n, n == 1 ? "" : "s");
-                for (size_t i = first[k]; i < r->n_vc; i++) {
-                        const struct vcheck *c = &r->vc[i];
-                        if (strcmp(c->object, f->object) || c->status == V_OK)
+                for (size_t j = start[k]; j < start[k + 1]; j++) {
+                        const struct vcheck *c = &r->vc[order[j]];
+                        if (c->status == V_OK)
                                 continue;
                         if (c->status == V_UNCHECKED)
                                 printf("           %s: not checked (captured tree)\n", c->what);
@@ -527,7 +578,10 @@ static void print_text(const struct run *r, const size_t *count)
                 }
         }
         strmap_free(&seen);
-        free(first);
+        free(obj_of);
+        free(start);
+        free(order);
+        free(fill);
         printf("%zu checks: %zu ok, %zu drift, %zu missing, %zu not checked\n", r->n_vc, count[V_OK], count[V_DRIFT],
                count[V_MISSING], count[V_UNCHECKED]);
 }
@@ -582,6 +636,7 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
         for (size_t i = 0; i < pl->n_steps; i++)
                 step_verify(&r, i);
         verify_files(&r);
+        vcache_free();
         size_t count[_V_MAX] = {0};
         for (size_t i = 0; i < r.n_vc; i++)
                 count[r.vc[i].status]++;
