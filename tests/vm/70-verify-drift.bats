@@ -44,9 +44,9 @@ setup() {
 	assert_regex "$(vm_kv VERIFY1_SUMMARY)" '^[0-9]+ checks: [0-9]+ ok, 0 drift, 0 missing, 0 not checked$'
 	assert_equal "$(vm_kv VERIFY1_JSON_RC)" 0
 	assert_equal "$(vm_kv VERIFY1_JSON_STATUS)" clean
-	# the live checks ran: md through sysfs and mdadm, LVM, dm, the XFS ioctl
+	# the live checks ran: md through sysfs and mdadm (its PV checks are under md data), the VG, dm, the XFS ioctl
 	assert_line --partial "ok       md data ("
-	assert_line --partial "ok       pv data ("
+	assert_line --partial "ok       vg vfy ("
 	assert_line --partial "ok       lv vfy/big ("
 	assert_line --partial "ok       xfs fs:/srv/big ("
 }
