@@ -25,7 +25,9 @@ k=$(readlink -f /dev/md/data)
 k=${k#/dev/}
 echo 512 >"/sys/block/$k/md/stripe_cache_size"
 kv_file DRIFT_STRIPE_CACHE "/sys/block/$k/md/stripe_cache_size"
-mount -o remount,relatime /target/srv/big
+# mounted again with other options (a remount keeps XFS's noatime under busybox)
+umount /target/srv/big
+mount -t xfs -o relatime,logbufs=4,logbsize=64k /dev/vfy/big /target/srv/big
 kv DRIFT_MOUNT "$(grep ' /target/srv/big ' /proc/mounts)"
 rm /target/etc/udev/rules.d/70-storprov.rules
 kv DRIFT_RULES "$(ls /target/etc/udev/rules.d/70-storprov.rules 2>&1)"
