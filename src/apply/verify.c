@@ -140,9 +140,15 @@ static char *live_kname(const char *path)
         return xstrdup(kname_of(buf));
 }
 
+static void verify_md_obj(struct run *r, const struct pl_obj *o);
+
 void vfy_md(struct run *r, size_t si)
 {
-        const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
+        verify_md_obj(r, &r->pl->objs[r->pl->steps[si].obj]);
+}
+
+static void verify_md_obj(struct run *r, const struct pl_obj *o)
+{
         _cleanup_free_ char *level = vattr(r, o, "md/level");
         if (!level) {
                 vcheck(r, o->id, "md", "array", V_MISSING, o->dev, NULL);
@@ -420,9 +426,15 @@ static void verify_fstab_line(struct run *r, const struct pl_obj *o)
         vcompare(r, o, "fstab entry", want, found);
 }
 
+static void verify_xfs_obj(struct run *r, const struct pl_obj *o);
+
 void vfy_xfs(struct run *r, size_t si)
 {
-        const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
+        verify_xfs_obj(r, &r->pl->objs[r->pl->steps[si].obj]);
+}
+
+static void verify_xfs_obj(struct run *r, const struct pl_obj *o)
+{
         vcache_load(r);
         const struct mnt *mine = NULL;
         if (o->fs.mountpoint) {
@@ -635,6 +647,14 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
         devices_init(&r.dev, ao.sysroot);
         for (size_t i = 0; i < pl->n_steps; i++)
                 step_verify(&r, i);
+        /* preserved arrays and filesystems have no step that makes them: read them back the same way */
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->preserve && o->kind == OBJ_MD)
+                        verify_md_obj(&r, o);
+                else if (o->preserve && o->kind == OBJ_FS && o->parent != NO_OBJ)
+                        verify_xfs_obj(&r, o);
+        }
         verify_files(&r);
         vcache_free();
         size_t count[_V_MAX] = {0};

@@ -90,3 +90,10 @@ setup() {
 	run -2 "$SP" verify --profile "$PROFILE" --sysroot "$SYSROOT/grid-3ware-one-missing"
 	assert_output --partial "[disk-count]"
 }
+
+@test "verify: preserved arrays and filesystems (no step makes them) are read back too" {
+	run -3 "$SP" verify --profile "$FIX/profiles/md-raid1-preserved.xml" --sysroot "$SYSROOT/md-raid1-syncwrite" --root "$ROOT"
+	assert_line "missing  md mirror (2 checks)"
+	assert_line "           missing array: expected /dev/md/journal, found nothing"
+	assert_line "missing  xfs fs:/srv/journal (3 checks)"
+}
