@@ -127,11 +127,18 @@ static int list_dir(const char *path, char ***ret)
                 closedir(d);
                 return -EXDEV;
         }
+        /* grown by doubling, not strv_push (which walks the vector): sys/block of
+         * 12,000 LUNs must not cost N² */
         char **v = NULL;
+        size_t n = 0, cap = 0;
         struct dirent *e;
         while ((e = readdir(d)))
-                if (e->d_name[0] != '.')
-                        strv_push(&v, e->d_name);
+                if (e->d_name[0] != '.') {
+                        if (n + 2 > cap)
+                                v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(char *));
+                        v[n++] = xstrdup(e->d_name);
+                        v[n] = NULL;
+                }
         closedir(d);
         *ret = v;
         return 0;

@@ -2,6 +2,7 @@
  * storprov — command line. Parses options into a struct, then runs the
  * pipeline: profile → discovery → plan → output / render / apply.
  * Exit codes: 0 success, 1 runtime failure, 2 bad input or usage. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sys/stat.h>
@@ -27,12 +28,14 @@
 #include "lvmdevices.h"
 #include "offline.h"
 #include "render_ks.h"
+#include "inventory.h"
 #include "render.h"
 #include "util.h"
 #include "version.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
+#define EXIT_DRIFT 3
 
 struct args {
         const char *profile;
@@ -48,6 +51,7 @@ struct args {
         bool seed_set;
         bool yes, dry_run, wipe, mount, wait;
         const char *lock_file;
+        const char *profiles;
         unsigned jobs;
         /* geometry */
         const char *level, *chunk;
@@ -69,9 +73,41 @@ static const char *main_help =
         "  plan       show every command and file storprov would run and write\n"
         "  render     write the config files only (fstab, udev rules, sysctl.d, mdadm.conf)\n"
         "  apply      carry out the plan on the block devices\n"
+        "  verify     compare the live node with the plan: ok, drift or missing per object\n"
+        "  inventory  list the disks: stable ids, geometry, io hints, holders, signatures, mounts\n"
+        "  select     pick the one profile of a directory whose <match> rules fit this node\n"
         "\n"
         "Run 'storprov VERB --help' for the options of a verb; see storprov(8).\n"
-        "Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n";
+        "Exit status: 0 success, 1 runtime failure, 2 bad input or usage, 3 drift (verify).\n";
+
+static const char *verify_help =
+        "Usage: storprov verify --profile FILE [--sysroot DIR] [--root DIR] [--format text|json]\n"
+        "                       [--seed N] [--mdadm-conf PATH]\n"
+        "\n"
+        "Reads the live node back and compares it, object by object, with the plan: partition\n"
+        "starts (sysfs), md level/chunk/members/bitmap (sysfs md/, mdadm --detail), PV pe_start\n"
+        "and VG extent size (lvm), LV tables (libdevmapper), XFS geometry (XFS_IOC_FSGEOMETRY\n"
+        "when mounted, else the superblock), mount options (/proc/mounts) and fstab, the queue\n"
+        "attributes and sysctls, and the files under DIR against what render writes now.\n"
+        "Each object is ok, drift (expected against found) or missing.\n"
+        "  --sysroot DIR   a captured tree: only its sysfs and proc are read\n"
+        "  --root DIR      where the generated files are (default /)\n"
+        "  --format F      text (default) or json (for fleet collection)\n"
+        "Exit status: 0 clean, 3 drift or missing, 1 runtime failure, 2 bad input.\n";
+
+static const char *inventory_help =
+        "Usage: storprov inventory [--sysroot DIR] [--format text|json]\n"
+        "\n"
+        "Lists every disk storprov can see: WWN, serial, by-path, vendor/model, size, sector\n"
+        "sizes, exported io hints, rotational, holders, signatures and mount use.\n";
+
+static const char *select_help =
+        "Usage: storprov select --profiles DIR [--sysroot DIR]\n"
+        "\n"
+        "Prints the path of the one profile in DIR (*.xml) whose <match> rules fit this node\n"
+        "exactly (every <disks> group finds its count) and exits 0. When none fits, exits 2 and\n"
+        "lists the near misses (which rule failed, by how much); when several fit, exits 2 and\n"
+        "names them.\n";
 
 static const char *geometry_help =
         "Usage: storprov geometry --level L --members N --chunk SIZE [--legs K]\n"
@@ -149,12 +185,13 @@ static const char *apply_help =
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_HELP,
 };
 
 static const struct option all_options[] = {
         {"profile", required_argument, NULL, OPT_PROFILE},
         {"sysroot", required_argument, NULL, OPT_SYSROOT},
+        {"profiles", required_argument, NULL, OPT_PROFILES},
         {"root", required_argument, NULL, OPT_ROOT},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"seed", required_argument, NULL, OPT_SEED},
@@ -193,6 +230,9 @@ static const struct verb {
         {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
                                       OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE,
                                       OPT_KS_INCLUDE, OPT_OS_DISKS, 0}},
+        {"verify", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, 0}},
+        {"inventory", NULL, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
+        {"select", NULL, (const int[]){OPT_PROFILES, OPT_SYSROOT, 0}},
 };
 
 static const char *verb_help(const char *v)
@@ -205,6 +245,12 @@ static const char *verb_help(const char *v)
                 return plan_help;
         if (!strcmp(v, "render"))
                 return render_help;
+        if (!strcmp(v, "verify"))
+                return verify_help;
+        if (!strcmp(v, "inventory"))
+                return inventory_help;
+        if (!strcmp(v, "select"))
+                return select_help;
         return apply_help;
 }
 
@@ -351,6 +397,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                                         return usage_error(v->name, "--os-disks takes disk names (sda,sdb or "
                                                            "disk/by-id/...), not '%s'", a->os_disks[k]);
                         break;
+                case OPT_PROFILES: a->profiles = optarg; break;
                 }
         }
         if (optind < argc)
@@ -616,6 +663,13 @@ static int cmd_plan(struct args *a)
         int r = load_plan(a, "plan", &p, &si, &pl, NULL);
         if (r)
                 return r;
+        if (a->format && !strcmp(a->format, "json")) {
+                plan_write_json(&pl, stdout);
+                plan_free(&pl);
+                sysinfo_free(&si);
+                profile_free(&p);
+                return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+        }
         char *out;
         if (a->format && !strcmp(a->format, "ks")) {
                 struct diags d = {0};
@@ -629,7 +683,7 @@ static int cmd_plan(struct args *a)
                         return EXIT_USAGE;
                 }
         } else
-                out = a->format && !strcmp(a->format, "json") ? plan_format_json(&pl) : plan_format_text(&pl);
+                out = plan_format_text(&pl);
         fputs(out, stdout);
         if (out[0] && out[strlen(out) - 1] != '\n')
                 fputc('\n', stdout);
@@ -815,10 +869,148 @@ static int cmd_apply(struct args *a)
         return r;
 }
 
+static int cmd_verify(struct args *a)
+{
+        struct profile p;
+        struct sysinfo si;
+        struct plan pl;
+        int r = load_plan(a, "verify", &p, &si, &pl, NULL);
+        if (r)
+                return r;
+        struct verify_options o = {
+                .root = a->root ? a->root : "/",
+                .sysroot = a->sysroot ? a->sysroot : "/",
+                .json = a->format && !strcmp(a->format, "json"),
+                .tool_version = storprov_version,
+        };
+        r = verify_plan(&pl, &si, &o);
+        plan_free(&pl);
+        sysinfo_free(&si);
+        profile_free(&p);
+        return r;
+}
+
+static int load_sysinfo(const struct args *a, struct sysinfo *si)
+{
+        struct diags d = {0};
+        int r = sysinfo_load(a->sysroot ? a->sysroot : "/", si, &d);
+        diags_print(&d, stderr);
+        diags_free(&d);
+        if (r < 0)
+                return a->sysroot ? EXIT_USAGE : EXIT_RUNTIME;
+        return 0;
+}
+
+static int cmd_inventory(struct args *a)
+{
+        struct sysinfo si;
+        int r = load_sysinfo(a, &si);
+        if (r)
+                return r;
+        inventory_print(&si, a->format && !strcmp(a->format, "json"), storprov_version, stdout);
+        sysinfo_free(&si);
+        return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+}
+
+static int strp_cmp(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+static int cmd_select(struct args *a)
+{
+        if (!a->profiles)
+                return usage_error("select", "--profiles DIR is required");
+        DIR *dir = opendir(a->profiles);
+        if (!dir) {
+                fprintf(stderr, "storprov select: %s: %s\n", a->profiles, strerror(errno));
+                return EXIT_USAGE;
+        }
+        char **files = NULL;
+        for (struct dirent *e; (e = readdir(dir));) {
+                size_t n = strlen(e->d_name);
+                if (e->d_name[0] != '.' && n > 4 && !strcmp(e->d_name + n - 4, ".xml"))
+                        strv_pushf(&files, "%s%s%s", a->profiles,
+                                   a->profiles[strlen(a->profiles) - 1] == '/' ? "" : "/", e->d_name);
+        }
+        closedir(dir);
+        size_t nf = strv_len(files);
+        if (nf)
+                qsort(files, nf, sizeof(char *), strp_cmp);
+        struct sysinfo si;
+        int r = load_sysinfo(a, &si);
+        if (r) {
+                strv_free(files);
+                return r;
+        }
+        char **hits = NULL;
+        struct miss {
+                char *path;
+                char **why;
+                unsigned distance;
+        } *misses = xcalloc(nf ? nf : 1, sizeof(*misses));
+        size_t n_miss = 0, bad = 0;
+        for (size_t i = 0; i < nf; i++) {
+                struct profile p;
+                struct diags d = {0};
+                if (profile_load(files[i], &p, &d) < 0) {
+                        diags_print(&d, stderr);
+                        fprintf(stderr, "storprov select: %s does not load; not considered\n", files[i]);
+                        diags_free(&d);
+                        bad++;
+                        continue;
+                }
+                diags_free(&d);
+                char **why = NULL;
+                unsigned dist = 0;
+                if (!p.n_disks) {
+                        strv_push(&why, "no <disks> group: it selects nothing");
+                        dist = UINT_MAX;
+                } else if (profile_select(&p, &si, &why, &dist) == 0)
+                        strv_push(&hits, files[i]);
+                if (why || dist)
+                        misses[n_miss++] = (struct miss){xstrdup(files[i]), why, dist};
+                profile_free(&p);
+        }
+        size_t nh = strv_len(hits);
+        if (nh == 1) {
+                puts(hits[0]);
+                r = 0;
+        } else if (nh > 1) {
+                _cleanup_free_ char *l = strv_join(hits, ", ");
+                fprintf(stderr, "storprov select: %zu profiles in %s match this node: %s; refusing to choose (make their "
+                                "<match> rules exclusive)\n", nh, a->profiles, l);
+                r = EXIT_USAGE;
+        } else {
+                fprintf(stderr, "storprov select: no profile in %s matches this node (%zu considered%s)%s\n", a->profiles,
+                        nf - bad, bad ? ", some did not load" : "", n_miss ? "; near misses, closest first:" : "");
+                /* closest first: the smallest count difference */
+                for (size_t i = 1; i < n_miss; i++)
+                        for (size_t j = i; j > 0 && misses[j - 1].distance > misses[j].distance; j--) {
+                                struct miss t = misses[j];
+                                misses[j] = misses[j - 1];
+                                misses[j - 1] = t;
+                        }
+                for (size_t i = 0; i < n_miss; i++) {
+                        fprintf(stderr, "  %s:\n", misses[i].path);
+                        for (size_t k = 0; misses[i].why && misses[i].why[k]; k++)
+                                fprintf(stderr, "    %s\n", misses[i].why[k]);
+                }
+                r = EXIT_USAGE;
+        }
+        for (size_t i = 0; i < n_miss; i++) {
+                free(misses[i].path);
+                strv_free(misses[i].why);
+        }
+        free(misses);
+        strv_free(hits);
+        strv_free(files);
+        sysinfo_free(&si);
+        return r;
+}
+
 int main(int argc, char **argv)
 {
         if (argc < 2)
-                return usage_error(NULL, "a verb is required (geometry, validate, plan, render, apply)");
+                return usage_error(NULL, "a verb is required (geometry, validate, plan, render, apply, verify, inventory, "
+                                         "select)");
         const char *verb = argv[1];
         if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
                 fputs(main_help, stdout);
@@ -848,5 +1040,11 @@ int main(int argc, char **argv)
                 return cmd_plan(&a);
         if (!strcmp(verb, "render"))
                 return cmd_render(&a);
+        if (!strcmp(verb, "verify"))
+                return cmd_verify(&a);
+        if (!strcmp(verb, "inventory"))
+                return cmd_inventory(&a);
+        if (!strcmp(verb, "select"))
+                return cmd_select(&a);
         return cmd_apply(&a);
 }

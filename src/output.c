@@ -302,83 +302,110 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
         return j;
 }
 
-char *plan_format_json(const struct plan *pl)
+/* One element of an array, on one line, then freed: the document is never
+ * held whole (12,000 LUNs make tens of MB of JSON). */
+static void put_elem(FILE *f, json_object *j, bool *first)
 {
-        json_object *root = json_object_new_object();
-        storprov_json_header(root, STORPROV_FORMAT_PLAN);
-        json_object_object_add(root, "profile", jstr(pl->profile_name));
-        json_object_object_add(root, "profile_path", jstr(pl->profile_path));
-        json_object_object_add(root, "seed", ju64(pl->seed));
-        json_object_object_add(root, "seed_source", jstr(pl->seed_src == SRC_PROFILE ? "option" : "derived"));
-        json_object_object_add(root, "mem_total_bytes", ju64(pl->mem_total_bytes));
-        json_object_object_add(root, "queue_mem_bytes", ju64(pl->queue_mem_bytes));
+        fprintf(f, "%s\n    %s", *first ? "" : ",",
+                json_object_to_json_string_ext(j, JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+        *first = false;
+        json_object_put(j);
+}
 
-        json_object *objs = json_object_new_array();
-        for (size_t i = 0; i < pl->n_objs; i++) {
-                json_object *j = jobj(pl, &pl->objs[i]);
-                json_object_array_add(objs, j);
+static void put_member(FILE *f, const char *key, json_object *v)
+{
+        json_object *k = json_object_new_string(key);
+        fprintf(f, "  %s: %s,\n", json_object_to_json_string_ext(k, JSON_C_TO_STRING_NOSLASHESCAPE),
+                v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE) : "null");
+        json_object_put(k);
+        json_object_put(v);
+}
+
+static json_object *jstep(const struct plan *pl, size_t i)
+{
+        const struct pl_step *s = &pl->steps[i];
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "index", ju64(i + 1));
+        json_object_object_add(j, "kind", jstr(step_kind_name(s->kind)));
+        if (s->obj != NO_OBJ)
+                json_object_object_add(j, "object", jstr(pl->objs[s->obj].id));
+        json_object_object_add(j, "description", jstr(s->desc));
+        if (s->argv)
+                json_object_object_add(j, "argv", jstrv(s->argv));
+        if (s->kind == STEP_GPT) {
+                json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
+                json_object_object_add(j, "sector_bytes", ju64(pl->objs[s->obj].sector_bytes));
+                json_object *parts = json_object_new_array();
+                for (size_t k = 0; k < s->n_parts; k++) {
+                        const struct pl_part *p = &s->parts[k];
+                        json_object *pj = json_object_new_object();
+                        json_object_object_add(pj, "number", ju64(p->number));
+                        json_object_object_add(pj, "first_sector", ju64(p->first_sector));
+                        json_object_object_add(pj, "last_sector", ju64(p->last_sector));
+                        json_object_object_add(pj, "start_bytes", ju64(p->start_bytes));
+                        json_object_object_add(pj, "size_bytes", ju64(p->size_bytes));
+                        json_object_object_add(pj, "type", jstr(part_type_name(p->type)));
+                        json_object_object_add(pj, "name", jstr(p->name));
+                        json_object_array_add(parts, pj);
+                }
+                json_object_object_add(j, "partitions", parts);
         }
-        json_object_object_add(root, "objects", objs);
-
-        json_object *steps = json_object_new_array();
-        for (size_t i = 0; i < pl->n_steps; i++) {
-                const struct pl_step *s = &pl->steps[i];
-                json_object *j = json_object_new_object();
-                json_object_object_add(j, "index", ju64(i + 1));
-                json_object_object_add(j, "kind", jstr(step_kind_name(s->kind)));
-                if (s->obj != NO_OBJ)
-                        json_object_object_add(j, "object", jstr(pl->objs[s->obj].id));
-                json_object_object_add(j, "description", jstr(s->desc));
-                if (s->argv)
-                        json_object_object_add(j, "argv", jstrv(s->argv));
-                if (s->kind == STEP_GPT) {
-                        json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
-                        json_object_object_add(j, "sector_bytes", ju64(pl->objs[s->obj].sector_bytes));
-                        json_object *parts = json_object_new_array();
-                        for (size_t k = 0; k < s->n_parts; k++) {
-                                const struct pl_part *p = &s->parts[k];
-                                json_object *pj = json_object_new_object();
-                                json_object_object_add(pj, "number", ju64(p->number));
-                                json_object_object_add(pj, "first_sector", ju64(p->first_sector));
-                                json_object_object_add(pj, "last_sector", ju64(p->last_sector));
-                                json_object_object_add(pj, "start_bytes", ju64(p->start_bytes));
-                                json_object_object_add(pj, "size_bytes", ju64(p->size_bytes));
-                                json_object_object_add(pj, "type", jstr(part_type_name(p->type)));
-                                json_object_object_add(pj, "name", jstr(p->name));
-                                json_object_array_add(parts, pj);
-                        }
-                        json_object_object_add(j, "partitions", parts);
-                }
-                if (s->kind == STEP_SYSCTL) {
-                        json_object_object_add(j, "key", jstr(s->key));
-                        json_object_object_add(j, "value", jstr(s->value));
-                }
-                if (s->kind == STEP_SYSFS) {
-                        json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
-                        json_object_object_add(j, "attribute", jstr(tune_defs[s->attr].sysfs));
-                        json_object_object_add(j, "value", jstr(s->value));
-                }
-                json_object *deps = json_object_new_array();
-                for (size_t k = 0; k < s->n_deps; k++)
-                        json_object_array_add(deps, ju64(s->deps[k] + 1));
-                json_object_object_add(j, "after", deps);
-                json_object_array_add(steps, j);
+        if (s->kind == STEP_SYSCTL) {
+                json_object_object_add(j, "key", jstr(s->key));
+                json_object_object_add(j, "value", jstr(s->value));
         }
-        json_object_object_add(root, "steps", steps);
+        if (s->kind == STEP_SYSFS) {
+                json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
+                json_object_object_add(j, "attribute", jstr(tune_defs[s->attr].sysfs));
+                json_object_object_add(j, "value", jstr(s->value));
+        }
+        json_object *deps = json_object_new_array();
+        for (size_t k = 0; k < s->n_deps; k++)
+                json_object_array_add(deps, ju64(s->deps[k] + 1));
+        json_object_object_add(j, "after", deps);
+        return j;
+}
 
-        json_object *files = json_object_new_array();
+void plan_write_json(const struct plan *pl, FILE *f)
+{
+        fputs("{\n", f);
+        put_member(f, "format", jstr(STORPROV_FORMAT_PLAN));
+        put_member(f, "storprov_version", jstr(storprov_version));
+        put_member(f, "profile", jstr(pl->profile_name));
+        put_member(f, "profile_path", jstr(pl->profile_path));
+        put_member(f, "seed", ju64(pl->seed));
+        put_member(f, "seed_source", jstr(pl->seed_src == SRC_PROFILE ? "option" : "derived"));
+        put_member(f, "mem_total_bytes", ju64(pl->mem_total_bytes));
+        put_member(f, "queue_mem_bytes", ju64(pl->queue_mem_bytes));
+        bool first = true;
+        fputs("  \"objects\": [", f);
+        for (size_t i = 0; i < pl->n_objs; i++)
+                put_elem(f, jobj(pl, &pl->objs[i]), &first);
+        fputs("\n  ],\n  \"steps\": [", f);
+        first = true;
+        for (size_t i = 0; i < pl->n_steps; i++)
+                put_elem(f, jstep(pl, i), &first);
+        fputs("\n  ],\n  \"files\": [", f);
+        first = true;
         for (size_t i = 0; i < pl->n_files; i++) {
                 json_object *j = json_object_new_object();
                 json_object_object_add(j, "path", jstr(pl->files[i].path));
                 char *content = render_file(pl, pl->files[i].kind, NULL, NULL);
                 json_object_object_add(j, "content", jstr(content));
                 free(content);
-                json_object_array_add(files, j);
+                put_elem(f, j, &first);
         }
-        json_object_object_add(root, "files", files);
+        fputs("\n  ]\n}\n", f);
+}
 
-        char *r = xstrdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                                     JSON_C_TO_STRING_NOSLASHESCAPE));
-        json_object_put(root);
-        return r;
+char *plan_format_json(const struct plan *pl)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+                abort();
+        plan_write_json(pl, f);
+        fclose(f);
+        return buf;
 }

@@ -42,16 +42,23 @@ static bool unique_by(const struct sysinfo *si, const struct blockdev *b, size_t
 
 bool udev_pick_identity(const struct sysinfo *si, const struct blockdev *b, char **ret_key, char **ret_value)
 {
+        return udev_pick_identity_known(b, unique_by(si, b, offsetof(struct blockdev, wwn)),
+                                        unique_by(si, b, offsetof(struct blockdev, wwid)), ret_key, ret_value);
+}
+
+bool udev_pick_identity_known(const struct blockdev *b, bool wwn_unique, bool wwid_unique, char **ret_key,
+                              char **ret_value)
+{
         *ret_key = *ret_value = NULL;
         const char *key = NULL, *value = NULL;
         /* ID_WWN only if no other device shares it (some controllers give every LUN the HBA's) */
-        if (udev_value_safe(b->wwn) && unique_by(si, b, offsetof(struct blockdev, wwn)))
+        if (udev_value_safe(b->wwn) && wwn_unique)
                 key = "ID_WWN", value = b->wwn;
         else if (udev_value_safe(b->id_serial))
                 key = "ID_SERIAL", value = b->id_serial;
         else if (udev_value_safe(b->id_path))
                 key = "ID_PATH", value = b->id_path;
-        else if (udev_value_safe(b->wwid) && unique_by(si, b, offsetof(struct blockdev, wwid)))
+        else if (udev_value_safe(b->wwid) && wwid_unique)
                 key = "wwid", value = b->wwid;
         if (!key)
                 return false;

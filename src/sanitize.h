@@ -36,6 +36,10 @@ bool udev_value_safe(const char *v);
  * Returns true with malloc'ed *ret_key / *ret_value, or false (both NULL):
  * the tuning then cannot be persisted and the planner says so. */
 bool udev_pick_identity(const struct sysinfo *si, const struct blockdev *b, char **ret_key, char **ret_value);
+/* The same, with the WWN's and wwid's uniqueness on the node already known
+ * (the planner counts them once per node, linearly). */
+bool udev_pick_identity_known(const struct blockdev *b, bool wwn_unique, bool wwid_unique, char **ret_key,
+                              char **ret_value);
 
 /* The udev match expression for a key udev_pick_identity returns:
  * "ENV{ID_WWN}", …, "ATTRS{wwid}". NULL for a key it does not know. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #define SB_MAGIC 0x58465342u       /* "XFSB" */
 #define OFF_MAGIC 0
@@ -52,4 +53,45 @@ int xfs_sb_read(const char *path, struct xfs_sb_info *ret)
         if (n < (ssize_t)sizeof buf)
                 return -ENOENT;
         return xfs_sb_parse(buf, ret);
+}
+
+/* struct xfs_fsop_geom (v5), as the XFS_IOC_FSGEOMETRY ioctl of Linux ≥ 5.1
+ * returns it (256 bytes); sunit and swidth in filesystem blocks, logsunit in
+ * bytes. Declared here since the system may have no xfsprogs headers. */
+struct fsop_geom {
+        uint32_t blocksize, rtextsize, agblocks, agcount, logblocks, sectsize, inodesize, imaxpct;
+        uint64_t datablocks, rtblocks, rtextents, logstart;
+        unsigned char uuid[16];
+        uint32_t sunit, swidth;
+        int32_t version;
+        uint32_t flags, logsectsize, rtsectsize, dirblocksize, logsunit, sick, checked;
+        uint64_t reserved[17];
+};
+_Static_assert(sizeof(struct fsop_geom) == 256, "xfs_fsop_geom v5 is 256 bytes");
+#define FSGEOMETRY_V5 _IOR('X', 126, struct fsop_geom)
+
+
+int xfs_geom_ioctl(const char *mountpoint, struct xfs_sb_info *ret)
+{
+        struct fsop_geom g;
+        memset(&g, 0, sizeof g);
+        memset(ret, 0, sizeof(*ret));
+        int fd = open(mountpoint, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int rc = ioctl(fd, FSGEOMETRY_V5, &g);
+        if (rc < 0 && (errno == ENOTTY || errno == EINVAL))
+                rc = ioctl(fd, _IOR('X', 124, unsigned char[112]), &g);
+        int e = errno;
+        close(fd);
+        if (rc < 0)
+                return -e;
+        const unsigned char *u = g.uuid;
+        snprintf(ret->uuid, sizeof ret->uuid,
+                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3], u[4],
+                 u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+        ret->block_bytes = g.blocksize;
+        ret->sunit_blocks = g.sunit;
+        ret->swidth_blocks = g.swidth;
+        return 0;
 }

@@ -18,3 +18,6 @@ struct xfs_sb_info {
 int xfs_sb_parse(const unsigned char *buf, struct xfs_sb_info *ret);
 /* Reads the superblock at the start of path. Returns 0, -ENOENT (not XFS) or -errno. */
 int xfs_sb_read(const char *path, struct xfs_sb_info *ret);
+/* The same figures of a mounted XFS, through the XFS_IOC_FSGEOMETRY ioctl on
+ * its mountpoint (the kernel's in-memory superblock). Returns 0 or -errno. */
+int xfs_geom_ioctl(const char *mountpoint, struct xfs_sb_info *ret);

@@ -57,6 +57,14 @@ struct devices {
         const char *sysroot;      /* where the plan's sysfs was read */
 };
 
+/* verify: one comparison of the live node with the plan */
+enum vstatus { V_OK, V_DRIFT, V_MISSING, V_UNCHECKED, _V_MAX };
+struct vcheck {
+        char *object, *kind, *what;
+        enum vstatus status;
+        char *expected, *found;
+};
+
 struct run {
         struct plan *pl;
         const struct sysinfo *si;
@@ -70,6 +78,8 @@ struct run {
         json_object *report_files, *report_mounts;   /* arrays for the JSON report */
         int lock_fd;              /* the run lock, -1: not held */
         int *disk_fds;            /* per object: the flock'ed whole-disk node, -1: none */
+        struct vcheck *vc;        /* verify only */
+        size_t n_vc;
 };
 
 /* report.c */
@@ -121,3 +131,20 @@ bool step_blocks_dependents(const struct run *r, size_t si);
 bool step_is_child(const struct run *r, size_t si);
 int wipe(struct run *r, size_t si, size_t obj);
 int run_logged(struct run *r, size_t si, char **argv);
+/* The step kind's .verify: what the step made, read back (verify.c implements them). */
+void step_verify(struct run *r, size_t si);
+/* Does the attribute read back as value (scheduler "[x]", "10.000" for 10)? */
+bool tune_value_same(enum step_kind kind, enum tune_attr a, const char *cur, const char *value);
+
+/* verify.c: the .verify operation of each step kind */
+void vcheck(struct run *r, const char *object, const char *kind, const char *what, enum vstatus st,
+            const char *expected, const char *found);
+bool verify_live(const struct run *r);
+void vfy_gpt(struct run *r, size_t si);
+void vfy_md(struct run *r, size_t si);
+void vfy_pv(struct run *r, size_t si);
+void vfy_vg(struct run *r, size_t si);
+void vfy_lv(struct run *r, size_t si);
+void vfy_xfs(struct run *r, size_t si);
+void vfy_sysfs(struct run *r, size_t si);
+void vfy_sysctl(struct run *r, size_t si);

@@ -4,7 +4,9 @@
  *              otherwise which command to run (create, or assemble what an
  *              earlier run created, or overwrite where wiping is allowed);
  *   run        in-process steps (libparted, sysfs, sysctl) do their work here;
- *   postcheck  after a child exited 0: wait for what it made and check it.
+ *   postcheck  after a child exited 0: wait for what it made and check it;
+ *   verify     (storprov verify) read what it made back from the live node,
+ *              with other means than apply used, and report drift.
  * Adding a step kind is one entry here and one builder in src/plan/steps.c. */
 #include "apply/internal.h"
 
@@ -31,6 +33,7 @@ struct step_ops {
         enum pre (*precheck)(struct run *r, size_t si, char ***argv);
         void (*run)(struct run *r, size_t si);
         void (*postcheck)(struct run *r, size_t si);
+        void (*verify)(struct run *r, size_t si);   /* verify: read the result back (verify.c) */
 };
 
 #define STEP(r, si) (&(r)->pl->steps[(si)])
@@ -428,7 +431,7 @@ static void created(struct run *r, size_t si)
 /* ---- sysfs and sysctl (in process) ---------------------------------------------- */
 
 /* Does the attribute already read back as value? */
-static bool same_value(enum step_kind kind, enum tune_attr a, const char *cur, const char *value)
+bool tune_value_same(enum step_kind kind, enum tune_attr a, const char *cur, const char *value)
 {
         if (!cur)
                 return false;
@@ -445,7 +448,7 @@ static void write_attr(struct run *r, size_t si, const char *p)
 {
         const struct pl_step *s = STEP(r, si);
         _cleanup_free_ char *cur = read_line_file(p);
-        if (same_value(s->kind, s->attr, cur, s->value)) {
+        if (tune_value_same(s->kind, s->attr, cur, s->value)) {
                 finish(r, si, OUT_UNCHANGED, "%s is %s", p, cur);
                 return;
         }
@@ -489,14 +492,14 @@ static void sysctl_run(struct run *r, size_t si)
 }
 
 static const struct step_ops step_ops[_STEP_KIND_MAX] = {
-        [STEP_GPT] = {.run = gpt_run},
-        [STEP_MDADM] = {.child = true, .precheck = md_precheck, .postcheck = md_postcheck},
-        [STEP_PVCREATE] = {.child = true, .precheck = pv_precheck, .postcheck = created},
-        [STEP_VGCREATE] = {.child = true, .precheck = vg_precheck, .postcheck = created},
-        [STEP_LVCREATE] = {.child = true, .precheck = lv_precheck, .postcheck = lv_postcheck},
-        [STEP_MKFS] = {.child = true, .precheck = mkfs_precheck, .postcheck = created},
-        [STEP_SYSFS] = {.optional = true, .run = sysfs_run},
-        [STEP_SYSCTL] = {.optional = true, .run = sysctl_run},
+        [STEP_GPT] = {.run = gpt_run, .verify = vfy_gpt},
+        [STEP_MDADM] = {.child = true, .precheck = md_precheck, .postcheck = md_postcheck, .verify = vfy_md},
+        [STEP_PVCREATE] = {.child = true, .precheck = pv_precheck, .postcheck = created, .verify = vfy_pv},
+        [STEP_VGCREATE] = {.child = true, .precheck = vg_precheck, .postcheck = created, .verify = vfy_vg},
+        [STEP_LVCREATE] = {.child = true, .precheck = lv_precheck, .postcheck = lv_postcheck, .verify = vfy_lv},
+        [STEP_MKFS] = {.child = true, .precheck = mkfs_precheck, .postcheck = created, .verify = vfy_xfs},
+        [STEP_SYSFS] = {.optional = true, .run = sysfs_run, .verify = vfy_sysfs},
+        [STEP_SYSCTL] = {.optional = true, .run = sysctl_run, .verify = vfy_sysctl},
 };
 
 /* ---- what the scheduler calls ----------------------------------------------------- */
@@ -553,4 +556,9 @@ bool step_blocks_dependents(const struct run *r, size_t si)
 bool step_is_child(const struct run *r, size_t si)
 {
         return step_ops[r->pl->steps[si].kind].child;
+}
+
+void step_verify(struct run *r, size_t si)
+{
+        step_ops[STEP(r, si)->kind].verify(r, si);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Checks across objects: tuning, queue memory, sysctls, names. */
 #include "plan/internal.h"
+#include "strmap.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -179,50 +180,85 @@ void check_sysctls(struct ctx *c)
 void check_unique_names(struct ctx *c)
 {
         const struct profile *p = c->p;
-        /* ids share one namespace, since references name them */
-        char **ids = NULL;
-        int *lines = NULL;
-        size_t n = 0;
-#define ADD_ID(x, l)                                                                                                   \
+        /* ids share one namespace, since references name them; a <disks> group
+         * of count N names its disks ID1 … IDN, and those take part too
+         * (<disks id="lun" count="12"> and <disks id="lun1"> both make lun1) */
+        struct id_def {
+                char *id, *who;
+                int line;
+        };
+        size_t cap = 16, n = 0;
+        struct id_def *defs = xmalloc(cap * sizeof(*defs));
+        struct strmap seen = {0};
+        /* the map borrows keys from defs[].id, which never move (each is its own allocation) */
+#define ADD_ID(X_, L_, W_)                                                                                              \
         do {                                                                                                           \
-                for (size_t _i = 0; _i < n; _i++)                                                                      \
-                        if (streq_ptr(ids[_i], (x)))                                                                   \
-                                err(c, (l), (x), "duplicate-id", "id \"%s\" is already used on line %d", (x), lines[_i]); \
-                strv_push(&ids, (x));                                                                                  \
-                lines = xrealloc(lines, (n + 1) * sizeof(int));                                                        \
-                lines[n++] = (l);                                                                                      \
+                char *_id = (X_), *_who = (W_);                                                                        \
+                size_t _old;                                                                                           \
+                if (!_id) {                                                                                            \
+                        free(_who);                                                                                    \
+                        break;                                                                                         \
+                }                                                                                                      \
+                if (!strmap_add(&seen, _id, n, &_old)) {                                                               \
+                        err(c, (L_), _id, "duplicate-id", "id \"%s\" is already used on line %d%s%s%s", _id,           \
+                            defs[_old].line, defs[_old].who ? " (" : "", defs[_old].who ? defs[_old].who : "",      \
+                            defs[_old].who ? ")" : "");                                                               \
+                        free(_id);                                                                             \
+                        free(_who);                                                                                    \
+                        break;                                                                                         \
+                }                                                                                                      \
+                if (n == cap)                                                                                          \
+                        defs = xrealloc(defs, (cap *= 2) * sizeof(*defs));                                             \
+                defs[n++] = (struct id_def){.id = _id, .who = _who, .line = (L_)};                                      \
         } while (0)
         for (size_t i = 0; i < p->n_disks; i++) {
-                ADD_ID(p->disks[i].id, p->disks[i].line);
-                for (size_t j = 0; j < p->disks[i].n_parts; j++)
-                        for (size_t k = 0; k < j; k++)
-                                if (streq_ptr(p->disks[i].parts[j].id, p->disks[i].parts[k].id))
-                                        err(c, p->disks[i].parts[j].line, p->disks[i].id, "duplicate-id",
-                                            "partition id \"%s\" is used twice", p->disks[i].parts[j].id);
+                const struct p_disks *g = &p->disks[i];
+                /* the group's id is what references name; its disks' ids are what plans and rules show */
+                ADD_ID(xstrdup(g->id), g->line, NULL);
+                if (g->count > 1)
+                        for (unsigned k = 1; k <= g->count; k++)
+                                ADD_ID(xasprintf("%s%u", g->id, k), g->line,
+                                       xasprintf("disk %u of <disks id=\"%s\" count=\"%u\">", k, g->id, g->count));
+                struct strmap pids = {0};
+                for (size_t j = 0; j < g->n_parts; j++)
+                        if (g->parts[j].id && !strmap_add(&pids, g->parts[j].id, j, NULL))
+                                err(c, g->parts[j].line, g->id, "duplicate-id", "partition id \"%s\" is used twice",
+                                    g->parts[j].id);
+                strmap_free(&pids);
         }
         for (size_t i = 0; i < p->n_mds; i++)
-                ADD_ID(p->mds[i].id, p->mds[i].line);
+                ADD_ID(xstrdup(p->mds[i].id), p->mds[i].line, NULL);
         for (size_t i = 0; i < p->n_vgs; i++) {
-                ADD_ID(p->vgs[i].id, p->vgs[i].line);
+                ADD_ID(xstrdup(p->vgs[i].id), p->vgs[i].line, NULL);
+                struct strmap lvs = {0};
                 for (size_t j = 0; j < p->vgs[i].n_lvs; j++)
-                        for (size_t k = 0; k < j; k++)
-                                if (streq_ptr(p->vgs[i].lvs[j].name, p->vgs[i].lvs[k].name))
-                                        err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, "duplicate-id",
-                                            "lv \"%s\" is defined twice", p->vgs[i].lvs[j].name);
+                        if (p->vgs[i].lvs[j].name && !strmap_add(&lvs, p->vgs[i].lvs[j].name, j, NULL))
+                                err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, "duplicate-id", "lv \"%s\" is defined twice",
+                                    p->vgs[i].lvs[j].name);
+                strmap_free(&lvs);
         }
 #undef ADD_ID
-        for (size_t i = 0; i < p->n_mds; i++)
-                for (size_t j = 0; j < i; j++)
-                        if (streq_ptr(p->mds[i].name, p->mds[j].name))
-                                err(c, p->mds[i].line, p->mds[i].id, "duplicate-name",
-                                    "md name \"%s\" is already used on line %d", p->mds[i].name, p->mds[j].line);
-        for (size_t i = 0; i < p->n_vgs; i++)
-                for (size_t j = 0; j < i; j++)
-                        if (streq_ptr(p->vgs[i].name, p->vgs[j].name))
-                                err(c, p->vgs[i].line, p->vgs[i].id, "duplicate-name",
-                                    "vg name \"%s\" is already used on line %d", p->vgs[i].name, p->vgs[j].line);
-        strv_free(ids);
-        free(lines);
+        struct strmap names = {0};
+        for (size_t i = 0; i < p->n_mds; i++) {
+                size_t old;
+                if (p->mds[i].name && !strmap_add(&names, p->mds[i].name, i, &old))
+                        err(c, p->mds[i].line, p->mds[i].id, "duplicate-name",
+                            "md name \"%s\" is already used on line %d", p->mds[i].name, p->mds[old].line);
+        }
+        strmap_free(&names);
+        for (size_t i = 0; i < p->n_vgs; i++) {
+                size_t old;
+                if (p->vgs[i].name && !strmap_add(&names, p->vgs[i].name, i, &old))
+                        err(c, p->vgs[i].line, p->vgs[i].id, "duplicate-name",
+                            "vg name \"%s\" is already used on line %d", p->vgs[i].name, p->vgs[old].line);
+        }
+        strmap_free(&names);
+        strmap_free(&seen);
+        for (size_t i = 0; i < n; i++) {
+                free(defs[i].id);
+                free(defs[i].who);
+        }
+        free(defs);
 }
 
 

@@ -2,38 +2,11 @@
  * Disks and their partitions: selection, geometry, stable identity. */
 #include "plan/internal.h"
 #include "sanitize.h"
+#include "strmap.h"
 
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool glob_ok(const char *pattern, const char *value)
-{
-        if (!pattern)
-                return true;
-        return value && fnmatch(pattern, value, 0) == 0;
-}
-
-static bool disk_matches(const struct p_match *m, const struct blockdev *b)
-{
-        if (!glob_ok(m->vendor, b->vendor) || !glob_ok(m->model, b->model) || !glob_ok(m->serial, b->serial) ||
-            !glob_ok(m->wwn, b->wwn) || !glob_ok(m->path, b->id_path) || !glob_ok(m->name, b->name))
-                return false;
-        if (m->min_size_bytes && b->size_bytes < m->min_size_bytes)
-                return false;
-        if (m->max_size_bytes && b->size_bytes > m->max_size_bytes)
-                return false;
-        if (m->rotational >= 0 && b->rotational != m->rotational)
-                return false;
-        return true;
-}
-
-/* storprov provisions drives and LUNs; md and dm devices are its outputs, not inputs */
-static bool is_input_candidate(const struct blockdev *b)
-{
-        return !startswith(b->name, "md") && !startswith(b->name, "dm-");
-}
 
 static char *describe_disk(const struct blockdev *b)
 {
@@ -75,10 +48,30 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
         return true;
 }
 
-static void pick_udev_identity(struct ctx *c, struct pl_obj *o)
+/* Per device of c->si: is its WWN shared with another device? One pass
+ * with a map (some controllers give every LUN the HBA's WWN). */
+/* Which devices share the string at `off` (a WWN, a wwid) with another: one pass, a hash map. */
+static bool *shared_ids(const struct sysinfo *si, size_t off)
 {
-        /* the first of ID_WWN, ID_SERIAL, ID_PATH, wwid that a rule can match safely (src/sanitize.c) */
-        (void)udev_pick_identity(c->si, o->disk.bd, &o->disk.udev_key, &o->disk.udev_value);
+        bool *shared = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
+        struct strmap first = {0};
+        for (size_t i = 0; i < si->n_devs; i++) {
+                size_t old;
+                const char *v = *(char *const *)((const char *)&si->devs[i] + off);
+                if (v && !strmap_add(&first, v, i, &old))
+                        shared[i] = shared[old] = true;
+        }
+        strmap_free(&first);
+        return shared;
+}
+
+static void pick_udev_identity(struct ctx *c, struct pl_obj *o, bool *const shared[2])
+{
+        /* the first of ID_WWN, ID_SERIAL, ID_PATH, wwid that a rule can match safely (src/sanitize.c);
+         * sharing was counted once per node (linear) */
+        const struct blockdev *b = o->disk.bd;
+        size_t i = (size_t)(b - c->si->devs);
+        (void)udev_pick_identity_known(b, !shared[0][i], !shared[1][i], &o->disk.udev_key, &o->disk.udev_value);
 }
 
 static char *part_devname(const char *disk_dev, unsigned n)
@@ -170,11 +163,12 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
         size_t *found = NULL, n_found = 0;
         for (size_t i = 0; i < si->n_devs; i++) {
                 const struct blockdev *b = &si->devs[i];
-                if (claimed[i] || b->is_partition || !is_input_candidate(b))
+                if (claimed[i] || !disk_is_input(b))
                         continue;
-                if (!disk_matches(&g->match, b))
+                if (match_failures(&g->match, b))
                         continue;
-                found = xrealloc(found, (n_found + 1) * sizeof(size_t));
+                if (!(n_found & (n_found - 1)))   /* 0, 1, 2, 4 …: double */
+                        found = xrealloc(found, (n_found ? 2 * n_found : 1) * sizeof(size_t));
                 found[n_found++] = i;
         }
         if (n_found != g->count) {
@@ -292,6 +286,7 @@ void plan_disks(struct ctx *c)
 {
         const struct sysinfo *si = c->si;
         bool *claimed = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
+        bool *shared[2] = {shared_ids(si, offsetof(struct blockdev, wwn)), shared_ids(si, offsetof(struct blockdev, wwid))};
 
         for (size_t gi = 0; gi < c->p->n_disks; gi++) {
                 const struct p_disks *g = &c->p->disks[gi];
@@ -318,7 +313,7 @@ void plan_disks(struct ctx *c)
                         o->physical_sector_bytes = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
                         o->preserve = g->preserve;
                         o->wipe = g->wipe;
-                        pick_udev_identity(c, o);
+                        pick_udev_identity(c, o, shared);
                         disk_geometry(c, g, what, o, src, &geom, why);
                         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
                         if (!o->align_bytes)
@@ -336,4 +331,6 @@ void plan_disks(struct ctx *c)
                 free(what);
         }
         free(claimed);
+        free(shared[0]);
+        free(shared[1]);
 }

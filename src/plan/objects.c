@@ -54,7 +54,8 @@ size_t new_obj(struct ctx *c, enum obj_kind kind, const char *ref, unsigned inde
                       const char *what, int line)
 {
         struct plan *pl = c->pl;
-        pl->objs = xrealloc(pl->objs, (pl->n_objs + 1) * sizeof(*pl->objs));
+        if (!(pl->n_objs & (pl->n_objs - 1)))   /* 0, 1, 2, 4 …: double, so that N objects cost O(N) */
+                pl->objs = xrealloc(pl->objs, (pl->n_objs ? 2 * pl->n_objs : 1) * sizeof(*pl->objs));
         struct pl_obj *o = &pl->objs[pl->n_objs];
         *o = (struct pl_obj){
                 .kind = kind,
@@ -81,7 +82,8 @@ static size_t resolve(struct ctx *c, const char *ref, size_t **ret)
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 if (!streq_ptr(OBJ(c, i)->ref, ref))
                         continue;
-                *ret = xrealloc(*ret, (n + 1) * sizeof(size_t));
+                if (!(n & (n - 1)))
+                        *ret = xrealloc(*ret, (n ? 2 * n : 1) * sizeof(size_t));
                 (*ret)[n++] = i;
         }
         return n;
@@ -114,10 +116,9 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                         }
                         if (o->kind == OBJ_DISK) {
                                 /* a disk with partitions cannot be used whole */
-                                bool has_parts = false;
-                                for (size_t q = 0; q < c->pl->n_objs; q++)
-                                        if (OBJ(c, q)->kind == OBJ_PART && OBJ(c, q)->parent == v[j])
-                                                has_parts = true;
+                                /* plan_partitions() adds a disk's partitions right after it */
+                                bool has_parts = v[j] + 1 < c->pl->n_objs && OBJ(c, v[j] + 1)->kind == OBJ_PART &&
+                                                 OBJ(c, v[j] + 1)->parent == v[j];
                                 if (has_parts) {
                                         err(c, line, what, "reference",
                                             "%s=\"%s\": disk %s is partitioned (<gpt>); name a partition, e.g. \"%s.%s\"",
@@ -132,7 +133,8 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                         }
                         o->used = true;
                         o->used_by = user;
-                        *ret = xrealloc(*ret, (n + 1) * sizeof(size_t));
+                        if (!(n & (n - 1)))
+                                *ret = xrealloc(*ret, (n ? 2 * n : 1) * sizeof(size_t));
                         (*ret)[n++] = v[j];
                 }
                 free(v);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "discover.h"
 #include "geometry.h"
@@ -208,6 +209,8 @@ void plan_free(struct plan *pl);
 /* Output (output.c): the plan, with every file as it would be written on an empty root. */
 char *plan_format_text(const struct plan *pl);
 char *plan_format_json(const struct plan *pl);
+/* The same JSON, written element by element: never held whole. */
+void plan_write_json(const struct plan *pl, FILE *f);
 
 /* Command lines the plan and apply share (plan/argv.c), so each is written once. */
 /* "lvm CMD [--config TEXT]": the head of every lvm call. */
@@ -218,6 +221,19 @@ char **md_assemble_argv(const struct plan *pl, size_t mi, const char *uuid);
 char **mkfs_force_argv(char *const *argv);
 /* First and last sector (inclusive) of a partition object, in its disk's logical sectors. */
 void part_sectors(const struct plan *pl, size_t pi, uint64_t *ret_first, uint64_t *ret_last);
+
+/* Selection (plan/select.c): the rules of a <match> a device fails (0: it matches). */
+enum {
+        MATCH_VENDOR = 1 << 0, MATCH_MODEL = 1 << 1, MATCH_SERIAL = 1 << 2, MATCH_WWN = 1 << 3, MATCH_PATH = 1 << 4,
+        MATCH_NAME = 1 << 5, MATCH_MIN_SIZE = 1 << 6, MATCH_MAX_SIZE = 1 << 7, MATCH_ROTATIONAL = 1 << 8,
+};
+unsigned match_failures(const struct p_match *m, const struct blockdev *b);
+/* A drive or LUN storprov may provision (md and dm devices are its outputs). */
+bool disk_is_input(const struct blockdev *b);
+/* Does every <disks> group of p find exactly its count on si? Returns 0, or -1
+ * with the failed rules and near misses in ret_misses (may be NULL) and the
+ * total count difference in ret_distance. */
+int profile_select(const struct profile *p, const struct sysinfo *si, char ***ret_misses, unsigned *ret_distance);
 
 /* "vg-lv" with dashes doubled, as device-mapper names LVs. */
 char *dm_name(const char *vg, const char *lv);

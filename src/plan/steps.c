@@ -11,7 +11,8 @@
 static size_t add_step(struct ctx *c, enum step_kind kind, size_t obj, char *desc)
 {
         struct plan *pl = c->pl;
-        pl->steps = xrealloc(pl->steps, (pl->n_steps + 1) * sizeof(*pl->steps));
+        if (!(pl->n_steps & (pl->n_steps - 1)))   /* double */
+                pl->steps = xrealloc(pl->steps, (pl->n_steps ? 2 * pl->n_steps : 1) * sizeof(*pl->steps));
         pl->steps[pl->n_steps] = (struct pl_step){.kind = kind, .obj = obj, .desc = desc};
         return pl->n_steps++;
 }
@@ -40,16 +41,24 @@ static void gpt_steps(struct ctx *c)
 {
         struct plan *pl = c->pl;
         char a[32];
+        /* each disk's partitions, in order, as linked lists built in one pass */
+        size_t *head = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t));
+        size_t *next = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t));
+        for (size_t i = 0; i < pl->n_objs; i++)
+                head[i] = next[i] = NO_OBJ;
+        for (size_t j = pl->n_objs; j-- > 0;)
+                if (OBJ(c, j)->kind == OBJ_PART && OBJ(c, j)->parent != NO_OBJ) {
+                        next[j] = head[OBJ(c, j)->parent];
+                        head[OBJ(c, j)->parent] = j;
+                }
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *d = OBJ(c, i);
                 if (d->kind != OBJ_DISK || d->preserve)
                         continue;
                 size_t np = 0;
                 struct pl_part *parts = NULL;
-                for (size_t j = 0; j < pl->n_objs; j++) {
+                for (size_t j = head[i]; j != NO_OBJ; j = next[j]) {
                         const struct pl_obj *q = OBJ(c, j);
-                        if (q->kind != OBJ_PART || q->parent != i)
-                                continue;
                         parts = xrealloc(parts, (np + 1) * sizeof(*parts));
                         struct pl_part *pp = &parts[np++];
                         *pp = (struct pl_part){
@@ -74,6 +83,8 @@ static void gpt_steps(struct ctx *c)
                 for (size_t k = 0; k < np; k++)
                         c->creator[parts[k].obj] = s;
         }
+        free(head);
+        free(next);
 }
 
 static char **mdadm_create_argv(const struct plan *pl, const struct pl_obj *o)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * XFS: stripe geometry checks, log stripe unit, mount options. */
 #include "plan/internal.h"
+#include "strmap.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -132,6 +133,8 @@ static void check_mkfs_options(struct ctx *c, const struct p_xfs *f, const char 
 
 void plan_fss(struct ctx *c)
 {
+        /* keys borrowed from the objects' mountpoints, which do not move when objs is reallocated */
+        struct strmap mountpoints = {0};
         for (size_t fi = 0; fi < c->p->n_fss; fi++) {
                 const struct p_xfs *f = &c->p->fss[fi];
                 char *ref0 = strv_join(f->on, " ");
@@ -192,19 +195,14 @@ void plan_fss(struct ctx *c)
                                     t->dev, fmt_size_human(t->size_bytes, sz));
                         o->fs.mount_options = fs_mount_options(c, f, what, o);
                         o->fs.nofail = !f->boot_critical;
-                        if (o->fs.mountpoint) {
-                                for (size_t q = 0; q < c->pl->n_objs; q++) {
-                                        struct pl_obj *y = OBJ(c, q);
-                                        if (q != oi && y->kind == OBJ_FS && streq_ptr(y->fs.mountpoint, o->fs.mountpoint))
-                                                err(c, f->line, what, "mountpoint", "mountpoint %s is used twice",
-                                                    o->fs.mountpoint);
-                                }
-                        }
+                        if (o->fs.mountpoint && !strmap_add(&mountpoints, o->fs.mountpoint, oi, NULL))
+                                err(c, f->line, what, "mountpoint", "mountpoint %s is used twice", o->fs.mountpoint);
                 }
                 strv_free(extra);
                 free(tg);
                 free(ref0);
                 free(what);
         }
+        strmap_free(&mountpoints);
 }
 

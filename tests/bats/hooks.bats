@@ -297,3 +297,27 @@ SH
 	assert_line --partial "dinfo: storprov: /usr/share/storprov/profiles/node.xml is shadowed by a site profile"
 	assert_line --regexp '^instmods hostonly=-h-optional raid0 raid1 raid10 raid456 '
 }
+
+@test "kickstart %pre: a profile directory goes through storprov select" {
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	# --seed applies to apply only
+	printf '#!/bin/sh\nv=$1; shift\n[ "$v" = apply ] && set -- "$@" --seed 1\nexec %s "$v" "$@" --sysroot %s\n' \
+		"$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
+	# this node: the md RAID6 of 8 disks capture
+	rm -rf "$BATS_TEST_TMPDIR/w" "$STORPROV_DEVROOT/dev"/*
+	cp -rL "$SYSROOT/md-raid6-8" "$BATS_TEST_TMPDIR/w"
+	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
+		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
+	done
+	run_pre "ro storprov.profile=$FIX/fleet quiet"
+	assert_success
+	cmp "$FIX/fleet/md-raid6-8.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	run -0 cat "$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
+	assert_line "ignoredisk --drives=sdb,sdc,sdd,sde,sdf,sdg,sdh,sdi"
+	# a node no profile fits stops the install, with the near miss
+	rm -rf "$BATS_TEST_TMPDIR/w/sys/block/sdi"
+	run_pre "ro storprov.profile=$FIX/fleet"
+	assert_failure
+	assert_output --partial "expected 8 disks, found 7 (1 missing)"
+	assert_output --partial "no single profile in $FIX/fleet fits this node"
+}

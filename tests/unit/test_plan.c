@@ -409,6 +409,10 @@ static void test_references(void **state)
                      si, "reference", 4, "partitioned");
         expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"d\" level=\"5\" devices=\"d\"/>", si,
                      "duplicate-id", 4, NULL);
+        /* generated disk ids take part: <disks id="d" count="2"> makes d1 and d2 */
+        expect_error("<disks id=\"d\" count=\"2\"><match name=\"sd[ab]\"/></disks>\n"
+                     "<disks id=\"d2\" count=\"2\"><match name=\"sd[cd]\"/></disks>",
+                     si, "duplicate-id", 4, "disk 2 of <disks id=\"d\" count=\"2\">");
         expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<xfs on=\"d\" mountpoint=\"/data\"/>", si,
                      "template", 4, "%n");
         free_sysinfo(si);

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "strmap.h"
 #include "util.h"
 
 static void test_parse_size(void **state)
@@ -91,11 +92,35 @@ static void test_diag(void **state)
         diags_free(&d);
 }
 
+/* the map the planner's uniqueness passes use: every key found, duplicates refused with the first value */
+static void test_strmap(void **state)
+{
+        (void)state;
+        struct strmap m = {0};
+        char **keys = NULL;
+        for (unsigned i = 0; i < 5000; i++)
+                strv_pushf(&keys, "lun%u", i);
+        for (unsigned i = 0; i < 5000; i++)
+                assert_true(strmap_add(&m, keys[i], i, NULL));
+        assert_int_equal(m.n, 5000);
+        for (unsigned i = 0; i < 5000; i++)
+                assert_int_equal(strmap_get(&m, keys[i]), i);
+        size_t old = 0;
+        assert_false(strmap_add(&m, "lun42", 7, &old));
+        assert_int_equal(old, 42);
+        assert_int_equal(strmap_get(&m, "lun5000"), (size_t)-1);
+        assert_int_equal(strmap_get(&m, NULL), (size_t)-1);
+        strmap_free(&m);
+        assert_int_equal(strmap_get(&m, "lun1"), (size_t)-1);
+        strv_free(keys);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse_size), cmocka_unit_test(test_fmt), cmocka_unit_test(test_math),
                 cmocka_unit_test(test_strv),       cmocka_unit_test(test_diag),
+                cmocka_unit_test(test_strmap),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # dracut module: provision storage with storprov before the root is mounted.
 # Kernel command line:
-#   rd.storprov.profile=PATH   profile inside the initramfs (required to run)
+#   rd.storprov.profile=PATH   profile inside the initramfs (required to run), or a
+#                              directory of profiles (/etc/storprov/profiles):
+#                              storprov select picks the one that fits this node
 #   rd.storprov.wipe=1         allow wiping targets that carry signatures
 #   rd.storprov.jobs=N         independent arrays in parallel (default 2)
 #   rd.storprov.seed=N         reproducible identities (tests)

@@ -6,6 +6,13 @@ storprov_args() {
     # prints the common apply arguments from the kernel command line
     _p=$(getarg rd.storprov.profile=)
     [ -n "$_p" ] || return 1
+    # --- storprov select (issue 12) ---------------------------------------
+    # rd.storprov.profile= may name a directory (/etc/storprov/profiles): the
+    # one profile whose <match> rules fit this node; 2: none or several fit
+    if [ -d "$_p" ]; then
+        _p=$(storprov select --profiles "$_p" 2>/dev/console) || return 2
+    fi
+    # --- end storprov select ------------------------------------------------
     printf '%s\n' --profile "$_p" --yes
     getargbool 0 rd.storprov.wipe && printf '%s\n' --wipe
     _j=$(getarg rd.storprov.jobs=)
@@ -70,7 +77,11 @@ storprov_rw() {
 # console; dies on failure
 storprov_run() {
     _what=$1 _root=$2 _sp_run=${storprov_rundir:-/run/storprov}
-    _args=$(storprov_args) || return 0
+    _args=$(storprov_args) || {
+        # a profile directory (storprov select) nothing in fits: stop the boot
+        [ $? -eq 2 ] && die "storprov: $_what: no single profile in $(getarg rd.storprov.profile=) fits this node (storprov select above)"
+        return 0
+    }
     _mdconf=$(storprov_mdadm_conf "$_root")
     # one word per line; the profile path has no spaces
     # shellcheck disable=SC2086

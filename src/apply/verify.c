@@ -1,0 +1,677 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * verify: the live node read back with means independent of the ones apply
+ * used, step kind by step kind (the .verify operation of the step_ops table
+ * in steps.c), plus what no step makes: the mounts and the generated files.
+ *   partitions   sysfs start/size of each partition
+ *   md           sysfs md/ level, raid_disks, chunk_size, bitmap, members;
+ *                mdadm --detail for the uuid
+ *   PV, VG       lvm pvs pe_start, vgs extent size and PV count
+ *   LV           the device-mapper table through libdevmapper
+ *   XFS          XFS_IOC_FSGEOMETRY on the mounted filesystem, else the
+ *                superblock; /proc/mounts options; the fstab line
+ *   tuning       the sysfs attributes and /proc/sys values
+ *   files        every file under --root against what render writes now
+ * With a captured --sysroot only what the tree holds (sysfs, proc) is read;
+ * device-level checks are reported as not checked. */
+#include "apply/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "dmtable.h"
+#include "exec.h"
+#include "render.h"
+#include "strmap.h"
+#include "xfs_sb.h"
+
+static const char *const vstatus_names[] = {
+        [V_OK] = "ok", [V_DRIFT] = "drift", [V_MISSING] = "missing", [V_UNCHECKED] = "not-checked",
+};
+
+void vcheck(struct run *r, const char *object, const char *kind, const char *what, enum vstatus st,
+            const char *expected, const char *found)
+{
+        if (!(r->n_vc & (r->n_vc - 1)))
+                r->vc = xrealloc(r->vc, (r->n_vc ? 2 * r->n_vc : 1) * sizeof(*r->vc));
+        r->vc[r->n_vc++] = (struct vcheck){
+                .object = xstrdup(object), .kind = xstrdup(kind), .what = xstrdup(what), .status = st,
+                .expected = xstrdup(expected), .found = xstrdup(found),
+        };
+}
+
+/* expected against found: ok when equal, missing when found is NULL */
+static void vcompare(struct run *r, const struct pl_obj *o, const char *what, const char *expected, const char *found)
+{
+        vcheck(r, o->id, obj_kind_name(o->kind), what, !found ? V_MISSING : streq_ptr(expected, found) ? V_OK : V_DRIFT,
+               expected, found);
+}
+
+static void vcompare_u64(struct run *r, const struct pl_obj *o, const char *what, uint64_t expected, const char *found)
+{
+        char e[32];
+        snprintf(e, sizeof e, "%" PRIu64, expected);
+        uint64_t f;
+        if (found && parse_u64(found, &f) == 0 && f == expected)
+                vcompare(r, o, what, e, e);
+        else
+                vcompare(r, o, what, e, found);
+}
+
+bool verify_live(const struct run *r)
+{
+        return !strcmp(r->dev.sysroot, "/") && !devices_fake(&r->dev);
+}
+
+/* SYSFS/attr of an object: on a live node through its device number; in a
+ * captured tree through the discovered device of the same identity. */
+static char *vsysfs(const struct run *r, const struct pl_obj *o, const char *attr)
+{
+        if (verify_live(r))
+                return dev_sysfs_attr(&r->dev, o, attr);
+        const char *kname = NULL;
+        _cleanup_free_ char *sub = NULL;
+        const struct sysinfo *si = r->si;
+        if (o->kind == OBJ_DISK && o->disk.bd)
+                kname = o->disk.bd->name;
+        else if (o->kind == OBJ_PART && o->parent != NO_OBJ && r->pl->objs[o->parent].disk.bd) {
+                kname = r->pl->objs[o->parent].disk.bd->name;
+                sub = xstrdup(kname_of(o->dev));
+        } else
+                for (size_t k = 0; k < si->n_devs && !kname; k++) {
+                        const struct blockdev *b = &si->devs[k];
+                        if ((o->kind == OBJ_MD && streq_ptr(b->md_devname, o->md.name)) ||
+                            (o->kind == OBJ_LV && streq_ptr(b->dm_lv_name, o->lv.name) &&
+                             streq_ptr(b->dm_vg_name, r->pl->objs[o->parent].vg.name)))
+                                kname = b->name;
+                }
+        if (!kname)
+                return NULL;
+        return xasprintf("%s/sys/block/%s%s%s/%s", strcmp(si->sysroot, "/") ? si->sysroot : "", kname, sub ? "/" : "",
+                         sub ? sub : "", attr);
+}
+
+static char *vattr(const struct run *r, const struct pl_obj *o, const char *attr)
+{
+        _cleanup_free_ char *p = vsysfs(r, o, attr);
+        return p ? read_line_file(p) : NULL;
+}
+
+/* ---- partitions ---------------------------------------------------------------- */
+
+void vfy_gpt(struct run *r, size_t si)
+{
+        const struct pl_step *s = &r->pl->steps[si];
+        const struct pl_obj *d = &r->pl->objs[s->obj];
+        uint64_t per = d->sector_bytes / SECTOR_BYTES;   /* sysfs counts 512-byte sectors */
+        for (size_t k = 0; k < s->n_parts; k++) {
+                const struct pl_part *p = &s->parts[k];
+                const struct pl_obj *po = &r->pl->objs[p->obj];
+                _cleanup_free_ char *start = vattr(r, po, "start");
+                _cleanup_free_ char *size = vattr(r, po, "size");
+                _cleanup_free_ char *w1 = xasprintf("%s start (512-byte sectors, aligned to %" PRIu64 " bytes)",
+                                                    kname_of(po->dev), d->align_bytes);
+                _cleanup_free_ char *w2 = xasprintf("%s size (512-byte sectors)", kname_of(po->dev));
+                vcompare_u64(r, po, w1, p->first_sector * per, start);
+                if (start)
+                        vcompare_u64(r, po, w2, (p->last_sector - p->first_sector + 1) * per, size);
+        }
+}
+
+/* ---- md --------------------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The kernel name of a plan device path (/dev/md/data → md127), live. */
+static char *live_kname(const char *path)
+{
+        char buf[PATH_MAX];
+        if (!realpath(path, buf))
+                return xstrdup(kname_of(path));
+        return xstrdup(kname_of(buf));
+}
+
+static void verify_md_obj(struct run *r, const struct pl_obj *o);
+
+void vfy_md(struct run *r, size_t si)
+{
+        verify_md_obj(r, &r->pl->objs[r->pl->steps[si].obj]);
+}
+
+static void verify_md_obj(struct run *r, const struct pl_obj *o)
+{
+        _cleanup_free_ char *level = vattr(r, o, "md/level");
+        if (!level) {
+                vcheck(r, o->id, "md", "array", V_MISSING, o->dev, NULL);
+                return;
+        }
+        vcompare(r, o, "md/level", raid_level_name(o->md.level), level);
+        _cleanup_free_ char *nd = vattr(r, o, "md/raid_disks");
+        vcompare_u64(r, o, "md/raid_disks", o->md.n_members - o->md.spares, nd);
+        if (o->md.level != RAID_1) {
+                _cleanup_free_ char *ch = vattr(r, o, "md/chunk_size");
+                vcompare_u64(r, o, "md/chunk_size (bytes)", o->md.chunk_bytes, ch);
+        }
+        if (o->md.level != RAID_0) {
+                _cleanup_free_ char *loc = vattr(r, o, "md/bitmap/location");
+                const char *found = !loc ? "none" : !strcmp(loc, "none") ? "none" : "internal";
+                vcompare(r, o, "bitmap (md/bitmap/location)", strcmp(o->md.bitmap, "none") ? "internal" : "none", found);
+        }
+        /* members: md/dev-X/block points at each member's sysfs directory */
+        _cleanup_free_ char *mdir = vsysfs(r, o, "md");
+        char **want = NULL, **have = NULL;
+        for (size_t k = 0; k < o->md.n_members; k++) {
+                const struct pl_obj *m = &r->pl->objs[o->md.members[k]];
+                if (verify_live(r)) {
+                        _cleanup_free_ char *dp = dev_path(&r->dev, m->dev);
+                        _cleanup_free_ char *kn = live_kname(dp);
+                        strv_push(&want, kn);
+                } else
+                        strv_push(&want, kname_of(m->dev));
+        }
+        if (mdir) {
+                DIR *dd = opendir(mdir);
+                for (struct dirent *e; dd && (e = readdir(dd));)
+                        if (startswith(e->d_name, "dev-"))
+                                strv_push(&have, e->d_name + 4);
+                if (dd)
+                        closedir(dd);
+        }
+        size_t nw = strv_len(want), nh = strv_len(have);
+        if (nw)
+                qsort(want, nw, sizeof(char *), cmp_str);
+        if (nh)
+                qsort(have, nh, sizeof(char *), cmp_str);
+        _cleanup_free_ char *w = strv_join(want, " "), *h = strv_join(have, " ");
+        vcompare(r, o, "members (md/dev-*)", w, h);
+        strv_free(want);
+        strv_free(have);
+        if (!verify_live(r)) {
+                vcheck(r, o->id, "md", "uuid (mdadm --detail)", V_UNCHECKED, o->md.uuid.planned, NULL);
+                return;
+        }
+        _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
+        char **argv = NULL;
+        strv_push(&argv, "mdadm");
+        strv_push(&argv, "--detail");
+        strv_push(&argv, "--export");
+        strv_push(&argv, dp);
+        char *out = NULL;
+        _cleanup_free_ char *uuid = NULL;
+        if (run_argv(argv, &out) == 0 && out) {
+                char *u = strstr(out, "MD_UUID=");
+                if (u)
+                        uuid = strndup(u + 8, strcspn(u + 8, "\n"));
+        }
+        free(out);
+        strv_free(argv);
+        const char *want_uuid = ident_get(&o->md.uuid);
+        vcompare(r, o, "uuid (mdadm --detail)", want_uuid, uuid && uuid_eq(uuid, want_uuid) ? want_uuid : uuid);
+}
+
+/* ---- LVM ------------------------------------------------------------------------ */
+
+void vfy_pv(struct run *r, size_t si)
+{
+        const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
+        static const struct pl_obj none = {.kind = OBJ_DISK};
+        const struct pl_obj *vg = o->used_by != NO_OBJ ? &r->pl->objs[o->used_by] : &none;
+        if (!verify_live(r)) {
+                vcheck(r, o->id, "pv", "pe_start (lvm pvs)", V_UNCHECKED, NULL, NULL);
+                return;
+        }
+        _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
+        char **l = lvm_query(r, "pvs", "pe_start,vg_name", dp);
+        if (!l) {
+                vcheck(r, o->id, "pv", "PV label (lvm pvs)", V_MISSING, o->dev, NULL);
+                return;
+        }
+        char **f = strv_split(l[0], "|");
+        uint64_t pe = 0;
+        bool ok = strv_len(f) >= 1 && parse_u64(strip(f[0]), &pe) == 0;
+        char e[64];
+        uint64_t align = vg->kind == OBJ_VG ? vg->vg.pv_align_bytes : 0;
+        snprintf(e, sizeof e, "a multiple of %" PRIu64 " bytes", align);
+        if (!align)
+                snprintf(e, sizeof e, "any");
+        vcheck(r, o->id, "pv", "pe_start (bytes, lvm pvs)", ok && (!align || pe % align == 0) ? V_OK : V_DRIFT, e,
+               f && f[0] ? strip(f[0]) : "?");
+        if (vg->kind == OBJ_VG)
+                vcompare(r, o, "VG (lvm pvs)", vg->vg.name, strv_len(f) >= 2 ? strip(f[1]) : "");
+        strv_free(f);
+        strv_free(l);
+}
+
+void vfy_vg(struct run *r, size_t si)
+{
+        const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
+        if (!verify_live(r)) {
+                vcheck(r, o->id, "vg", "extent size (lvm vgs)", V_UNCHECKED, NULL, NULL);
+                return;
+        }
+        char **l = lvm_query(r, "vgs", "vg_extent_size,pv_count", o->vg.name);
+        if (!l) {
+                vcheck(r, o->id, "vg", "VG (lvm vgs)", V_MISSING, o->vg.name, NULL);
+                return;
+        }
+        char **f = strv_split(l[0], "|");
+        vcompare_u64(r, o, "extent size (bytes, lvm vgs)", o->vg.extent_bytes, strv_len(f) >= 1 ? strip(f[0]) : NULL);
+        vcompare_u64(r, o, "PV count (lvm vgs)", o->vg.n_pvs, strv_len(f) >= 2 ? strip(f[1]) : NULL);
+        strv_free(f);
+        strv_free(l);
+}
+
+void vfy_lv(struct run *r, size_t si)
+{
+        const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
+        const struct pl_obj *vg = &r->pl->objs[o->parent];
+        _cleanup_free_ char *name = dm_name(vg->vg.name, o->lv.name);
+        if (!verify_live(r)) {
+                vcheck(r, o->id, "lv", "dm table (libdevmapper)", V_UNCHECKED, NULL, NULL);
+                return;
+        }
+        struct dm_segment *seg = NULL;
+        size_t n = 0;
+        char *err = NULL;
+        if (dm_table_read(name, &seg, &n, &err) < 0) {
+                vcheck(r, o->id, "lv", "dm table (libdevmapper)", V_MISSING, name, err);
+                free(err);
+                return;
+        }
+        unsigned want = o->lv.stripes >= 2 ? o->lv.stripes : 1;
+        uint64_t chunk = want > 1 ? o->lv.stripe_bytes / SECTOR_BYTES : 0, align = vg->geom.full_stripe_bytes / SECTOR_BYTES;
+        _cleanup_free_ char *e = xasprintf("%s, %u stripe%s, chunk %" PRIu64 " sectors", want > 1 ? "striped" : "linear",
+                                           want, want == 1 ? "" : "s", chunk);
+        for (size_t k = 0; k < n; k++) {
+                _cleanup_free_ char *f = xasprintf("%s, %u stripe%s, chunk %" PRIu64 " sectors", seg[k].type,
+                                                   seg[k].stripes, seg[k].stripes == 1 ? "" : "s", seg[k].chunk_sectors);
+                _cleanup_free_ char *w = xasprintf("dm table segment %zu (libdevmapper)", k);
+                vcompare(r, o, w, e, f);
+                for (unsigned q = 0; align && q < seg[k].stripes; q++) {
+                        _cleanup_free_ char *w2 = xasprintf("segment %zu data on %s: start on a %" PRIu64 "-sector boundary",
+                                                            k, seg[k].devices[q], align);
+                        _cleanup_free_ char *f2 = xasprintf("sector %" PRIu64, seg[k].offsets[q]);
+                        vcheck(r, o->id, "lv", w2, seg[k].offsets[q] % align ? V_DRIFT : V_OK, "a multiple", f2);
+                }
+        }
+        dm_segments_free(seg, n);
+}
+
+/* ---- XFS and its mount ---------------------------------------------------------- */
+
+struct mnt {
+        char *src, *target, *type, *opts;
+};
+
+static struct mnt *read_mounts(const char *sysroot, size_t *ret_n);
+
+/* A mounts or fstab table: source, target, type, options of every line. Takes p. */
+static struct mnt *read_table(char *p, size_t *ret_n)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len, n = 0;
+        struct mnt *m = NULL;
+        if (read_file(p, &text, &len) == 0)
+                for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+                        char a[1024], b[1024], c[64], d[2048];
+                        if (l[0] == '#' || sscanf(l, "%1023s %1023s %63s %2047s", a, b, c, d) != 4)
+                                continue;
+                        if (!(n & (n - 1)))
+                                m = xrealloc(m, (n ? 2 * n : 1) * sizeof(*m));
+                        m[n++] = (struct mnt){xstrdup(a), xstrdup(b), xstrdup(c), xstrdup(d)};
+                }
+        free(p);
+        *ret_n = n;
+        return m;
+}
+
+static void table_free(struct mnt *m, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                free(m[i].src);
+                free(m[i].target);
+                free(m[i].type);
+                free(m[i].opts);
+        }
+        free(m);
+}
+
+/* /proc/mounts and the fstab under --root, each read once per verify run and
+ * looked up by mountpoint (thousands of filesystems stay linear). */
+static struct {
+        struct mnt *m;
+        size_t n;
+        struct strmap by_target;
+        struct mnt *fstab;
+        size_t n_fstab;
+        struct strmap fstab_by_target;
+        bool loaded;
+} vcache;
+
+static void vcache_load(const struct run *r)
+{
+        if (vcache.loaded)
+                return;
+        vcache.loaded = true;
+        vcache.m = read_mounts(r->si->sysroot, &vcache.n);
+        /* the last mount on a target is the visible one, the last fstab line the one that counts:
+         * added from the end, the first added wins */
+        for (size_t i = vcache.n; i-- > 0;)
+                (void)strmap_add(&vcache.by_target, vcache.m[i].target, i, NULL);
+        vcache.fstab = read_table(path_join(r->o->root, r->pl->fstab_path), &vcache.n_fstab);
+        for (size_t i = vcache.n_fstab; i-- > 0;)
+                (void)strmap_add(&vcache.fstab_by_target, vcache.fstab[i].target, i, NULL);
+}
+
+static void vcache_free(void)
+{
+        table_free(vcache.m, vcache.n);
+        table_free(vcache.fstab, vcache.n_fstab);
+        strmap_free(&vcache.by_target);
+        strmap_free(&vcache.fstab_by_target);
+        memset(&vcache, 0, sizeof vcache);
+}
+
+static struct mnt *read_mounts(const char *sysroot, size_t *ret_n)
+{
+        return read_table(path_join(sysroot, "proc/mounts"), ret_n);
+}
+
+/* Options only mount(8) or systemd read, never shown in /proc/mounts. */
+static bool userspace_option(const char *o)
+{
+        static const char *const u[] = {"defaults", "nofail", "noauto", "auto", "user", "nouser", "users", "owner",
+                                        "_netdev", "group"};
+        for (size_t i = 0; i < ELEMENTSOF(u); i++)
+                if (!strcmp(o, u[i]))
+                        return true;
+        return startswith(o, "x-") || startswith(o, "comment=");
+}
+
+static void verify_mount(struct run *r, const struct pl_obj *o, const struct mnt *m)
+{
+        /* every planned option the kernel shows must be there, with its value */
+        char **want = strv_split(o->fs.mount_options, ","), **have = strv_split(m->opts, ",");
+        char **miss = NULL;
+        for (size_t i = 0; want && want[i]; i++)
+                if (!userspace_option(want[i]) && !strv_contains(have, want[i]))
+                        strv_push(&miss, want[i]);
+        _cleanup_free_ char *w = xasprintf("%s mounted with %s", o->fs.mountpoint, o->fs.mount_options);
+        _cleanup_free_ char *mj = miss ? strv_join(miss, ",") : NULL;
+        _cleanup_free_ char *f = miss ? xasprintf("%s (without %s)", m->opts, mj) : xstrdup(w);
+        vcheck(r, o->id, "xfs", "mount options (/proc/mounts)", miss ? V_DRIFT : V_OK, w, miss ? f : w);
+        strv_free(want);
+        strv_free(have);
+        strv_free(miss);
+}
+
+/* The fstab line of the filesystem under --root: UUID= and the planned options. */
+static void verify_fstab_line(struct run *r, const struct pl_obj *o)
+{
+        vcache_load(r);
+        _cleanup_free_ char *want = xasprintf("UUID=%s %s xfs %s", obj_uuid(o), o->fs.mountpoint, o->fs.mount_options);
+        size_t k = strmap_get(&vcache.fstab_by_target, o->fs.mountpoint);
+        _cleanup_free_ char *found = k == (size_t)-1 ? NULL
+                                                      : xasprintf("%s %s %s %s", vcache.fstab[k].src, vcache.fstab[k].target,
+                                                                  vcache.fstab[k].type, vcache.fstab[k].opts);
+        vcompare(r, o, "fstab entry", want, found);
+}
+
+static void verify_xfs_obj(struct run *r, const struct pl_obj *o);
+
+void vfy_xfs(struct run *r, size_t si)
+{
+        verify_xfs_obj(r, &r->pl->objs[r->pl->steps[si].obj]);
+}
+
+static void verify_xfs_obj(struct run *r, const struct pl_obj *o)
+{
+        vcache_load(r);
+        const struct mnt *mine = NULL;
+        if (o->fs.mountpoint) {
+                /* mounted under --root (an installer's /mnt/sysimage) or where it will live */
+                _cleanup_free_ char *rooted = path_join(r->o->root, o->fs.mountpoint);
+                size_t k = strmap_get(&vcache.by_target, rooted);
+                if (k == (size_t)-1)
+                        k = strmap_get(&vcache.by_target, o->fs.mountpoint);
+                mine = k == (size_t)-1 ? NULL : &vcache.m[k];
+        }
+        struct xfs_sb_info sb;
+        int rc = -ENOENT;
+        const char *how = NULL;
+        if (mine && verify_live(r)) {
+                rc = xfs_geom_ioctl(mine->target, &sb);
+                how = "XFS_IOC_FSGEOMETRY";
+        } else if (verify_live(r) || devices_fake(&r->dev)) {
+                _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
+                rc = xfs_sb_read(dp, &sb);
+                how = "superblock";
+        }
+        if (!how)
+                vcheck(r, o->id, "xfs", "geometry", V_UNCHECKED, NULL, NULL);
+        else if (rc < 0) {
+                _cleanup_free_ char *w = xasprintf("XFS (%s)", how);
+                vcheck(r, o->id, "xfs", w, V_MISSING, o->dev, strerror(-rc));
+        } else {
+                _cleanup_free_ char *w1 = xasprintf("uuid (%s)", how);
+                const char *u = obj_uuid(o);
+                vcompare(r, o, w1, u, uuid_eq(u, sb.uuid) ? u : sb.uuid);
+                _cleanup_free_ char *w2 = xasprintf("sunit/swidth (bytes, %s)", how);
+                _cleanup_free_ char *e = xasprintf("%" PRIu64 "/%" PRIu64, o->geom.su_bytes, o->geom.full_stripe_bytes);
+                _cleanup_free_ char *f = xasprintf("%" PRIu64 "/%" PRIu64, (uint64_t)sb.sunit_blocks * sb.block_bytes,
+                                                   (uint64_t)sb.swidth_blocks * sb.block_bytes);
+                vcompare(r, o, w2, e, f);
+        }
+        if (o->fs.mountpoint) {
+                if (mine)
+                        verify_mount(r, o, mine);
+                else
+                        vcheck(r, o->id, "xfs", "mount options (/proc/mounts)", V_MISSING, o->fs.mountpoint, NULL);
+                verify_fstab_line(r, o);
+        }
+}
+
+/* ---- tuning --------------------------------------------------------------------- */
+
+void vfy_sysfs(struct run *r, size_t si)
+{
+        const struct pl_step *s = &r->pl->steps[si];
+        const struct pl_obj *o = &r->pl->objs[s->obj];
+        _cleanup_free_ char *cur = vattr(r, o, tune_defs[s->attr].sysfs);
+        /* the scheduler reads back as "none [mq-deadline] kyber": show the active one */
+        _cleanup_free_ char *shown = NULL;
+        if (cur && s->attr == TUNE_SCHEDULER && strchr(cur, '['))
+                shown = strndup(strchr(cur, '[') + 1, strcspn(strchr(cur, '[') + 1, "]"));
+        vcheck(r, o->id, obj_kind_name(o->kind), tune_defs[s->attr].sysfs,
+               !cur ? V_MISSING : tune_value_same(s->kind, s->attr, cur, s->value) ? V_OK : V_DRIFT, s->value,
+               shown ? shown : cur);
+}
+
+void vfy_sysctl(struct run *r, size_t si)
+{
+        const struct pl_step *s = &r->pl->steps[si];
+        _cleanup_free_ char *rel = xasprintf("proc/sys/%s", s->key);
+        for (char *c = rel + 9; *c; c++)
+                if (*c == '.')
+                        *c = '/';
+        _cleanup_free_ char *p = path_join(r->si->sysroot, rel);
+        _cleanup_free_ char *cur = read_line_file(p);
+        _cleanup_free_ char *w = xasprintf("/%s", rel);
+        vcheck(r, s->key, "sysctl", w,
+               !cur ? V_MISSING : tune_value_same(s->kind, s->attr, cur, s->value) ? V_OK : V_DRIFT, s->value, cur);
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+
+static void verify_files(struct run *r)
+{
+        for (size_t i = 0; i < r->pl->n_files; i++) {
+                const struct pl_file *f = &r->pl->files[i];
+                _cleanup_free_ char *p = path_join(r->o->root, f->path);
+                _cleanup_free_ char *have = NULL;
+                size_t len;
+                _cleanup_free_ char *id = xasprintf("file:%s", f->path);
+                if (read_file(p, &have, &len) < 0) {
+                        vcheck(r, id, "file", p, V_MISSING, "as render writes it", NULL);
+                        continue;
+                }
+                _cleanup_free_ char *want = render_file(r->pl, f->kind, have, NULL);
+                if (!strcmp(want, have)) {
+                        vcheck(r, id, "file", p, V_OK, "as render writes it", "the same");
+                        continue;
+                }
+                /* the first line that differs */
+                size_t line = 1, k = 0;
+                while (want[k] && want[k] == have[k]) {
+                        if (want[k] == '\n')
+                                line++;
+                        k++;
+                }
+                size_t ws = k, hs = k;
+                while (ws > 0 && want[ws - 1] != '\n')
+                        ws--;
+                while (hs > 0 && have[hs - 1] != '\n')
+                        hs--;
+                _cleanup_free_ char *e = xasprintf("line %zu: %.*s", line, (int)strcspn(want + ws, "\n"), want + ws);
+                _cleanup_free_ char *g = xasprintf("line %zu: %.*s", line, (int)strcspn(have + hs, "\n"), have + hs);
+                vcheck(r, id, "file", p, V_DRIFT, e, g);
+        }
+}
+
+/* ---- the report ------------------------------------------------------------------- */
+
+static void print_text(const struct run *r, const size_t *count)
+{
+        /* by object, in the order objects were first checked; an object's status is its worst
+         * check's. Checks are bucketed by object in one pass (linear at thousands of objects). */
+        struct strmap seen = {0};
+        size_t n_obj = 0, nv = r->n_vc ? r->n_vc : 1;
+        size_t *obj_of = xmalloc(nv * sizeof(size_t)), *start = xcalloc(nv + 1, sizeof(size_t));
+        size_t *order = xmalloc(nv * sizeof(size_t)), *fill = xcalloc(nv + 1, sizeof(size_t));
+        for (size_t i = 0; i < r->n_vc; i++) {
+                size_t k = strmap_get(&seen, r->vc[i].object);
+                if (k == (size_t)-1) {
+                        k = n_obj++;
+                        (void)strmap_add(&seen, r->vc[i].object, k, NULL);
+                }
+                obj_of[i] = k;
+                start[k + 1]++;
+        }
+        for (size_t k = 0; k < n_obj; k++)
+                start[k + 1] += start[k];
+        for (size_t i = 0; i < r->n_vc; i++)
+                order[start[obj_of[i]] + fill[obj_of[i]]++] = i;
+        for (size_t k = 0; k < n_obj; k++) {
+                const struct vcheck *f = &r->vc[order[start[k]]];
+                size_t n = start[k + 1] - start[k];
+                enum vstatus worst = V_OK;
+                for (size_t j = start[k]; j < start[k + 1]; j++)
+                        if (r->vc[order[j]].status != V_UNCHECKED && r->vc[order[j]].status > worst)
+                                worst = r->vc[order[j]].status;
+                printf("%-8s %s %s (%zu check%s)\n", vstatus_names[worst], f->kind, f->object, n, n == 1 ? "" : "s");
+                for (size_t j = start[k]; j < start[k + 1]; j++) {
+                        const struct vcheck *c = &r->vc[order[j]];
+                        if (c->status == V_OK)
+                                continue;
+                        if (c->status == V_UNCHECKED)
+                                printf("           %s: not checked (captured tree)\n", c->what);
+                        else
+                                printf("           %s %s: expected %s, found %s\n", vstatus_names[c->status], c->what,
+                                       c->expected ? c->expected : "-", c->found ? c->found : "nothing");
+                }
+        }
+        strmap_free(&seen);
+        free(obj_of);
+        free(start);
+        free(order);
+        free(fill);
+        printf("%zu checks: %zu ok, %zu drift, %zu missing, %zu not checked\n", r->n_vc, count[V_OK], count[V_DRIFT],
+               count[V_MISSING], count[V_UNCHECKED]);
+}
+
+static void print_json(const struct run *r, const size_t *count, const struct verify_options *vo)
+{
+        json_object *root = json_object_new_object();
+        char host[256] = "";
+        (void)gethostname(host, sizeof host - 1);
+        char ts[32];
+        time_t t = time(NULL);
+        strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+        json_object_object_add(root, "format", json_object_new_string(VERIFY_FORMAT));
+        json_object_object_add(root, "format_version", json_object_new_int(VERIFY_FORMAT_VERSION));
+        json_object_object_add(root, "tool", json_object_new_string("storprov"));
+        json_object_object_add(root, "tool_version", json_object_new_string(vo->tool_version));
+        json_object_object_add(root, "host", json_object_new_string(host));
+        json_object_object_add(root, "time", json_object_new_string(ts));
+        json_object_object_add(root, "profile", json_object_new_string(r->pl->profile_name));
+        json_object_object_add(root, "profile_path", json_object_new_string(r->pl->profile_path));
+        json_object_object_add(root, "sysroot", json_object_new_string(r->o->sysroot));
+        json_object_object_add(root, "root", json_object_new_string(r->o->root));
+        json_object_object_add(root, "status",
+                               json_object_new_string(count[V_DRIFT] + count[V_MISSING] ? "drift" : "clean"));
+        json_object *sum = json_object_new_object();
+        for (int s = 0; s < _V_MAX; s++)
+                json_object_object_add(sum, vstatus_names[s], json_object_new_int64((int64_t)count[s]));
+        json_object_object_add(root, "summary", sum);
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; i < r->n_vc; i++) {
+                const struct vcheck *c = &r->vc[i];
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "object", json_object_new_string(c->object));
+                json_object_object_add(j, "kind", json_object_new_string(c->kind));
+                json_object_object_add(j, "check", json_object_new_string(c->what));
+                json_object_object_add(j, "status", json_object_new_string(vstatus_names[c->status]));
+                json_object_object_add(j, "expected", c->expected ? json_object_new_string(c->expected) : NULL);
+                json_object_object_add(j, "found", c->found ? json_object_new_string(c->found) : NULL);
+                json_object_array_add(a, j);
+        }
+        json_object_object_add(root, "checks", a);
+        puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(root);
+}
+
+int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_options *vo)
+{
+        struct apply_options ao = {.root = vo->root ? vo->root : "/", .sysroot = vo->sysroot ? vo->sysroot : "/"};
+        struct run r = {.pl = pl, .si = si, .o = &ao, .lock_fd = -1};
+        devices_init(&r.dev, ao.sysroot);
+        for (size_t i = 0; i < pl->n_steps; i++)
+                step_verify(&r, i);
+        /* preserved arrays and filesystems have no step that makes them: read them back the same way */
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->preserve && o->kind == OBJ_MD)
+                        verify_md_obj(&r, o);
+                else if (o->preserve && o->kind == OBJ_FS && o->parent != NO_OBJ)
+                        verify_xfs_obj(&r, o);
+        }
+        verify_files(&r);
+        vcache_free();
+        size_t count[_V_MAX] = {0};
+        for (size_t i = 0; i < r.n_vc; i++)
+                count[r.vc[i].status]++;
+        if (vo->json)
+                print_json(&r, count, vo);
+        else
+                print_text(&r, count);
+        for (size_t i = 0; i < r.n_vc; i++) {
+                free(r.vc[i].object);
+                free(r.vc[i].kind);
+                free(r.vc[i].what);
+                free(r.vc[i].expected);
+                free(r.vc[i].found);
+        }
+        free(r.vc);
+        fflush(stdout);
+        return count[V_DRIFT] + count[V_MISSING] ? VERIFY_EXIT_DRIFT : 0;
+}

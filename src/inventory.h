@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * inventory: what an admin writes a profile from and a provisioning server
+ * collects — every disk storprov can see, with its stable ids, geometry,
+ * io hints, holders, signatures and mount use. Read-only, under a sysroot. */
+#pragma once
+
+#include <stdio.h>
+
+#include "discover.h"
+
+#define INVENTORY_FORMAT "storprov-inventory"
+#define INVENTORY_FORMAT_VERSION 1
+
+/* Prints si's disks (md and dm devices appear as holders, not as disks). */
+void inventory_print(const struct sysinfo *si, bool json, const char *tool_version, FILE *f);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# storprov inventory on captured trees: every disk with its stable ids,
+# geometry, io hints, holders, signatures and mount use; checked against the
+# tree's own files (sysfs, the udev database), not against storprov's plan.
+load test_helper
+
+@test "inventory: JSON lists every disk of the grid node with its ids and figures" {
+	run -0 "$SP" inventory --sysroot "$SYSROOT/grid-3ware" --format json
+	[ "$(jq -r .format <<<"$output")" = storprov-inventory ]
+	[ "$(jq -r .format_version <<<"$output")" = 1 ]
+	[ "$(jq -r .tool_version <<<"$output")" = "$("$SP" --version | cut -d' ' -f2)" ]
+	[ "$(jq -r '[.disks[].name] | join(" ")' <<<"$output")" = "sda sdb sdc" ]
+	local sdb='.disks[] | select(.name == "sdb")'
+	# figures straight from the tree's files
+	[ "$(jq -r "$sdb.size_bytes" <<<"$output")" = $(( $(cat "$SYSROOT/grid-3ware/sys/block/sdb/size") * 512 )) ]
+	[ "$(jq -r "$sdb.logical_sector_bytes" <<<"$output")" = "$(cat "$SYSROOT/grid-3ware/sys/block/sdb/queue/logical_block_size")" ]
+	[ "$(jq -r "$sdb.io_opt_bytes" <<<"$output")" = "$(cat "$SYSROOT/grid-3ware/sys/block/sdb/queue/optimal_io_size")" ]
+	[ "$(jq -r "$sdb.wwn" <<<"$output")" = "$(sed -n 's/^E:ID_WWN=//p' "$SYSROOT/grid-3ware/run/udev/data/b8:16")" ]
+	[ "$(jq -r "$sdb.by_path" <<<"$output")" = "/dev/disk/by-path/$(sed -n 's/^E:ID_PATH=//p' "$SYSROOT/grid-3ware/run/udev/data/b8:16")" ]
+	[ "$(jq -r "$sdb.vendor" <<<"$output")" = AMCC ]
+	[ "$(jq -r "$sdb.rotational" <<<"$output")" = true ]
+	# the OS disk: its partitions and filesystems
+	[ "$(jq -c '.disks[] | select(.name == "sda") | .partitions' <<<"$output")" = '["sda1","sda2"]' ]
+	[ "$(jq -r '.disks[] | select(.name == "sda") | .signatures | join(",")' <<<"$output")" = "dos partition table,ext3 on sda1,ext3 on sda2" ]
+}
+
+@test "inventory: holders and mount use, with the unit serial beside udev's" {
+	local t="$BATS_TEST_TMPDIR/node"
+	cp -a "$SYSROOT/md-raid6-lvm" "$t"
+	mkdir -p "$t/sys/block/sdb/holders/md127" "$t/sys/block/sda/sda2/holders"
+	printf '/dev/sda2 /boot xfs rw,relatime 0 0\n/dev/md127 /data xfs rw,noatime 0 0\nproc /proc proc rw 0 0\n' >"$t/proc/mounts"
+	run -0 "$SP" inventory --sysroot "$t" --format json
+	[ "$(jq -c '.disks[] | select(.name == "sdb") | .holders' <<<"$output")" = '["md127"]' ]
+	[ "$(jq -c '.disks[] | select(.name == "sdb") | .mounts' <<<"$output")" = '["md127 on /data (xfs)"]' ]
+	[ "$(jq -r '.disks[] | select(.name == "sdb") | .in_use' <<<"$output")" = true ]
+	[ "$(jq -c '.disks[] | select(.name == "sda") | .mounts' <<<"$output")" = '["sda2 on /boot (xfs)"]' ]
+	[ "$(jq -r '.disks[] | select(.name == "sdc") | .in_use' <<<"$output")" = false ]
+	[ "$(jq -r '.disks[] | select(.name == "sdb") | .unit_serial' <<<"$output")" = Z1Z5A2K40000C6021QXB ]
+	run -0 "$SP" inventory --sysroot "$t"
+	assert_line "    holders: md127"
+	assert_line "    mounted: md127 on /data (xfs)"
+	assert_line "13 disks"
+}
+
+@test "inventory: MegaRAID LUNs show the absurd io_opt they export" {
+	run -0 "$SP" inventory --sysroot "$SYSROOT/megaraid-ioopt" --format json
+	[ "$(jq -r '[.disks[] | select(.vendor == "AVAGO") | .io_opt_bytes] | join(" ")' <<<"$output")" = "4294966784 33553920 1073741824" ]
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# storprov verify on captured trees: the grid node of seed 000 as apply would
+# have left it (partitions in sysfs, queue attributes and sysctls set, the
+# filesystems mounted with the planned options, the files rendered), built
+# here from the tree and the plan's own figures; then one thing changed at a
+# time, and verify must name it, expected against found, and exit 3. The
+# live checks (md, dm, XFS geometry) run in tests/vm/7x-verify-drift.bats.
+load test_helper
+
+PROFILE="$TOP/profiles/grid-3ware-raid5.xml"
+
+setup() {
+	T="$BATS_TEST_TMPDIR/node"
+	ROOT="$BATS_TEST_TMPDIR/root"
+	cp -a "$SYSROOT/grid-3ware" "$T"
+	mkdir -p "$ROOT"
+	local plan
+	plan=$("$SP" plan --profile "$PROFILE" --sysroot "$T" --seed 1 --format json)
+	# partitions where the plan puts them (sysfs counts 512-byte sectors; these disks have 512-byte sectors)
+	local d
+	for d in sdb sdc; do
+		mkdir -p "$T/sys/block/$d/${d}1"
+		jq -r ".steps[] | select(.kind == \"gpt\" and .device == \"/dev/$d\") | .partitions[0].first_sector" <<<"$plan" >"$T/sys/block/$d/${d}1/start"
+		jq -r ".steps[] | select(.kind == \"gpt\" and .device == \"/dev/$d\") | .partitions[0] | .last_sector - .first_sector + 1" <<<"$plan" >"$T/sys/block/$d/${d}1/size"
+		echo 8192 >"$T/sys/block/$d/queue/read_ahead_kb"
+		echo 512 >"$T/sys/block/$d/queue/nr_requests"
+		echo 64 >"$T/sys/block/$d/queue/max_sectors_kb"
+		echo "none [mq-deadline] kyber bfq" >"$T/sys/block/$d/queue/scheduler"
+	done
+	mkdir -p "$T/proc/sys/vm"
+	echo 40 >"$T/proc/sys/vm/dirty_ratio"
+	echo 10 >"$T/proc/sys/vm/dirty_background_ratio"
+	printf '/dev/sdb1 /storage/data1 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc 0 0\n/dev/sdc1 /storage/data2 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc 0 0\n' >"$T/proc/mounts"
+	"$SP" render --profile "$PROFILE" --sysroot "$T" --seed 1 --root "$ROOT" 2>/dev/null
+}
+
+@test "verify: a node as planned is clean (exit 0); device-level checks are marked not checked" {
+	run -0 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1
+	assert_line --regexp '^[0-9]+ checks: [0-9]+ ok, 0 drift, 0 missing, 2 not checked$'
+	assert_line --partial "ok       partition lun1.data"
+	assert_line --partial "ok       disk lun1 (4 checks)"
+	assert_line --partial "ok       file file:/etc/fstab"
+	run -0 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format json
+	[ "$(jq -r .format <<<"$output")" = storprov-verify ]
+	[ "$(jq -r .format_version <<<"$output")" = 1 ]
+	[ "$(jq -r .tool_version <<<"$output")" = "$("$SP" --version | cut -d' ' -f2)" ]
+	[ "$(jq -r .status <<<"$output")" = clean ]
+	[ "$(jq -r .summary.drift <<<"$output")" = 0 ]
+	[ -n "$(jq -r .host <<<"$output")" ]
+}
+
+@test "verify: queue attributes and a sysctl changed by hand are drift, expected against found" {
+	echo 128 >"$T/sys/block/sdc/queue/read_ahead_kb"
+	echo "none mq-deadline kyber [bfq]" >"$T/sys/block/sdb/queue/scheduler"
+	echo 20 >"$T/proc/sys/vm/dirty_ratio"
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1
+	assert_line "drift    disk lun2 (4 checks)"
+	assert_line "           drift queue/read_ahead_kb: expected 8192, found 128"
+	assert_line "           drift queue/scheduler: expected mq-deadline, found bfq"
+	assert_line "           drift /proc/sys/vm/dirty_ratio: expected 40, found 20"
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format json
+	[ "$(jq -r .status <<<"$output")" = drift ]
+	[ "$(jq -r .summary.drift <<<"$output")" = 3 ]
+	[ "$(jq -c '.checks[] | select(.object == "lun2" and .check == "queue/read_ahead_kb") | [.status, .expected, .found]' <<<"$output")" = '["drift","8192","128"]' ]
+}
+
+@test "verify: a partition moved, a filesystem mounted with other options, a rule file deleted" {
+	echo 2048 >"$T/sys/block/sdb/sdb1/start"
+	sed -i 's|/storage/data2 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc|/storage/data2 xfs rw,relatime,inode64,logbufs=8,logbsize=32k|' "$T/proc/mounts"
+	rm "$ROOT/etc/udev/rules.d/70-storprov.rules"
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1
+	assert_line --partial "drift sdb1 start (512-byte sectors, aligned to 11534336 bytes): expected 22528, found 2048"
+	assert_line --partial "drift mount options (/proc/mounts): expected /storage/data2 mounted with noatime,inode64,logbufs=8,logbsize=256k,swalloc, found rw,relatime,inode64,logbufs=8,logbsize=32k (without noatime,logbsize=256k,swalloc)"
+	assert_line --partial "missing $ROOT/etc/udev/rules.d/70-storprov.rules: expected as render writes it, found nothing"
+}
+
+@test "verify: an unmounted filesystem and an edited fstab line" {
+	sed -i '/data1/d' "$T/proc/mounts"
+	sed -i 's|logbsize=256k,swalloc|logbsize=64k|' "$ROOT/etc/fstab"
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1
+	assert_line "missing  xfs fs:/storage/data1 (3 checks)"
+	assert_line "           missing mount options (/proc/mounts): expected /storage/data1, found nothing"
+	assert_line --regexp "drift fstab entry: expected UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=256k,swalloc, found UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=64k$"
+	assert_line --partial "drift $ROOT/etc/fstab: expected line"
+}
+
+@test "verify: bad input exits 2, a node whose disks are gone is refused like plan" {
+	run -2 "$SP" verify --sysroot "$T"
+	assert_output --partial "--profile FILE is required"
+	run -2 "$SP" verify --profile "$PROFILE" --sysroot "$SYSROOT/grid-3ware-one-missing"
+	assert_output --partial "[disk-count]"
+}
+
+@test "verify: preserved arrays and filesystems (no step makes them) are read back too" {
+	run -3 "$SP" verify --profile "$FIX/profiles/md-raid1-preserved.xml" --sysroot "$SYSROOT/md-raid1-syncwrite" --root "$ROOT"
+	assert_line "missing  md mirror (2 checks)"
+	assert_line "           missing array: expected /dev/md/journal, found nothing"
+	assert_line "missing  xfs fs:/srv/journal (3 checks)"
+}
