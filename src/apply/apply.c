@@ -197,6 +197,8 @@ static int carry_out(struct run *r)
                     failed, failed == 1 ? "" : "s");
                 return 1;
         }
+        if (devicesfile_sync(r))
+                return 1;
         bool files_changed = false;
         int ff = write_files(r, &files_changed);
         if (r->o->mount && ff >= 0)

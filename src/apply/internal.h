@@ -119,6 +119,9 @@ char **lvm_query(const struct run *r, const char *cmd, const char *fields, const
 bool uuid_eq(const char *a, const char *b);
 char *uuid_to_mdadm(const char *u);
 
+/* devicesfile.c: storprov's PVs into the target's LVM devices file; returns the failures */
+int devicesfile_sync(struct run *r);
+
 /* preserve.c */
 char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr);
 void verify_preserved(struct run *r);

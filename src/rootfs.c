@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * Files under a root, confined: openat2(RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS)
+ * where the kernel has it, else a walk one component at a time with
+ * O_NOFOLLOW. No link under the root is followed, on the way or at the end. */
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+/* ---- confined to a root -------------------------------------------------- */
+
+static int openat2_dir(int rootfd, const char *rel)
+{
+#ifdef SYS_openat2
+        if (getenv("STORPROV_NO_OPENAT2"))
+                return -ENOSYS;
+        struct open_how how = {
+                .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+        return fd < 0 ? -errno : (int)fd;
+#else
+        (void)rootfd;
+        (void)rel;
+        return -ENOSYS;
+#endif
+}
+
+/* Splits REL into its directory components and the last name; refuses "..". */
+static int split_rel(const char *rel, char ***ret_dirs, char **ret_base)
+{
+        char **parts = strv_split(rel, "/");
+        size_t n = strv_len(parts);
+        for (size_t i = 0; i < n; i++)
+                if (!strcmp(parts[i], "..")) {
+                        strv_free(parts);
+                        return -EXDEV;
+                }
+        if (!n || !strcmp(parts[n - 1], ".")) {
+                strv_free(parts);
+                return -EINVAL;
+        }
+        *ret_base = parts[n - 1];
+        parts[n - 1] = NULL;
+        *ret_dirs = parts;
+        return 0;
+}
+
+/* The directory made of DIRS under rootfd, as an fd; -errno. */
+static int open_dirs(int rootfd, char **dirs, bool create)
+{
+        char *joined = strv_join(dirs, "/");
+        int fd = openat2_dir(rootfd, *joined ? joined : ".");
+        free(joined);
+        if (fd >= 0 || (fd != -ENOSYS && !(fd == -ENOENT && create)))
+                return fd;
+        /* the walk: one component at a time, never following a link */
+        int cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 3);
+        if (cur < 0)
+                return -errno;
+        for (size_t i = 0; dirs && dirs[i]; i++) {
+                if (!strcmp(dirs[i], "."))
+                        continue;
+                int next = openat(cur, dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (next < 0 && errno == ENOENT && create) {
+                        if (mkdirat(cur, dirs[i], 0755) < 0 && errno != EEXIST) {
+                                int r = -errno;
+                                close(cur);
+                                return r;
+                        }
+                        (void)fchmodat(cur, dirs[i], 0755, 0); /* 0755 whatever the umask (just made: no link) */
+                        next = openat(cur, dirs[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                }
+                if (next < 0) {
+                        /* a symlink to a directory gives ENOTDIR with O_NOFOLLOW | O_DIRECTORY */
+                        int r = errno == ENOTDIR ? -ELOOP : -errno;
+                        struct stat st;
+                        if (r == -ELOOP && fstatat(cur, dirs[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode))
+                                r = -ENOTDIR;
+                        close(cur);
+                        return r;
+                }
+                close(cur);
+                cur = next;
+        }
+        return cur;
+}
+
+int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
+        int fd = -1;
+        if (dfd < 0)
+                r = dfd;
+        else if ((fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+                r = -errno;
+        else {
+                struct stat st;
+                if (fstat(fd, &st) < 0)
+                        r = -errno;
+                else if (!S_ISREG(st.st_mode))
+                        r = -EINVAL;
+                else if (st.st_size > (off_t)(64 * MiB))
+                        r = -EFBIG;
+                else {
+                        struct sbuf b = {0};
+                        char tmp[8192];
+                        for (;;) {
+                                ssize_t n = read(fd, tmp, sizeof(tmp));
+                                if (n < 0 && errno == EINTR)
+                                        continue;
+                                if (n < 0) {
+                                        r = -errno;
+                                        break;
+                                }
+                                if (n == 0)
+                                        break;
+                                if (b.len + (size_t)n > 64 * MiB) {
+                                        r = -EFBIG;
+                                        break;
+                                }
+                                sbuf_printf(&b, "%.*s", (int)n, tmp);
+                        }
+                        if (r < 0)
+                                free(b.s);
+                        else {
+                                if (ret_len)
+                                        *ret_len = b.len;
+                                *ret = sbuf_steal(&b);
+                        }
+                }
+        }
+        if (fd >= 0)
+                close(fd);
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        free(base);
+        return r;
+}
+
+/* Temp files of our pattern (".BASE.storprov-PID-…") whose writer is gone: a
+ * run killed between create and rename left them. A live writer's are kept. */
+static void remove_stale_temps(int dfd, const char *base)
+{
+        int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+        DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+        if (!dir) {
+                if (fd >= 0)
+                        close(fd);
+                return;
+        }
+        _cleanup_free_ char *prefix = xasprintf(".%s.storprov-", base);
+        size_t pl = strlen(prefix);
+        for (struct dirent *e; (e = readdir(dir));) {
+                if (strncmp(e->d_name, prefix, pl))
+                        continue;
+                char *end = NULL;
+                long pid = strtol(e->d_name + pl, &end, 10);
+                if (!end || *end != '-' || pid <= 0)
+                        continue;
+                if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+                        (void)unlinkat(dirfd(dir), e->d_name, 0);
+        }
+        closedir(dir);
+}
+
+int mkdir_in_root(const char *root, const char *rel)
+{
+        char **dirs = strv_split(rel, "/");
+        for (size_t i = 0; dirs && dirs[i]; i++)
+                if (!strcmp(dirs[i], "..")) {
+                        strv_free(dirs);
+                        return -EXDEV;
+                }
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+        if (fd >= 0)
+                close(fd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        return fd < 0 ? fd : 0;
+}
+
+int unlink_in_root(const char *root, const char *rel)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
+        struct stat st;
+        if (dfd < 0)
+                r = dfd;
+        else if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+        else if (unlinkat(dfd, base, 0) < 0 || fsync(dfd) < 0)
+                r = -errno;
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        free(base);
+        return r;
+}
+
+int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        char *tmp = NULL;
+        int fd = -1;
+        /* the root itself is the caller's word, made if missing */
+        char *rootdir = path_join(root && *root ? root : "/", "");
+        (void)mkdir_parents(rootdir, 0755);
+        free(rootdir);
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+        if (dfd < 0) {
+                r = dfd;
+                goto out;
+        }
+        /* the file itself: a link there is refused, not replaced */
+        struct stat st;
+        bool exists = fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (exists && !S_ISREG(st.st_mode)) {
+                r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+                goto out;
+        }
+        remove_stale_temps(dfd, base);
+        for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+                free(tmp);
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                tmp = xasprintf(".%s.storprov-%ld-%lx-%d", base, (long)getpid(), (unsigned long)ts.tv_nsec, attempt);
+                fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0 && errno != EEXIST) {
+                        r = -errno;
+                        goto out;
+                }
+        }
+        if (fd < 0) {
+                r = -EEXIST;
+                goto out;
+        }
+        for (size_t off = 0; off < len;) {
+                ssize_t n = write(fd, content + off, len - off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        r = -errno;
+                        goto out_unlink;
+                }
+                off += (size_t)n;
+        }
+        /* an existing file keeps its owner and mode (a 0600 fstab stays 0600) */
+        if ((exists && fchown(fd, st.st_uid, st.st_gid) < 0) || fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0 ||
+            fsync(fd) < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        r = close(fd);
+        fd = -1;
+        if (r < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        if (renameat(dfd, tmp, dfd, base) < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        (void)fsync(dfd);
+        r = 0;
+        goto out;
+out_unlink:
+        unlinkat(dfd, tmp, 0);
+out:
+        if (fd >= 0)
+                close(fd);
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        free(tmp);
+        strv_free(dirs);
+        free(base);
+        return r;
+}
+
+static bool real_under(const char *root_real, const char *real)
+{
+        size_t n = strlen(root_real);
+        if (n == 1 && root_real[0] == '/')
+                return true;
+        return !strncmp(real, root_real, n) && (real[n] == '/' || real[n] == 0);
+}
+
+bool path_under(const char *root, const char *path)
+{
+        char *rr = realpath(root && *root ? root : "/", NULL);
+        char *pr = rr ? realpath(path, NULL) : NULL;
+        bool ok = rr && pr && real_under(rr, pr);
+        free(rr);
+        free(pr);
+        return ok;
+}
+
+int read_file_under(const char *root, const char *path, char **ret)
+{
+        struct stat st;
+        if (lstat(path, &st) < 0)
+                return -errno;
+        if (S_ISLNK(st.st_mode))
+                return -ELOOP;
+        if (!path_under(root, path))
+                return -EXDEV;
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int r = 0;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = -EINVAL;
+        struct sbuf b = {0};
+        char tmp[8192];
+        while (r == 0) {
+                ssize_t n = read(fd, tmp, sizeof(tmp));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        r = -errno;
+                else if (n == 0)
+                        break;
+                else if (b.len + (size_t)n > MiB)
+                        r = -EFBIG;
+                else
+                        sbuf_printf(&b, "%.*s", (int)n, tmp);
+        }
+        close(fd);
+        if (r < 0) {
+                free(b.s);
+                return r;
+        }
+        *ret = sbuf_steal(&b);
+        return 0;
+}
