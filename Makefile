@@ -80,6 +80,9 @@ $(AB)/obj/%.o: src/%.c
 $(AB)/obj/schema.o: src/schema.c profiles/storprov.rng
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
+$(AB)/obj/version.o: src/version.c $(B)/version.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -c -o $@ $<
 $(AB)/libstorprov.a: $(ASAN_OBJS)
 	$(AR) rcs $@ $^
 $(AB)/storprov: $(AB)/obj/main.o $(AB)/libstorprov.a
@@ -110,6 +113,9 @@ $(FB)/obj/%.o: src/%.c
 $(FB)/obj/schema.o: src/schema.c profiles/storprov.rng
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
+$(FB)/obj/version.o: src/version.c $(B)/version.stamp
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -c -o $@ $<
 $(FB)/obj/render_check.o: tests/tools/render_check.c tests/tools/render_check.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -c -o $@ $<
