@@ -840,23 +840,17 @@ int main(int argc, char **argv)
                 return usage_error(NULL, "unknown verb '%s'", verb);
         struct args a = {0};
         int r = parse_args(v, argc - 1, argv + 1, &a);
-        if (r < 0)
-                return 0; /* --help */
-        if (r > 0)
-                return r;
-        if (!strcmp(verb, "geometry"))
-                return cmd_geometry(&a);
-        if (!strcmp(verb, "validate"))
-                return cmd_validate(&a);
-        if (!strcmp(verb, "plan"))
-                return cmd_plan(&a);
-        if (!strcmp(verb, "render"))
-                return cmd_render(&a);
-        if (!strcmp(verb, "verify"))
-                return cmd_verify(&a);
-        if (!strcmp(verb, "inventory"))
-                return cmd_inventory(&a);
-        if (!strcmp(verb, "select"))
-                return cmd_select(&a);
-        return cmd_apply(&a);
+        if (r == 0)
+                r = !strcmp(verb, "geometry")    ? cmd_geometry(&a)
+                    : !strcmp(verb, "validate")  ? cmd_validate(&a)
+                    : !strcmp(verb, "plan")      ? cmd_plan(&a)
+                    : !strcmp(verb, "render")    ? cmd_render(&a)
+                    : !strcmp(verb, "verify")    ? cmd_verify(&a)
+                    : !strcmp(verb, "inventory") ? cmd_inventory(&a)
+                    : !strcmp(verb, "select")    ? cmd_select(&a)
+                                                 : cmd_apply(&a);
+        else if (r < 0)
+                r = 0; /* --help */
+        strv_free(a.os_disks);
+        return r;
 }

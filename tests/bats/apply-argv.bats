@@ -102,6 +102,16 @@ apply_golden() { # NAME
 	done
 }
 
+# held FILE: wait until another process holds a lock on FILE
+held() {
+	local i
+	for i in $(seq 200); do
+		flock -n "$1" true || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 @test "apply: one run at a time; a held run lock or disk lock is named, --wait waits" {
 	world grid-3ware-raid5
 	local lock="$BATS_TEST_TMPDIR/run.lock" args
@@ -110,7 +120,7 @@ apply_golden() { # NAME
 	# another run holds the run lock
 	flock -o "$lock" sleep 30 &
 	local holder=$!
-	sleep 0.3
+	held "$lock"
 	run -1 "$SP" "${args[@]}"
 	assert_output --partial "is locked by pid"
 	assert_output --partial "nothing was touched"
@@ -119,7 +129,7 @@ apply_golden() { # NAME
 	# a partitioner holds a target disk
 	flock -o "$STORPROV_DEVROOT/dev/sdb" sleep 30 &
 	holder=$!
-	sleep 0.3
+	held "$STORPROV_DEVROOT/dev/sdb"
 	run -1 "$SP" "${args[@]}"
 	assert_output --partial "lun1 (/dev/sdb) is locked by pid"
 	[ ! -s "$FAKE_LOG" ]
@@ -127,7 +137,7 @@ apply_golden() { # NAME
 	# --wait: the second run waits for the first to end, then does the work
 	flock -o "$lock" sleep 2 &
 	holder=$!
-	sleep 0.3
+	held "$lock"
 	run -0 "$SP" "${args[@]}" --wait
 	assert_output --partial "waiting (--wait)"
 	run -0 grep -c '^mkfs.xfs' "$FAKE_LOG"
