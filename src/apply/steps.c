@@ -130,30 +130,67 @@ static void gpt_run(struct run *r, size_t si)
 
 /* ---- mdadm ------------------------------------------------------------------- */
 
-static bool md_running_with_uuid(struct run *r, const struct pl_obj *m)
+/* The MD_UUID mdadm reports for the array node path, or NULL. */
+static char *md_uuid_of(const char *path)
 {
-        if (!dev_exists(&r->dev, m->dev))
-                return false;
-        _cleanup_free_ char *dp = dev_path(&r->dev, m->dev);
         char **argv = NULL;
         strv_push(&argv, "mdadm");
         strv_push(&argv, "--detail");
         strv_push(&argv, "--export");
-        strv_push(&argv, dp);
-        char *out = NULL;
-        bool ok = false;
+        strv_push(&argv, path);
+        char *out = NULL, *uuid = NULL;
         if (run_argv(argv, &out) == 0 && out) {
                 char *u = strstr(out, "MD_UUID=");
                 if (u) {
                         char *e = strchr(u, '\n');
                         if (e)
                                 *e = 0;
-                        ok = uuid_eq(u + 8, m->md.uuid.planned);
+                        uuid = xstrdup(u + 8);
                 }
         }
         free(out);
         strv_free(argv);
-        return ok;
+        return uuid;
+}
+
+/* An array with our UUID that runs under its kernel name only: an mdadm
+ * --create that a kill interrupted left it without /dev/md/NAME (no udev to
+ * make the link). The link is made, so the rest of the plan finds it. */
+static bool md_adopt_by_uuid(struct run *r, const struct pl_obj *m)
+{
+        if (devices_fake(&r->dev))
+                return false;
+        _cleanup_free_ char *text = NULL;
+        if (read_file("/proc/mdstat", &text, NULL) < 0)
+                return false;
+        bool found = false;
+        char *save = NULL;
+        for (char *l = strtok_r(text, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
+                char name[32];
+                if (sscanf(l, "%31[a-z0-9_] : active", name) != 1 || strncmp(name, "md", 2))
+                        continue;
+                _cleanup_free_ char *node = xasprintf("/dev/%s", name);
+                _cleanup_free_ char *uuid = md_uuid_of(node);
+                if (!uuid || !uuid_eq(uuid, m->md.uuid.planned))
+                        continue;
+                _cleanup_free_ char *target = xasprintf("../%s", name);
+                (void)mkdir_parents(m->dev, 0755);
+                if (symlink(target, m->dev) == 0 || errno == EEXIST) {
+                        say(r, "md %s runs as /dev/%s with our uuid (an interrupted create): linked %s", m->md.name,
+                            name, m->dev);
+                        found = true;
+                }
+        }
+        return found;
+}
+
+static bool md_running_with_uuid(struct run *r, const struct pl_obj *m)
+{
+        if (!dev_exists(&r->dev, m->dev))
+                return md_adopt_by_uuid(r, m);
+        _cleanup_free_ char *dp = dev_path(&r->dev, m->dev);
+        _cleanup_free_ char *uuid = md_uuid_of(dp);
+        return uuid && uuid_eq(uuid, m->md.uuid.planned);
 }
 
 /* A running array against the plan (level, raid devices, chunk): NULL when
@@ -187,11 +224,34 @@ static void md_report_sync(struct run *r, const struct pl_obj *o)
                 say(r, "md %s: %s running in the background", o->md.name, sync);
 }
 
+/* An array that runs with our uuid but holds no data (size 0: an mdadm
+ * --create killed half-way left it started but not set up) is stopped, so
+ * that it is assembled again from its members. Returns true when it was. */
+static bool md_stop_if_empty(struct run *r, size_t si, const struct pl_obj *o)
+{
+        if (!dev_has_sysfs(&r->dev, o))
+                return false;
+        _cleanup_free_ char *size = md_attr(r, o, "size");
+        if (!size || strcmp(size, "0"))
+                return false;
+        char **argv = NULL;
+        strv_push(&argv, "mdadm");
+        strv_push(&argv, "--stop");
+        strv_push(&argv, o->dev);
+        say(r, "md %s runs with our uuid but holds nothing (an interrupted create): stopping it to assemble it again",
+            o->md.name);
+        int rc = run_logged(r, si, argv);
+        strv_free(argv);
+        if (rc == 0)
+                (void)unlink(o->dev);
+        return rc == 0;
+}
+
 static enum pre md_precheck(struct run *r, size_t si, char ***argv)
 {
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *o = STEP_OBJ(r, si);
-        if (md_running_with_uuid(r, o)) {
+        if (md_running_with_uuid(r, o) && !md_stop_if_empty(r, si, o)) {
                 _cleanup_free_ char *why = md_mismatch(r, o);
                 if (why) {
                         finish(r, si, OUT_FAILED, "%s is running with our uuid %s, but %s: refusing to guess; stop it and "
@@ -329,7 +389,17 @@ static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
         if (!l)
                 return PRE_RUN;
         strv_free(l);
-        /* an LV an earlier run created: its table must be the planned one */
+        /* an LV an earlier run created: active (a killed lvcreate may leave it inactive), and with the
+         * planned table */
+        if (dev_has_sysfs(&r->dev, o) && dev_wait(r, o->dev, NULL, 1000) < 0) {
+                char **act = NULL;
+                lvm_argv_head(r->pl, &act, "lvchange");
+                strv_push(&act, "--activate=y");
+                strv_push(&act, t);
+                say(r, "%s exists but is not active: activating it", o->dev);
+                (void)run_logged(r, si, act);
+                strv_free(act);
+        }
         if (dev_has_sysfs(&r->dev, o) && (dev_wait(r, o->dev, NULL, 5000) < 0 || lv_check_table(r, si) < 0)) {
                 if (r->st[si].outcome != OUT_FAILED)
                         finish(r, si, OUT_FAILED, "%s exists but did not appear", o->dev);
