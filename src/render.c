@@ -111,6 +111,11 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                         sbuf_printf(&out, "%s\n", l);
                         continue;
                 }
+                if (other_block && startswith(l, BEGIN_MARK)) {
+                        /* a begin mark inside another profile's block opens nothing */
+                        sbuf_puts(&out, "# storprov: a nested managed-block marker was here\n");
+                        continue;
+                }
                 if (other_block) {
                         sbuf_printf(&out, "%s\n", l);
                         if (startswith(l, END_MARK)) {
