@@ -190,8 +190,10 @@ static void test_render_ks(void **state)
 static void test_offline(void **state)
 {
         (void)state;
-        assert_string_equal(glob_example("9550SX*", 3), "9550SX3");
-        char *g = glob_example("sd[b-m]", 0);
+        char *g = glob_example("9550SX*", 3);
+        assert_string_equal(g, "9550SX3");
+        free(g);
+        g = glob_example("sd[b-m]", 0);
         assert_string_equal(g, "sdb");
         free(g);
         g = glob_example("AMCC?", 0);
