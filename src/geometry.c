@@ -277,6 +277,30 @@ uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes)
         return XFS_LOG_SU_MAX_BYTES;
 }
 
+uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, const struct stripe_geom *g)
+{
+        if (!g || !g->parity || !g->su_bytes || !g->sw || !block_bytes || g->full_stripe_bytes % block_bytes)
+                return 0;
+        uint64_t swidth = g->full_stripe_bytes / block_bytes;
+        uint64_t min_s = (16 * MiB + g->full_stripe_bytes - 1) / g->full_stripe_bytes;
+        uint64_t max_s = (1ULL << 40) / g->full_stripe_bytes;
+        if (agsize_blocks % swidth == 0 && gcd_u64(agsize_blocks / swidth, g->sw + 1) == 1 &&
+            gcd_u64(agsize_blocks / swidth, g->sw + 2) == 1)
+                return 0; /* already whole stripes, rotating */
+        uint64_t s0 = (agsize_blocks + swidth / 2) / swidth;
+        /* s0, s0 + 1, s0 - 1, s0 + 2, …: the nearest count coprime to both */
+        for (uint64_t d = 0; d <= 2 * (uint64_t)g->sw + 4; d++) {
+                uint64_t s = d % 2 ? s0 + (d + 1) / 2 : s0 - d / 2;
+                if (d % 2 == 0 && d / 2 > s0)
+                        continue;
+                if (s < min_s || s > max_s)
+                        continue;
+                if (gcd_u64(s, g->sw + 1) == 1 && gcd_u64(s, g->sw + 2) == 1)
+                        return s * swidth;
+        }
+        return 0;
+}
+
 void xfs_stripe_args(const struct stripe_geom *g, char ***argv)
 {
         char a[32], b[32];

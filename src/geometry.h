@@ -94,6 +94,17 @@ int xfs_validate_stripe(uint64_t su_bytes, unsigned sw, uint64_t sector_bytes, c
  * log su storprov derives (they are capped at 256 KiB) and suits streaming. */
 uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes);
 
+/* The AG size (in fs blocks) to give mkfs.xfs instead of its own choice
+ * (agsize_blocks) on a parity stripe, or 0 to keep it. XFS aligns allocations
+ * to the stripe width relative to the start of their AG, and mkfs.xfs rounds
+ * its AG size to the stripe unit only, so AG k starts k × agsize mod swidth into
+ * a stripe and every "aligned" extent in it straddles two stripes. The answer is
+ * S whole stripes per AG, S nearest agsize / swidth (the AG count stays mkfs's)
+ * and coprime to sw + 1 and sw + 2, so that on a RAID5 or RAID6 whose parity
+ * rotates every stripe the AG headers still rotate over the members (what mkfs's
+ * own one-su offset is for). Within [16 MiB, 1 TiB] per AG, as XFS requires. */
+uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, const struct stripe_geom *g);
+
 /* Appends "-d su=…,sw=…" and "-l version=2,su=…" to *argv (strv). Nothing is added
  * for a geometry without stripes. */
 void xfs_stripe_args(const struct stripe_geom *g, char ***argv);

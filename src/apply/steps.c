@@ -463,7 +463,7 @@ static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv
         return PRE_DONE;
 }
 
-static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
+static enum pre mkfs_signatures(struct run *r, size_t si, char ***argv)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
@@ -491,6 +491,72 @@ static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
         strv_free(*argv);
         *argv = forced;
         return PRE_RUN;
+}
+
+/* Does the profile's own mkfs-options set the AG size or count? */
+static bool argv_sets_ag(char *const *argv)
+{
+        for (size_t k = 1; argv[k]; k++)
+                if (!strcmp(argv[k - 1], "-d") && (strstr(argv[k], "agsize=") || strstr(argv[k], "agcount=")))
+                        return true;
+        return false;
+}
+
+/* On a parity stripe, asks mkfs.xfs (-N, a dry run: nothing is written) for
+ * the AG size it would choose on this device and, when that is not a whole
+ * number of stripes, gives it one (xfs_stripe_agsize_blocks). If the dry run
+ * fails or prints nothing usable, mkfs keeps its own choice. */
+static void mkfs_agsize(struct run *r, size_t si, char ***argv)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (!o->geom.parity || !o->geom.su_bytes || argv_sets_ag(*argv))
+                return;
+        size_t n = strv_len(*argv);
+        char **dry = NULL;
+        for (size_t k = 0; k < n; k++) {
+                if (k == 1)
+                        strv_push(&dry, "-N");
+                if (k == n - 1 && strcmp(dry[strv_len(dry) - 1], "-f"))
+                        strv_push(&dry, "-f");
+                strv_push(&dry, (*argv)[k]);
+        }
+        char **m = dev_argv(&r->dev, dry);
+        _cleanup_free_ char *out = NULL;
+        int rc = run_argv(m, &out);
+        strv_free(m);
+        strv_free(dry);
+        const char *ag = out ? strstr(out, "agsize=") : NULL;
+        const char *data = out ? strstr(out, "\ndata ") : NULL;
+        const char *bs = data ? strstr(data, "bsize=") : NULL;
+        unsigned long long agsize = 0, bsize = 0;
+        if (rc != 0 || !ag || !bs || sscanf(ag, "agsize=%llu", &agsize) != 1 || sscanf(bs, "bsize=%llu", &bsize) != 1) {
+                say(r, "mkfs.xfs -N on %s gave no AG geometry (exit %d); the AG size stays mkfs.xfs's own", o->dev, rc);
+                return;
+        }
+        uint64_t want = xfs_stripe_agsize_blocks(agsize, bsize, &o->geom);
+        if (!want)
+                return;
+        char **nv = NULL;
+        for (size_t k = 0; k < n; k++) {
+                if (k == n - 1) {
+                        strv_push(&nv, "-d");
+                        strv_pushf(&nv, "agsize=%" PRIu64 "b", want);
+                }
+                strv_push(&nv, (*argv)[k]);
+        }
+        say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %llu, "
+               "so that stripe-aligned allocations stay aligned in every AG",
+            o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize, agsize);
+        strv_free(*argv);
+        *argv = nv;
+}
+
+static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
+{
+        enum pre p = mkfs_signatures(r, si, argv);
+        if (p == PRE_RUN)
+                mkfs_agsize(r, si, argv);
+        return p;
 }
 
 static void created(struct run *r, size_t si)

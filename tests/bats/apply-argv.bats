@@ -43,7 +43,13 @@ apply_golden() { # NAME
 	run -0 grep 'lvcreate.*--name=scratch' "$FAKE_LOG"
 	assert_output --partial -- "--stripes=2 --stripesize=64k --readahead=32768 data"
 	run -0 grep 'mkfs.xfs -L scratch' "$FAKE_LOG"
-	assert_output --partial -- "-d su=64k,sw=8 -l version=2,su=64k /dev/data/scratch"
+	assert_output --partial -- "-d su=64k,sw=8 -l version=2,su=64k -d agsize="
+	# the AG size: whole full stripes (8 x 64 KiB = 128 blocks), a count coprime to 9 and 10
+	ag=$(sed -n 's/.*agsize=\([0-9]*\)b .*/\1/p' <<<"$output")
+	[ $((ag % 128)) = 0 ] && [ $((ag / 128 % 2)) = 1 ] && [ $((ag / 128 % 3)) != 0 ] && [ $((ag / 128 % 5)) != 0 ]
+	# the filesystem mkfs.xfs made has it (xfs_db reads the file's superblock)
+	run -0 xfs_db -r -c 'sb 0' -c 'p agblocks' "$STORPROV_DEVROOT/dev/data/scratch"
+	assert_output "agblocks = $ag"
 	# live tuning went to the (copied) sysfs of the member disks
 	for d in "$WORLD"/sys/block/sd[b-m]; do
 		[ "$(cat "$d/queue/read_ahead_kb")" = 4096 ]

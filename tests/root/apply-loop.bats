@@ -60,6 +60,12 @@ XML
 	assert_output --regexp "sunit=16 +swidth=48 blks"
 	assert_output --regexp "log += *internal log.*version=2"
 	assert_output --regexp "sectsz=512 +sunit=16 blks"
+	# every AG is whole full stripes (48 blocks), their count coprime to 4 and 5,
+	# so that stripe alignment, which XFS counts from each AG's start, holds in
+	# every AG and the AG headers still rotate over the members
+	ag=$(sed -n 's/.*agsize=\([0-9]*\) blks.*/\1/p' <<<"$output")
+	echo "agsize $ag blocks"
+	[ $((ag % 48)) -eq 0 ] && [ $((ag / 48 % 2)) -ne 0 ] && [ $((ag / 48 % 5)) -ne 0 ]
 	# the mount carries logbufs=8 and swalloc
 	run -0 grep "^${LOOP}p1 $ROOT/data xfs " /proc/mounts
 	assert_output --partial "logbufs=8"

@@ -126,6 +126,45 @@ static void test_log_su(void **state)
         }
 }
 
+/* -d agsize on parity stripes: whole stripes per AG, the count nearest mkfs's
+ * and coprime to sw+1 and sw+2 (the member counts of a RAID5 and a RAID6). */
+static void test_agsize(void **state)
+{
+        (void)state;
+        struct stripe_geom r5 = {.su_bytes = 64 * KiB, .sw = 3, .full_stripe_bytes = 192 * KiB, .parity = true};
+        struct stripe_geom r6 = {.su_bytes = 64 * KiB, .sw = 4, .full_stripe_bytes = 256 * KiB, .parity = true};
+        struct stripe_geom r0 = {.su_bytes = 64 * KiB, .sw = 4, .full_stripe_bytes = 256 * KiB, .parity = false};
+        /* RAID5 4 x 64K, swidth 48 blocks. 20 GiB: mkfs picks 16 AGs of 327680 blocks,
+         * 6826.67 stripes; nearest 6827 (odd, 6827 mod 5 = 2): 6827 x 48 = 327696,
+         * and 5242880 / 327696 = 15.9995, so still 16 AGs */
+        assert_int_equal(xfs_stripe_agsize_blocks(327680, 4096, &r5), 327696);
+        assert_int_equal((5242880 + 327696 - 1) / 327696, 16);
+        /* 600 GiB: mkfs's 4915184 is 102400 stripes less one su (its own rotation);
+         * 102400 is even (gcd with 4 = 4), 102401 is odd and 1 mod 5: 4915248 */
+        assert_int_equal(xfs_stripe_agsize_blocks(4915184, 4096, &r5), 4915248);
+        /* already whole stripes and coprime to 4 and 5: kept */
+        assert_int_equal(xfs_stripe_agsize_blocks(327696, 4096, &r5), 0);
+        /* RAID6 6 x 64K, swidth 64: 327680 = 5120 stripes, a multiple of 5;
+         * 5121 = 3 x 1707 shares 3 with 6; 5119 is odd, 1 mod 3 and 4 mod 5: 327616 */
+        assert_int_equal(xfs_stripe_agsize_blocks(327680, 4096, &r6), 327616);
+        /* no parity, no stripe, blocks that do not divide the stripe: mkfs decides */
+        assert_int_equal(xfs_stripe_agsize_blocks(327680, 4096, &r0), 0);
+        assert_int_equal(xfs_stripe_agsize_blocks(327680, 4096, &(struct stripe_geom){0}), 0);
+        struct stripe_geom odd = {.su_bytes = 6 * KiB, .sw = 1, .full_stripe_bytes = 6 * KiB, .parity = true};
+        assert_int_equal(xfs_stripe_agsize_blocks(327680, 4096, &odd), 0);
+        /* an AG under 16 MiB (86 stripes of 192 KiB) is never proposed */
+        assert_int_equal(xfs_stripe_agsize_blocks(1000, 4096, &r5), 0);
+        /* every answer: whole stripes, AG headers rotating */
+        for (uint64_t a = 4096; a < 4096 + 3 * 48 * 20; a += 16) {
+                uint64_t n = xfs_stripe_agsize_blocks(a, 4096, &r5);
+                uint64_t got = n ? n : a;
+                assert_int_equal(got % 48, 0);
+                assert_int_equal(gcd_u64(got / 48, 4), 1);
+                assert_int_equal(gcd_u64(got / 48, 5), 1);
+                assert_true(got + 3 * 48 >= a && got <= a + 3 * 48);
+        }
+}
+
 static void test_extent(void **state)
 {
         (void)state;
@@ -292,7 +331,7 @@ int main(void)
                 cmocka_unit_test(test_table),         cmocka_unit_test(test_seed000_xfs_units),
                 cmocka_unit_test(test_log_su),        cmocka_unit_test(test_extent),
                 cmocka_unit_test(test_stack),         cmocka_unit_test(test_stack_table),         cmocka_unit_test(test_validate_stripe),
-                cmocka_unit_test(test_level_parse),
+                cmocka_unit_test(test_level_parse),          cmocka_unit_test(test_agsize),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
