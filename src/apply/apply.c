@@ -61,6 +61,10 @@ static void execute(struct run *r)
                 deps[i] = pl->steps[i].deps;
                 n_deps[i] = pl->steps[i].n_deps;
         }
+        size_t n_gpt = 0;
+        for (size_t i = 0; i < pl->n_steps; i++)
+                n_gpt += pl->steps[i].kind == STEP_GPT;
+        r->parallel_gpt = r->o->jobs > 1 && n_gpt > 1;
         struct sched_graph g = {.n = pl->n_steps, .deps = (const size_t *const *)deps, .n_deps = n_deps};
         struct sched_ops ops = {
                 .ctx = r, .start = op_start, .wait = op_wait, .exited = op_exited, .skip = op_skip,

@@ -29,6 +29,8 @@ struct step_state {
         double started, elapsed;
         char *message;
         char **argv;              /* the child being waited for */
+        bool forked;              /* an in-process step run in a forked child (parallel GPT writes) */
+        int msg_fd;               /* forked: the read end of the child's error message pipe */
 };
 
 struct obj_state {
@@ -66,6 +68,7 @@ struct vcheck {
 };
 
 struct run {
+        bool parallel_gpt;        /* --jobs > 1 and several tables to write: each in a child */
         struct plan *pl;
         const struct sysinfo *si;
         const struct apply_options *o;

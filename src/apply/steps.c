@@ -100,7 +100,9 @@ static int gpt_nodes(struct run *r, size_t si)
         return 0;
 }
 
-static void gpt_run(struct run *r, size_t si)
+/* Before the write: a table that is already ours is kept (its nodes made),
+ * foreign signatures are wiped as allowed. Returns whether to write. */
+static bool gpt_prepare(struct run *r, size_t si)
 {
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *d = STEP_OBJ(r, si);
@@ -108,24 +110,104 @@ static void gpt_run(struct run *r, size_t si)
         if (os->ours && !os->repair_table) {
                 if (gpt_nodes(r, si) == 0)
                         finish(r, si, OUT_KEPT, "the partition table already matches the plan");
-                return;
+                return false;
         }
         if (wipe(r, si, s->obj) != 0) {
                 finish(r, si, OUT_FAILED, "wipefs failed");
-                return;
+                return false;
         }
-        _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
-        char *err = NULL;
         strv_pushf(&r->st[si].run, "libparted: gpt on %s, %zu partitions%s", d->dev, s->n_parts,
                    os->repair_table ? " (the damaged planned table, again)" : "");
-        int rc = gpt_write(path, d->sector_bytes, s->disk_guid, s->parts, s->n_parts, &err);
-        if (rc < 0) {
+        return true;
+}
+
+static int gpt_write_step(struct run *r, size_t si, char **ret_err)
+{
+        const struct pl_step *s = STEP(r, si);
+        const struct pl_obj *d = STEP_OBJ(r, si);
+        _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
+        return gpt_write(path, d->sector_bytes, s->disk_guid, s->parts, s->n_parts, ret_err);
+}
+
+static void gpt_done(struct run *r, size_t si, int rc, const char *err)
+{
+        if (rc < 0)
                 finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
-                free(err);
-                return;
-        }
-        if (gpt_nodes(r, si) == 0)
+        else if (gpt_nodes(r, si) == 0)
                 finish(r, si, OUT_CREATED, NULL);
+}
+
+static void gpt_run(struct run *r, size_t si)
+{
+        if (!gpt_prepare(r, si))
+                return;
+        char *err = NULL;
+        int rc = gpt_write_step(r, si, &err);
+        gpt_done(r, si, rc, err);
+        free(err);
+}
+
+/* With --jobs > 1 and several tables to write, each table is written by a
+ * forked child (libparted's commit syncs and waits for udev per disk), its
+ * error message coming back through a pipe; the parent makes the nodes when
+ * it has exited. Returns the child's pid, or 0 when the step ended here. */
+static pid_t gpt_fork(struct run *r, size_t si)
+{
+        if (!gpt_prepare(r, si))
+                return 0;
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) < 0) {
+                finish(r, si, OUT_FAILED, "pipe: %s", strerror(errno));
+                return 0;
+        }
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid < 0) {
+                close(fds[0]);
+                close(fds[1]);
+                finish(r, si, OUT_FAILED, "fork: %s", strerror(errno));
+                return 0;
+        }
+        if (pid == 0) {
+                close(fds[0]);
+                char *err = NULL;
+                int rc = gpt_write_step(r, si, &err);
+                if (rc < 0) {
+                        const char *m = err ? err : strerror(-rc);
+                        size_t len = strlen(m);
+                        while (len) {
+                                ssize_t w = write(fds[1], m, len);
+                                if (w <= 0)
+                                        break;
+                                m += w;
+                                len -= (size_t)w;
+                        }
+                }
+                _exit(rc < 0 ? 1 : 0);
+        }
+        close(fds[1]);
+        r->st[si].forked = true;
+        r->st[si].msg_fd = fds[0];
+        return pid;
+}
+
+static void gpt_exited(struct run *r, size_t si, int code)
+{
+        struct step_state *s = &r->st[si];
+        struct sbuf b = {0};
+        char buf[512];
+        ssize_t n;
+        while ((n = read(s->msg_fd, buf, sizeof(buf) - 1)) > 0) {
+                buf[n] = 0;
+                sbuf_puts(&b, buf);
+        }
+        close(s->msg_fd);
+        s->forked = false;
+        if (code != 0 && !b.s)
+                sbuf_printf(&b, "the libparted child writing the table exited %d", code);
+        gpt_done(r, si, code ? -EIO : 0, b.s);
+        free(b.s);
 }
 
 /* ---- mdadm ------------------------------------------------------------------- */
@@ -647,6 +729,14 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         struct step_state *s = &r->st[si];
         *ret_pid = 0;
         s->started = now_s(r);
+        if (st->kind == STEP_GPT && r->parallel_gpt) {
+                *ret_pid = gpt_fork(r, si);
+                if (*ret_pid > 0) {
+                        say(r, "step %zu start: %s (libparted, child %d)", si + 1, st->desc, (int)*ret_pid);
+                        s->outcome = OUT_RUNNING;
+                }
+                return;
+        }
         if (ops->run) {
                 ops->run(r, si);
                 return;
@@ -675,7 +765,9 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
 void step_exited(struct run *r, size_t si, int code)
 {
         struct step_state *s = &r->st[si];
-        if (code != 0)
+        if (s->forked)
+                gpt_exited(r, si, code);
+        else if (code != 0)
                 finish(r, si, OUT_FAILED, "%s exited %d", s->argv[0], code);
         else
                 step_ops[STEP(r, si)->kind].postcheck(r, si);
@@ -691,6 +783,8 @@ bool step_blocks_dependents(const struct run *r, size_t si)
 
 bool step_is_child(const struct run *r, size_t si)
 {
+        if (r->pl->steps[si].kind == STEP_GPT && r->parallel_gpt)
+                return true;
         return step_ops[r->pl->steps[si].kind].child;
 }
 

@@ -212,3 +212,44 @@ XML
 	assert_output --partial "nothing was written"
 	[ "$(sha256sum <"$IMG")" = "$before" ]
 }
+
+@test "apply: --jobs writes several partition tables at once, each in a child; a failed one is named, the others complete" {
+	new_loop 1G; a=$N
+	new_loop 1G; b=$N
+	new_loop 1G; c=$N
+	n=$(for d in /sys/block/loop*; do [ -f "$d/loop/backing_file" ] && [ "$(cat "$d/size")" = 2097152 ] && echo x; done | wc -l)
+	[ "$n" -eq 3 ] || skip "other 1 GiB loop devices exist"
+	cat >"$BATS_TEST_TMPDIR/p.xml" <<XML
+<?xml version="1.0"?>
+<profile version="1" name="three-luns">
+  <disks id="lun" count="3">
+    <match name="loop*" min-size="1G" max-size="1G"/>
+    <hwraid level="5" members="4" chunk="64K"/>
+    <gpt><partition id="data" size="100%"/></gpt>
+  </disks>
+  <xfs on="lun.data" label="lun%n" mountpoint="/lun%n"/>
+</profile>
+XML
+	# the third LUN is read-only: libparted's write fails in its child
+	blockdev --setro "/dev/$c"
+	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --jobs 3 \
+		--report "$BATS_TEST_TMPDIR/r.json"
+	blockdev --setrw "/dev/$c"
+	# three GPT steps started as children before any of them ended
+	[ "$(grep -c 'start: GPT.*(libparted, child [0-9]*)' <<<"$output")" -eq 3 ] || {
+		grep -E 'start:|GPT' <<<"$output"
+		false
+	}
+	# the read-only one failed with libparted's reason, through the child's pipe
+	jq -e --arg d "/dev/$c" '[.objects[] | select(.kind == "disk" and .device == $d) | .steps[] | select(.kind == "gpt")][0]
+		| .action == "failed" and (.message | test("writing the partition table failed: .*(not permitted|read-only)"; "i"))' \
+		"$BATS_TEST_TMPDIR/r.json" || { jq '.objects[]' "$BATS_TEST_TMPDIR/r.json"; false; }
+	# the two others: tables and filesystems, read back with sgdisk and xfs_info
+	for d in "$a" "$b"; do
+		run -0 sgdisk -i 1 "/dev/$d"
+		assert_output --regexp "First sector: [0-9]+ "
+		run -0 xfs_info "/dev/${d}p1"
+		assert_output --regexp "sunit=16 +swidth=48 blks"
+	done
+	[ ! -e "/sys/class/block/${c}p1" ]
+}
