@@ -26,6 +26,8 @@ packages=(
 	dracut-core
 	# the tests
 	bats bats-assert bats-support bats-file shellcheck
+	# fio: the member-read ratio in 45-raid6-luns-lv.bats
+	fio
 )
 
 case ${1-} in
