@@ -165,7 +165,7 @@ if srs:
 
 # ---- 1c. AG-relative stripe alignment -------------------------------------------
 ag = {}
-for lay in ['sp', 'spag']:
+for lay in ['sp', 'spnoag']:
     rs = sorted([r for r in R if r.get('case') == 'agalign' and r.get('layout') == lay], key=lambda r: r['rep'])
     if not rs:
         continue
@@ -178,7 +178,7 @@ for lay in ['sp', 'spag']:
                            'first_file_ag': xs.get(r['rep'], {}).get('ag')} for r in rs]}
 if ag:
     res['agalign'] = ag
-    res['agalign_mkfs'] = {k: KV.get('agalign', {}).get(k) for k in ['SP_MKFS', 'SPAG_MKFS']}
+    res['agalign_mkfs'] = {k: KV.get('agalign', {}).get(k) for k in ['SP_MKFS', 'SPNOAG_MKFS']}
 
 # ---- 2. parallel streaming reads ------------------------------------------------
 rd = {}
@@ -359,7 +359,7 @@ if sw:
 if ag:
     md += ['## 1c. Full-stripe O_DIRECT writers by round, md RAID5 4 x 64 KiB: AG size and stripe alignment', '',
            'Round 1 on a fresh filesystem, later rounds after buffered streams were written and removed. '
-           'sp = storprov\'s layout (`%s`); spag = the same plus `-d agsize=` a multiple of the stripe width.' % res['agalign_mkfs'].get('SP_MKFS'), '',
+           'sp = storprov\'s layout (`%s`); spnoag = the same without `-d agsize=` (mkfs.xfs\'s own AG size, storprov before the fix).' % res['agalign_mkfs'].get('SP_MKFS'), '',
            '| layout | agsize (blocks) | swidth (blocks) | round | RMW ratio | extents | extents off a full stripe | AG of first file | MiB/s |',
            '|---|---|---|---|---|---|---|---|---|']
     for lay, e in ag.items():

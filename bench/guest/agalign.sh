@@ -1,12 +1,14 @@
 #!/bin/bash
-# Benchmark 1c (guest): why storprov's layout shows read-modify-write under
-# full-stripe writes once files land outside allocation group 0. XFS aligns
-# an allocation to the stripe width relative to its AG's start, and mkfs.xfs
-# makes the AG size one stripe unit short of a multiple of the stripe width
-# (on purpose), so in AG k the "aligned" extents sit k stripe units off.
+# Benchmark 1c (guest): read-modify-write under full-stripe writes once files
+# land outside allocation group 0. XFS aligns an allocation to the stripe
+# width relative to its AG's start, and mkfs.xfs rounds its AG size to the
+# stripe unit only (one su short of whole stripes when they would divide), so
+# in AG k the "aligned" extents sit k x agsize mod swidth off a stripe.
+# storprov now passes -d agsize= of whole stripes on parity arrays.
 # "sp": storprov's layout (bench/profiles/raid5.xml: md RAID5 4 x 64 KiB);
-# "spag": the same md geometry, storprov's mkfs arguments plus an AG size that
-# is a multiple of the stripe width, same mount options. Rounds: 8 buffered
+# "spnoag": the same md geometry, storprov's mkfs arguments without its
+# -d agsize= (mkfs.xfs's own AG size: storprov before the fix), same mount
+# options. Rounds: 8 buffered
 # streams written and removed (ages the free space), then 4 full-stripe
 # O_DIRECT writers into preallocated files (as rmw.sh's "direct").
 #   BENCH_ROUNDS (default 3)
@@ -16,28 +18,26 @@ rounds=${BENCH_ROUNDS:-3}
 read -r -a S <<<"$(disks s 4)" || exit 1
 read -r -a D <<<"$(disks d 4)" || exit 1
 sp_apply "$BP/raid5.xml"
-md_create spag 5 "${D[@]}"
-md_wait /dev/md/sp /dev/md/spag
+md_create spnoag 5 "${D[@]}"
+md_wait /dev/md/sp /dev/md/spnoag
 mk=$(jq -r '[.objects[].steps[] | select(.kind == "mkfs" or (.argv[0] // "" | startswith("mkfs.xfs")))][0].argv[0]' /tmp/report.json)
 kv SP_MKFS "$mk"
-blocks=$(($(blockdev --getsize64 /dev/md/spag) / 4096))
-ag=$((blocks / 4 / 48 * 48))
-# storprov's own mkfs argv, device and uuid swapped, -d agsize added
-args=$(printf '%s\n' "$mk" | sed "s|-m uuid=[^ ]*||; s| /dev/[^ ]*\$||; s|^mkfs.xfs ||")
-kv SPAG_MKFS "mkfs.xfs -f $args -d agsize=${ag}b /dev/md/spag"
+# storprov's own mkfs argv with its -d agsize= taken out (mkfs.xfs's own AG
+# size, as storprov did before it set one), device and uuid swapped
+args=$(printf '%s\n' "$mk" | sed "s|-m uuid=[^ ]*||; s|-d agsize=[0-9]*b||; s| /dev/[^ ]*\$||; s|^mkfs.xfs ||")
+kv SPNOAG_MKFS "mkfs.xfs -f $args /dev/md/spnoag"
 # shellcheck disable=SC2086
-mkfs.xfs -f $args -d agsize=${ag}b "$(readlink -f /dev/md/spag)" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; die "mkfs spag"; }
-grep -i warning /tmp/mkfs.log | head -1 | sed 's/^/MKFS_WARNING /'
-mkdir -p /mnt/spag
-mount -t xfs -o noatime,logbufs=8,logbsize=256k,swalloc "$(readlink -f /dev/md/spag)" /mnt/spag || die "mount spag"
-declare -A MNT=([sp]=/target/bench [spag]=/mnt/spag) MEM=([sp]="${S[*]}" [spag]="${D[*]}")
-for l in sp spag; do
+mkfs.xfs -f $args "$(readlink -f /dev/md/spnoag)" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; die "mkfs spnoag"; }
+mkdir -p /mnt/spnoag
+mount -t xfs -o noatime,logbufs=8,logbsize=256k,swalloc "$(readlink -f /dev/md/spnoag)" /mnt/spnoag || die "mount spnoag"
+declare -A MNT=([sp]=/target/bench [spnoag]=/mnt/spnoag) MEM=([sp]="${S[*]}" [spnoag]="${D[*]}")
+for l in sp spnoag; do
 	i=$(xfs_info "${MNT[$l]}")
 	kv "${l^^}_AGSIZE" "$(printf '%s\n' "$i" | sed -n 's/.*agsize=\([0-9]*\) blks.*/\1/p')"
 	kv "${l^^}_SWIDTH" "$(printf '%s\n' "$i" | sed -n '/swidth=/{s/.*swidth=\([0-9]*\).*/\1/p;q}')"
 done
 for ((r = 1; r <= rounds; r++)); do
-	for l in sp spag; do
+	for l in sp spnoag; do
 		m=${MNT[$l]}
 		top=$(srcdev "$m")
 		mkdir -p "$m/w"

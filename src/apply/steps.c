@@ -466,6 +466,11 @@ static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
 {
         (void)argv;
         const struct pl_obj *o = STEP_OBJ(r, si);
+        /* a VG this run created holds no LV yet: no query (each lvm command scans every device) */
+        for (size_t k = 0; k < r->pl->n_steps; k++)
+                if (r->pl->steps[k].kind == STEP_VGCREATE && r->pl->steps[k].obj == o->parent &&
+                    r->st[k].outcome == OUT_CREATED)
+                        return PRE_RUN;
         _cleanup_free_ char *t = xasprintf("%s/%s", r->pl->objs[o->parent].vg.name, o->lv.name);
         char **l = lvm_query(r, "lvs", "lv_name", t);
         if (!l)
