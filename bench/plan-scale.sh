@@ -115,17 +115,44 @@ for n in "${sizes[@]}"; do
 		fi
 		echo "$key" >"$root.key"
 	fi
-	cat >"$prof" <<XML
-<?xml version="1.0" encoding="UTF-8"?>
-<profile version="1" name="plan-scale-$n">
-  <disks id="lun" count="$n">
-    <match path="pci-0000:05:00.0-fc-*" min-size="10G" max-size="20G"/>
-    <hwraid level="5" members="5" chunk="128K"/>
-    <tune scheduler="mq-deadline" read-ahead-kb="2048"/>
-  </disks>
-  <xfs on="lun" label="lun%n" mountpoint="/data/lun%n" mount-options="noatime"/>
-</profile>
-XML
+	# <disks> groups of at most 1000 LUNs by name (sdx1???: sdx1000-1999;
+	# the schema limits count to 1024), each with its own XFS, for every N
+	# alike (a group per decimal prefix: 3 groups at 12, 30 at 12000)
+	python3 - "$n" >"$prof" <<'PY'
+import sys
+n = int(sys.argv[1])
+print('<?xml version="1.0" encoding="UTF-8"?>')
+print('<profile version="1" name="plan-scale-%d">' % n)
+def letters(i):
+    # group ids without digits: a disk's id is its group's plus a number
+    s = ''
+    while True:
+        s = chr(ord('a') + i % 26) + s
+        i = i // 26 - 1
+        if i < 0:
+            return s
+def group(gid, match, count):
+    print('  <disks id="%s" count="%d">' % (gid, count))
+    print('    %s' % match)
+    print('    <hwraid level="5" members="5" chunk="128K"/>')
+    print('    <tune scheduler="mq-deadline" read-ahead-kb="2048"/>')
+    print('  </disks>')
+    print('  <xfs on="%s" label="%s%%n" mountpoint="/data/%s/%%n" mount-options="noatime"/>' % (gid, gid, gid))
+if True:
+    g = 0
+    for length in range(1, len(str(n - 1)) + 1):
+        lo, hi = (0 if length == 1 else 10 ** (length - 1)), min(10 ** length, n)
+        x = lo
+        while x < hi:
+            k = 0
+            while k < 3 and x % 10 ** (k + 1) == 0 and x + 10 ** (k + 1) <= hi and length - (k + 1) >= (0 if x == 0 else 1):
+                k += 1
+            glob = str(x)[:length - k] + '?' * k if x else '?'
+            group('g' + letters(g), '<match name="sdx%s" min-size="10G" max-size="20G"/>' % glob, 10 ** k if x else min(hi, 10))
+            g += 1
+            x += 10 ** k if x else min(hi, 10)
+print('</profile>')
+PY
 	rc=0
 	"$sp" plan --profile "$prof" --sysroot "$root" >"$work/plan-$n.out" 2>&1 || rc=$?
 	best_ms='' best_rss=''
