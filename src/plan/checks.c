@@ -274,7 +274,10 @@ void check_unused(struct ctx *c)
 {
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 const struct pl_obj *o = OBJ(c, i);
-                if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve)
+                /* a partitioned md is used by its partitions (plan_partitions adds them right after it) */
+                bool has_parts = i + 1 < c->pl->n_objs && OBJ(c, i + 1)->kind == OBJ_PART && OBJ(c, i + 1)->parent == i;
+                if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve &&
+                    !has_parts)
                         warn(c, o->line, o->what, "unused",
                              "%s %s is created but nothing uses it (no md, vg or xfs names it)", obj_kind_name(o->kind),
                              o->id);
