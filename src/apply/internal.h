@@ -115,6 +115,8 @@ char *part_kname(const struct devices *d, const struct plan *pl, size_t pi);
 /* lock.c: returns 0, or -1 after reporting who holds a lock */
 int locks_take(struct run *r);
 void locks_release_disks(struct run *r);
+/* The whole-device lock of a partitioned md (taken by its GPT step), held like the disks'. */
+int lock_md(struct run *r, size_t mi);
 void locks_release(struct run *r);
 
 /* inspect.c */

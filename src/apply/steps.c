@@ -128,6 +128,13 @@ static void gpt_run(struct run *r, size_t si)
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *d = STEP_OBJ(r, si);
         const struct obj_state *os = &r->os[s->obj];
+        if (d->kind == OBJ_MD) {
+                int rc = lock_md(r, s->obj);
+                if (rc < 0) {
+                        finish(r, si, OUT_FAILED, "cannot lock %s: %s", d->dev, strerror(-rc));
+                        return;
+                }
+        }
         if (gpt_inspect_md(r, si) < 0)
                 return;
         if (os->ours && !os->repair_table) {

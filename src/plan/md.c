@@ -151,9 +151,9 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
  *   bitmap space (choose_bm_space): 128 KiB on members of 200 GiB and more,
  *                 64 KiB above 8 GiB, 4 KiB below;
  *   headroom:     128 MiB, halved while it is more than 1/1024 of the member
- *                 and at least four chunks would stay (4.2 stops at 2 chunks
- *                 per half; mdadm before that halves further: a smaller
- *                 offset, so this estimate stays on the safe side).
+ *                 and the half is still at least two chunks (mdadm before
+ *                 4.2 halves without that floor: a smaller offset, so this
+ *                 estimate stays on the safe side).
  * Metadata 1.0 keeps the data at 0: superblock, bad-block log and bitmap sit
  * in the last 4 KiB-rounded 12 KiB + bitmap space.
  * Examples: a 512 MiB member with a 64 KiB chunk: headroom 512 KiB, offset
