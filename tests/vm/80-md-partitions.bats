@@ -5,7 +5,8 @@
 # = 3 MiB, XFS on partition 1 (su 64k, sw 3: sunit 16, swidth 48 blocks) and
 # an LVM PV on partition 2 (type lvm, pe_start on 3 MiB) with an XFS LV. The
 # first run is killed right after mdadm --create; the second must finish it;
-# the third must be a no-op (same XFS UUIDs).
+# the third must be a no-op (same XFS UUIDs); a fourth with everything
+# preserve="true" keeps it; a foreign table on the md is then refused.
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
@@ -74,4 +75,14 @@ setup() {
 	assert_equal "$(vm_kv DATA_UUID3)" "$(vm_kv DATA_UUID)"
 	assert_equal "$(vm_kv HOME_UUID3)" "$(vm_kv HOME_UUID)"
 	[ -n "$(vm_kv DATA_UUID)" ]
+	# preserve="true" on all of it: the md's table matches, so it is kept, and nothing changes
+	assert_equal "$(vm_kv RC4)" 0
+	assert_equal "$(vm_kv NOTHING4)" 1
+	assert_equal "$(vm_kv DATA_UUID4)" "$(vm_kv DATA_UUID)"
+	# a foreign table on the running md: refused before any write (exit 2), the table untouched
+	assert_equal "$(vm_kv RC5)" 2
+	assert_equal "$(vm_kv REFUSED5)" 1
+	assert_equal "$(vm_kv REFUSED5_MD)" 1
+	assert_equal "$(vm_kv PTUUID_KEPT)" 1
+	assert_equal "$(vm_kv PARTS_AFTER)" 1
 }

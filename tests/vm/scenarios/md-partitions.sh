@@ -85,3 +85,27 @@ kv NOTHING "$(grep -c 'nothing to do' /tmp/run3.log)"
 kv CREATED3 "$(grep -c 'created' /tmp/run3.log)"
 kv DATA_UUID3 "$(blkid -p -o value -s UUID "/dev/${k}p1")"
 kv HOME_UUID3 "$(blkid -p -o value -s UUID /dev/vgr5/home)"
+
+section "the same node, everything preserve=\"true\": verified and kept"
+sed -e 's/<disks id="sas"/& preserve="true"/' -e 's/<md id="r5"/& preserve="true"/' \
+	-e 's/<vg id="vg"/& preserve="true"/' -e 's/<xfs on=/<xfs preserve="true" on=/' "$P" >/tmp/preserve.xml
+storprov apply --profile /tmp/preserve.xml --yes --root /target --mount --seed 1 >/tmp/run4.log 2>&1
+kv RC4 "$?"
+cat /tmp/run4.log
+kv NOTHING4 "$(grep -c 'nothing to do' /tmp/run4.log)"
+kv DATA_UUID4 "$(blkid -p -o value -s UUID "/dev/${k}p1")"
+
+section "a foreign table on the md is refused without wipe"
+umount /target/data /target/home
+lvm vgchange -an vgr5 >/dev/null 2>&1
+sgdisk -Z "/dev/$k" >/dev/null 2>&1
+sgdisk -n 1:2048:+64M "/dev/$k" 2>&1
+udevadm settle 2>/dev/null
+ptuuid=$(blkid -p -o value -s PTUUID "/dev/$k")
+storprov apply --profile "$P" --yes --root /target --seed 1 >/tmp/run5.log 2>&1
+kv RC5 "$?"
+cat /tmp/run5.log
+kv REFUSED5 "$(grep -c 'carries a gpt partition table with 1 partition that is not the planned one' /tmp/run5.log)"
+kv REFUSED5_MD "$(grep -c 'wipe="true" to <md>' /tmp/run5.log)"
+kv PTUUID_KEPT "$([ "$(blkid -p -o value -s PTUUID "/dev/$k")" = "$ptuuid" ] && echo 1 || echo 0)"
+kv PARTS_AFTER "$(ls -d /sys/block/"$k"/"$k"p* 2>/dev/null | wc -l)"
