@@ -140,7 +140,7 @@ void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const str
                                 size = round_down(first + usable > pos ? first + usable - pos : 0, align);
                 }
                 /* an md whose members did not resolve has no size: its errors are reported already */
-                if (d->size_bytes && (pos + size > first + usable || (!size && usable))) {
+                if ((d->kind != OBJ_MD || d->size_bytes) && (pos + size > first + usable || (!size && usable))) {
                         err(c, pp->line, what, "partition-size",
                             "does not fit on %s (%s): %s requested at offset %s, %s usable after alignment",
                             d->id, d->dev, pp->size.text, fmt_size_exact(pos, a),

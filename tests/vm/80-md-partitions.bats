@@ -82,7 +82,7 @@ setup() {
 	# a foreign table on the running md: refused before any write (exit 2), the table untouched
 	assert_equal "$(vm_kv RC5)" 2
 	assert_equal "$(vm_kv REFUSED5)" 1
-	assert_equal "$(vm_kv REFUSED5_MD)" 1
+	[ "$(vm_kv REFUSED5_MD)" -ge 1 ] # the table, and maybe the PV label the kernel no longer shows
 	assert_equal "$(vm_kv PTUUID_KEPT)" 1
-	assert_equal "$(vm_kv PARTS_AFTER)" 1
+	assert_equal "$(vm_kv PARTS_ON_DISK)" 1
 }

@@ -108,4 +108,5 @@ cat /tmp/run5.log
 kv REFUSED5 "$(grep -c 'carries a gpt partition table with 1 partition that is not the planned one' /tmp/run5.log)"
 kv REFUSED5_MD "$(grep -c 'wipe="true" to <md>' /tmp/run5.log)"
 kv PTUUID_KEPT "$([ "$(blkid -p -o value -s PTUUID "/dev/$k")" = "$ptuuid" ] && echo 1 || echo 0)"
-kv PARTS_AFTER "$(ls -d /sys/block/"$k"/"$k"p* 2>/dev/null | wc -l)"
+# the table on the array, as sfdisk reads it (the kernel may still show the old one)
+kv PARTS_ON_DISK "$(sfdisk -d "/dev/$k" 2>/dev/null | grep -c '^/dev/')"
