@@ -114,7 +114,7 @@ static int gpt_inspect_md(struct run *r, size_t si)
         inspect_md_now(r, s->obj);
         if (refusals(r) == before)
                 return 0;
-        for (size_t k = r->n_ev; k-- > n_ev;)
+        for (size_t k = n_ev; k < r->n_ev; k++) /* the first: the table before its regions */
                 if (r->ev[k].kind == EV_REFUSAL) {
                         finish(r, si, OUT_FAILED, "%s", r->ev[k].text);
                         return -1;
