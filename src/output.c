@@ -87,6 +87,11 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                         sbuf_printf(b, " %s", pl->objs[o->md.members[k]].dev);
                 sbuf_puts(b, "\n");
                 text_geom(b, o);
+                if (o + 1 < pl->objs + pl->n_objs && o[1].kind == OBJ_PART && o[1].parent == (size_t)(o - pl->objs))
+                        sbuf_printf(b, "      size estimated %s (after mdadm's data offset); partition alignment: %s = "
+                                       "lcm(1m, full stripe %s, sector %" PRIu64 ") [derived]\n",
+                                    fmt_size_human(o->size_bytes, a), fmt_size_exact(o->align_bytes, c),
+                                    fmt_size_exact(o->geom.full_stripe_bytes, (char[32]){0}), o->physical_sector_bytes);
                 text_tune(b, o);
                 break;
         case OBJ_VG:
@@ -257,6 +262,11 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                 json_object_object_add(j, "parent", jstr(pl->objs[o->parent].id));
         }
         if (o->kind == OBJ_MD) {
+                /* a partitioned md: where its partitions are laid, and the GPT's disk GUID */
+                if (o + 1 < pl->objs + pl->n_objs && o[1].kind == OBJ_PART && o[1].parent == (size_t)(o - pl->objs))
+                        json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
+                if (o->disk.gpt_guid)
+                        json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));
                 json_object_object_add(j, "level", jstr(raid_level_name(o->md.level)));
                 json_object_object_add(j, "name", jstr(o->md.name));
                 json_object_object_add(j, "uuid", jstr(obj_uuid(o)));

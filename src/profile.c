@@ -178,6 +178,25 @@ static void parse_tune(struct loader *l, xmlNode *n, struct tune_set *t)
 
 #define APPEND(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof(*(arr))), memset(&(arr)[n], 0, sizeof(*(arr))), &(arr)[(n)++])
 
+/* <gpt> of a <disks> or an <md>: its partitions */
+static void parse_gpt(struct loader *l, xmlNode *n, struct p_partition **parts, size_t *n_parts)
+{
+        for (xmlNode *pc = n->children; pc; pc = pc->next) {
+                if (!is_elem(pc, "partition"))
+                        continue;
+                struct p_partition *pp = APPEND(*parts, *n_parts);
+                pp->line = line_of(pc);
+                pp->id = attr(pc, "id");
+                pp->name = attr(pc, "name");
+                parse_psize(l, pc, &pp->size);
+                _cleanup_free_ char *ty = attr(pc, "type");
+                pp->type = !ty                      ? PART_AUTO
+                           : streq_ptr(ty, "raid")  ? PART_RAID
+                           : streq_ptr(ty, "lvm")   ? PART_LVM
+                                                    : PART_LINUX;
+        }
+}
+
 static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
 {
         struct p_disks *g = APPEND(p->disks, p->n_disks);
@@ -216,20 +235,7 @@ static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
                         parse_tune(l, c, &g->tune);
                 } else if (is_elem(c, "gpt")) {
                         g->gpt = true;
-                        for (xmlNode *pc = c->children; pc; pc = pc->next) {
-                                if (!is_elem(pc, "partition"))
-                                        continue;
-                                struct p_partition *pp = APPEND(g->parts, g->n_parts);
-                                pp->line = line_of(pc);
-                                pp->id = attr(pc, "id");
-                                pp->name = attr(pc, "name");
-                                parse_psize(l, pc, &pp->size);
-                                _cleanup_free_ char *ty = attr(pc, "type");
-                                pp->type = !ty                      ? PART_AUTO
-                                           : streq_ptr(ty, "raid")  ? PART_RAID
-                                           : streq_ptr(ty, "lvm")   ? PART_LVM
-                                                                    : PART_LINUX;
-                        }
+                        parse_gpt(l, c, &g->parts, &g->n_parts);
                 }
         }
 }
@@ -256,9 +262,14 @@ static void parse_md(struct loader *l, xmlNode *n, struct profile *p)
         m->spares = (unsigned)uint_attr(l, n, "spares", 0);
         m->wipe = bool_attr(n, "wipe");
         m->preserve = bool_attr(n, "preserve");
-        for (xmlNode *c = n->children; c; c = c->next)
+        for (xmlNode *c = n->children; c; c = c->next) {
                 if (is_elem(c, "tune"))
                         parse_tune(l, c, &m->tune);
+                else if (is_elem(c, "gpt")) {
+                        m->gpt = true;
+                        parse_gpt(l, c, &m->parts, &m->n_parts);
+                }
+        }
 }
 
 static void parse_vg(struct loader *l, xmlNode *n, struct profile *p)
@@ -608,6 +619,16 @@ out:
 
 static void psize_free(struct p_size *s) { free(s->text); }
 
+static void parts_free(struct p_partition *parts, size_t n)
+{
+        for (size_t j = 0; j < n; j++) {
+                free(parts[j].id);
+                free(parts[j].name);
+                psize_free(&parts[j].size);
+        }
+        free(parts);
+}
+
 void profile_free(struct profile *p)
 {
         for (size_t i = 0; i < p->n_disks; i++) {
@@ -620,12 +641,7 @@ void profile_free(struct profile *p)
                 free(g->match.path);
                 free(g->match.name);
                 tune_set_free(&g->tune);
-                for (size_t j = 0; j < g->n_parts; j++) {
-                        free(g->parts[j].id);
-                        free(g->parts[j].name);
-                        psize_free(&g->parts[j].size);
-                }
-                free(g->parts);
+                parts_free(g->parts, g->n_parts);
         }
         for (size_t i = 0; i < p->n_mds; i++) {
                 struct p_md *m = &p->mds[i];
@@ -637,6 +653,7 @@ void profile_free(struct profile *p)
                 free(m->layout);
                 free(m->parity);
                 tune_set_free(&m->tune);
+                parts_free(m->parts, m->n_parts);
         }
         for (size_t i = 0; i < p->n_vgs; i++) {
                 struct p_vg *v = &p->vgs[i];

@@ -68,6 +68,9 @@ struct p_md {
         unsigned spares;
         bool wipe, preserve;
         struct tune_set tune;
+        bool gpt;                 /* partitioned (<gpt>): partitions MDID.PARTID */
+        struct p_partition *parts;
+        size_t n_parts;
 };
 
 struct p_lv {

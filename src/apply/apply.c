@@ -225,6 +225,8 @@ static int inspect_and_confirm(struct run *r)
         inspect_all(r);
         if (!refusals(r))
                 verify_preserved(r);
+        if (!refusals(r))
+                inspect_md_partitions(r);
         /* the files too: a file another profile owns refuses the run before any disk is written */
         struct diags fd = {0};
         if (!r->o->dry_run && !render_files_preflight(pl, r->o->root, &fd))

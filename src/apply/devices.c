@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,19 @@ const char *kname_of(const char *plan_path)
 {
         const char *s = strrchr(plan_path, '/');
         return s ? s + 1 : plan_path;
+}
+
+char *part_kname(const struct devices *d, const struct plan *pl, size_t pi)
+{
+        const struct pl_obj *q = &pl->objs[pi];
+        const struct pl_obj *par = q->parent != NO_OBJ ? &pl->objs[q->parent] : NULL;
+        if (!par || par->kind != OBJ_MD || devices_fake(d))
+                return xstrdup(kname_of(q->dev));
+        _cleanup_free_ char *p = dev_path(d, par->dev);
+        char buf[PATH_MAX];
+        if (!realpath(p, buf))
+                return xstrdup(kname_of(q->dev));
+        return xasprintf("%sp%u", kname_of(buf), q->part.number);
 }
 
 bool dev_exists(const struct devices *d, const char *plan_path)

@@ -80,6 +80,14 @@ char *uuid_to_mdadm(const char *u)
         return r;
 }
 
+/* The profile element whose wipe="true" covers d (a disk, an md, or a partition of either). */
+static const char *wipe_elem(const struct plan *pl, const struct pl_obj *d)
+{
+        if (d->kind == OBJ_PART && d->parent != NO_OBJ)
+                d = &pl->objs[d->parent];
+        return d->kind == OBJ_DISK ? "disks" : "md";
+}
+
 /* Does a signature belong to what this plan puts on obj? */
 static bool sig_is_ours(struct run *r, size_t obj, const struct signature *s)
 {
@@ -120,7 +128,8 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
         for (size_t i = 0; i < pr.n_sigs; i++) {
                 if (sig_is_ours(r, obj, &pr.sigs[i]))
                         os->ours = true;
-                else if (o->kind == OBJ_DISK && off == 0 && !strcmp(pr.sigs[i].type, "PMBR") && pr.n_sigs == 1 &&
+                else if ((o->kind == OBJ_DISK || o->kind == OBJ_MD) && off == 0 && !strcmp(pr.sigs[i].type, "PMBR") &&
+                         pr.n_sigs == 1 &&
                          !o->preserve)
                         say(r, "%s (%s) carries a protective MBR without a GPT: an unfinished partition table; it "
                                "will be written again",
@@ -138,7 +147,7 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
                         refuse(r,
                                "%s (%s) carries %s; the profile does not allow wiping it (add wipe=\"true\" to the "
                                "profile's <%s> element, or pass --wipe)",
-                               o->id, o->dev, os->found, o->kind == OBJ_PART || o->kind == OBJ_DISK ? "disks" : "md");
+                               o->id, o->dev, os->found, wipe_elem(r->pl, o));
         }
         probe_result_free(&pr);
 }
@@ -232,8 +241,8 @@ static void deep_scan(struct run *r, size_t di, const char *path, const struct g
         } else if (found.len) {
                 refuse(r,
                        "%s (%s) carries %s, where no partition table points (an erased table?); the profile does not "
-                       "allow wiping it (add wipe=\"true\" to <disks>, or pass --wipe)",
-                       d->id, d->dev, found.s);
+                       "allow wiping it (add wipe=\"true\" to <%s>, or pass --wipe)",
+                       d->id, d->dev, found.s, wipe_elem(pl, d));
         }
         free(found.s);
 }
@@ -318,9 +327,9 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
                         os->needs_wipe = true;
                         os->found = xasprintf("an unreadable partition table (%s)", err ? err : strerror(-rc));
                 } else
-                        refuse(r, "%s (%s): %s; the profile does not allow wiping it (add wipe=\"true\" to <disks>, or "
+                        refuse(r, "%s (%s): %s; the profile does not allow wiping it (add wipe=\"true\" to <%s>, or "
                                   "pass --wipe)",
-                               d->id, d->dev, err ? err : strerror(-rc));
+                               d->id, d->dev, err ? err : strerror(-rc), wipe_elem(r->pl, d));
                 return;
         }
         size_t n_want;
@@ -348,8 +357,9 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
         } else
                 refuse(r,
                        "%s (%s) carries a %s%s partition table with %zu partition%s that is not the planned one; "
-                       "the profile does not allow wiping it (add wipe=\"true\" to <disks>, or pass --wipe)",
-                       d->id, d->dev, damage ? "damaged " : "", label, *n_have, *n_have == 1 ? "" : "s");
+                       "the profile does not allow wiping it (add wipe=\"true\" to <%s>, or pass --wipe)",
+                       d->id, d->dev, damage ? "damaged " : "", label, *n_have, *n_have == 1 ? "" : "s",
+                       wipe_elem(r->pl, d));
 }
 
 /* The planned partition regions: stale signatures from an older layout, or
@@ -364,18 +374,21 @@ static void inspect_partitions(struct run *r, size_t di, const char *path)
                         continue;
                 r->os[i].wipe_ok = os->wipe_ok;
                 _cleanup_free_ char *pp = dev_path(&r->dev, q->dev);
-                if (os->ours && dev_wait(r, q->dev, kname_of(q->dev), 2000) == 0)
+                _cleanup_free_ char *kn = part_kname(&r->dev, r->pl, i);
+                if (os->ours && dev_wait(r, q->dev, kn, 2000) == 0)
                         inspect_region(r, i, pp, 0, 0);
                 else
                         inspect_region(r, i, path, q->part.start_bytes, q->size_bytes);
         }
 }
 
+/* A disk, or a partitioned md (its partitions' rules are a disk's). */
 static void inspect_disk(struct run *r, size_t di)
 {
         const struct plan *pl = r->pl;
         const struct pl_obj *d = &pl->objs[di];
         struct obj_state *os = &r->os[di];
+        os->inspected = true;
         _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
         find_in_use(r, di);
         bool partitioned = false;
@@ -393,6 +406,40 @@ static void inspect_disk(struct run *r, size_t di)
                 deep_scan(r, di, path, have, n_have);
         gpt_parts_free(have, n_have);
         refuse_in_use(r, di);
+}
+
+/* Has md mi partitions in the plan (plan_partitions puts them right after it)? */
+bool md_partitioned(const struct plan *pl, size_t mi)
+{
+        return pl->objs[mi].kind == OBJ_MD && mi + 1 < pl->n_objs && pl->objs[mi + 1].kind == OBJ_PART &&
+               pl->objs[mi + 1].parent == mi;
+}
+
+/* A partitioned md is inspected like a disk once it runs: before the first
+ * write when it runs already (preserved, or made by an earlier run: our
+ * uuid), otherwise by its GPT step right after mdadm made it. */
+void inspect_md_partitions(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *m = &pl->objs[i];
+                if (!md_partitioned(pl, i) || r->os[i].inspected)
+                        continue;
+                if (!m->preserve) {
+                        if (devices_fake(&r->dev) || !dev_exists(&r->dev, m->dev))
+                                continue;
+                        _cleanup_free_ char *dp = dev_path(&r->dev, m->dev);
+                        _cleanup_free_ char *uuid = md_uuid_of(dp);
+                        if (!uuid || !uuid_eq(uuid, m->md.uuid.planned))
+                                continue; /* not (yet) ours: its mdadm step decides */
+                }
+                inspect_md_now(r, i);
+        }
+}
+
+void inspect_md_now(struct run *r, size_t mi)
+{
+        inspect_disk(r, mi);
 }
 
 /* Who may be wiped: the profile's wipe="true" on an object covers what it is

@@ -40,6 +40,7 @@ struct obj_state {
         bool ours;                /* carries what this plan creates (an earlier run) */
         bool repair_table;        /* carries the planned GPT, damaged: written again without wipe */
         char *in_use;             /* mounted, swap, held: refused unless nothing is to be written */
+        bool inspected;           /* a disk or partitioned md whose table and partitions were inspected */
 };
 
 enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };
@@ -110,14 +111,24 @@ bool dev_has_sysfs(const struct devices *d, const struct pl_obj *o);
 char *dev_sysctl_path(const struct devices *d, const char *key);
 char **dev_argv(const struct devices *d, char *const *argv);
 const char *kname_of(const char *plan_path);
+/* The kernel name of partition object pi: sdb1 from /dev/sdb1; an md's md127p1 (its node
+ * /dev/md/NAME1 is udev's link) from the array's live name. */
+char *part_kname(const struct devices *d, const struct plan *pl, size_t pi);
 
 /* lock.c: returns 0, or -1 after reporting who holds a lock */
 int locks_take(struct run *r);
 void locks_release_disks(struct run *r);
+/* The whole-device lock of a partitioned md (taken by its GPT step), held like the disks'. */
+int lock_md(struct run *r, size_t mi);
 void locks_release(struct run *r);
 
 /* inspect.c */
 void inspect_all(struct run *r);
+/* Partitioned md arrays that run already (after verify_preserved assembled the preserved ones). */
+void inspect_md_partitions(struct run *r);
+/* One partitioned md, now (its GPT step, when the array did not run before the first write). */
+void inspect_md_now(struct run *r, size_t mi);
+bool md_partitioned(const struct plan *pl, size_t mi);
 char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target);
 bool uuid_eq(const char *a, const char *b);
 char *uuid_to_mdadm(const char *u);
@@ -136,6 +147,8 @@ void step_exited(struct run *r, size_t si, int code);
 bool step_blocks_dependents(const struct run *r, size_t si);
 bool step_is_child(const struct run *r, size_t si);
 int wipe(struct run *r, size_t si, size_t obj);
+/* The MD_UUID mdadm --detail reports for the array node path, or NULL. */
+char *md_uuid_of(const char *path);
 int run_logged(struct run *r, size_t si, char **argv);
 /* The step kind's .verify: what the step made, read back (verify.c implements them). */
 void step_verify(struct run *r, size_t si);

@@ -8,6 +8,9 @@
  *     any other tool that follows the convention (LOCK_EX) is kept out,
  *     while udev, which takes LOCK_SH, keeps processing the disks' events
  *     that libparted and mdadm wait for.
+ * A partitioned md is locked the same way by its GPT step, once the array
+ * exists: udev re-reads the table of an unlocked whole device after a write
+ * (BLKRRPART), which removes the partitions' nodes under the steps after it.
  * A second run says who holds the lock and exits 1 without touching
  * anything; --wait waits for it instead. The disk locks are released once the
  * steps are done (before the files and mounts), the run lock at the end. */
@@ -144,6 +147,26 @@ static int take_disk_locks(struct run *r)
                         say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", d->dev, strerror(errno));
                 r->disk_fds[i] = fd;
         }
+        return 0;
+}
+
+int lock_md(struct run *r, size_t mi)
+{
+        const struct pl_obj *m = &r->pl->objs[mi];
+        if (!r->disk_fds || r->disk_fds[mi] >= 0)
+                return 0;
+        _cleanup_free_ char *p = dev_path(&r->dev, m->dev);
+        int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        int rc = flock_ex(fd, true, 0);
+        if (rc < 0) {
+                close(fd);
+                return rc;
+        }
+        if (flock(fd, LOCK_SH) < 0)
+                say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", m->dev, strerror(errno));
+        r->disk_fds[mi] = fd;
         return 0;
 }
 

@@ -79,7 +79,8 @@ static int gpt_nodes(struct run *r, size_t si)
         bool synced = false;
         for (size_t k = 0; k < s->n_parts; k++) {
                 const struct pl_obj *p = &r->pl->objs[s->parts[k].obj];
-                if (dev_wait(r, p->dev, kname_of(p->dev), synced ? 10000 : 1000) == 0)
+                _cleanup_free_ char *kn = part_kname(&r->dev, r->pl, s->parts[k].obj);
+                if (dev_wait(r, p->dev, kn, synced ? 10000 : 1000) == 0)
                         continue;
                 if (!synced && !devices_fake(&r->dev)) {
                         _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
@@ -100,6 +101,28 @@ static int gpt_nodes(struct run *r, size_t si)
         return 0;
 }
 
+/* A partitioned md that did not run before the first write (made by this
+ * run, or by one that died before its GPT): inspected now, by a disk's rules.
+ * Returns -1 when that refuses (a foreign table or data, no wipe allowed). */
+static int gpt_inspect_md(struct run *r, size_t si)
+{
+        const struct pl_step *s = STEP(r, si);
+        if (r->pl->objs[s->obj].kind != OBJ_MD || r->os[s->obj].inspected)
+                return 0;
+        size_t n_ev = r->n_ev;
+        size_t before = refusals(r);
+        inspect_md_now(r, s->obj);
+        if (refusals(r) == before)
+                return 0;
+        for (size_t k = n_ev; k < r->n_ev; k++) /* the first: the table before its regions */
+                if (r->ev[k].kind == EV_REFUSAL) {
+                        finish(r, si, OUT_FAILED, "%s", r->ev[k].text);
+                        return -1;
+                }
+        finish(r, si, OUT_FAILED, "refused");
+        return -1;
+}
+
 /* Before the write: a table that is already ours is kept (its nodes made),
  * foreign signatures are wiped as allowed. Returns whether to write. */
 static bool gpt_prepare(struct run *r, size_t si)
@@ -107,6 +130,15 @@ static bool gpt_prepare(struct run *r, size_t si)
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *d = STEP_OBJ(r, si);
         const struct obj_state *os = &r->os[s->obj];
+        if (d->kind == OBJ_MD) {
+                int rc = lock_md(r, s->obj);
+                if (rc < 0) {
+                        finish(r, si, OUT_FAILED, "cannot lock %s: %s", d->dev, strerror(-rc));
+                        return false;
+                }
+        }
+        if (gpt_inspect_md(r, si) < 0)
+                return false;
         if (os->ours && !os->repair_table) {
                 if (gpt_nodes(r, si) == 0)
                         finish(r, si, OUT_KEPT, "the partition table already matches the plan");
@@ -212,8 +244,7 @@ static void gpt_exited(struct run *r, size_t si, int code)
 
 /* ---- mdadm ------------------------------------------------------------------- */
 
-/* The MD_UUID mdadm reports for the array node path, or NULL. */
-static char *md_uuid_of(const char *path)
+char *md_uuid_of(const char *path)
 {
         char **argv = NULL;
         strv_push(&argv, "mdadm");

@@ -86,6 +86,13 @@ static char *vsysfs(const struct run *r, const struct pl_obj *o, const char *att
         else if (o->kind == OBJ_PART && o->parent != NO_OBJ && r->pl->objs[o->parent].disk.bd) {
                 kname = r->pl->objs[o->parent].disk.bd->name;
                 sub = xstrdup(kname_of(o->dev));
+        } else if (o->kind == OBJ_PART && o->parent != NO_OBJ && r->pl->objs[o->parent].kind == OBJ_MD) {
+                /* an md's partition: md127p1 under the array of that name */
+                for (size_t k = 0; k < si->n_devs && !kname; k++)
+                        if (streq_ptr(si->devs[k].md_devname, r->pl->objs[o->parent].md.name)) {
+                                kname = si->devs[k].name;
+                                sub = xasprintf("%sp%u", kname, o->part.number);
+                        }
         } else
                 for (size_t k = 0; k < si->n_devs && !kname; k++) {
                         const struct blockdev *b = &si->devs[k];

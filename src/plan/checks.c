@@ -226,8 +226,16 @@ void check_unique_names(struct ctx *c)
                                     g->parts[j].id);
                 strmap_free(&pids);
         }
-        for (size_t i = 0; i < p->n_mds; i++)
-                ADD_ID(xstrdup(p->mds[i].id), p->mds[i].line, NULL);
+        for (size_t i = 0; i < p->n_mds; i++) {
+                const struct p_md *m = &p->mds[i];
+                ADD_ID(xstrdup(m->id), m->line, NULL);
+                struct strmap pids = {0};
+                for (size_t j = 0; j < m->n_parts; j++)
+                        if (m->parts[j].id && !strmap_add(&pids, m->parts[j].id, j, NULL))
+                                err(c, m->parts[j].line, m->id, "duplicate-id", "partition id \"%s\" is used twice",
+                                    m->parts[j].id);
+                strmap_free(&pids);
+        }
         for (size_t i = 0; i < p->n_vgs; i++) {
                 ADD_ID(xstrdup(p->vgs[i].id), p->vgs[i].line, NULL);
                 struct strmap lvs = {0};
@@ -266,7 +274,10 @@ void check_unused(struct ctx *c)
 {
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 const struct pl_obj *o = OBJ(c, i);
-                if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve)
+                /* a partitioned md is used by its partitions (plan_partitions adds them right after it) */
+                bool has_parts = i + 1 < c->pl->n_objs && OBJ(c, i + 1)->kind == OBJ_PART && OBJ(c, i + 1)->parent == i;
+                if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve &&
+                    !has_parts)
                         warn(c, o->line, o->what, "unused",
                              "%s %s is created but nothing uses it (no md, vg or xfs names it)", obj_kind_name(o->kind),
                              o->id);

@@ -74,6 +74,8 @@ static void pick_udev_identity(struct ctx *c, struct pl_obj *o, bool *const shar
         (void)udev_pick_identity_known(b, !shared[0][i], !shared[1][i], &o->disk.udev_key, &o->disk.udev_value);
 }
 
+/* The kernel's rule, which udev's links follow (63-md-raid-arrays: /dev/md/NAME1, /dev/md/NAME0p1):
+ * "p" before the number when the device name ends in a digit. */
 static char *part_devname(const char *disk_dev, unsigned n)
 {
         size_t len = strlen(disk_dev);
@@ -84,7 +86,8 @@ static char *part_devname(const char *disk_dev, unsigned n)
 /* GPT keeps 128 entries × 128 bytes plus a header at each end. */
 static uint64_t gpt_reserve_bytes(uint64_t sector) { return 16384 + sector; }
 
-static void plan_partitions(struct ctx *c, const struct p_disks *g, size_t disk)
+void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const struct p_partition *parts, size_t n_parts,
+                     int line)
 {
         struct pl_obj *d = OBJ(c, disk);
         uint64_t sector = d->sector_bytes;
@@ -96,10 +99,10 @@ static void plan_partitions(struct ctx *c, const struct p_disks *g, size_t disk)
         unsigned pct_total = 0;
         char a[32], b2[32];
 
-        for (size_t i = 0; i < g->n_parts; i++) {
-                const struct p_partition *pp = &g->parts[i];
-                char *ref = xasprintf("%s.%s", g->id, pp->id);
-                char *id = d->index ? xasprintf("%s%u.%s", g->id, d->index, pp->id) : xstrdup(ref);
+        for (size_t i = 0; i < n_parts; i++) {
+                const struct p_partition *pp = &parts[i];
+                char *ref = xasprintf("%s.%s", group_id, pp->id);
+                char *id = d->index ? xasprintf("%s%u.%s", group_id, d->index, pp->id) : xstrdup(ref);
                 char *what = xasprintf("partition %s", ref);
                 size_t pi = new_obj(c, OBJ_PART, ref, d->index, id, what, pp->line);
                 d = OBJ(c, disk); /* realloc */
@@ -116,11 +119,11 @@ static void plan_partitions(struct ctx *c, const struct p_disks *g, size_t disk)
                                                 : NULL;
                 po->part.type = pp->type;
                 po->part.name = xstrdup(pp->name ? pp->name : pp->id);
-                po->preserve = g->preserve;
-                po->wipe = g->wipe;
+                po->preserve = d->preserve;
+                po->wipe = d->wipe;
 
                 uint64_t size = 0;
-                bool last = i + 1 == g->n_parts;
+                bool last = i + 1 == n_parts;
                 if (pp->size.kind == SIZE_BYTES) {
                         size = round_down(pp->size.bytes, align);
                         if (!size)
@@ -136,7 +139,8 @@ static void plan_partitions(struct ctx *c, const struct p_disks *g, size_t disk)
                         if (last && pct_total == 100)
                                 size = round_down(first + usable > pos ? first + usable - pos : 0, align);
                 }
-                if (pos + size > first + usable || (!size && usable)) {
+                /* an md whose members did not resolve has no size: its errors are reported already */
+                if ((d->kind != OBJ_MD || d->size_bytes) && (pos + size > first + usable || (!size && usable))) {
                         err(c, pp->line, what, "partition-size",
                             "does not fit on %s (%s): %s requested at offset %s, %s usable after alignment",
                             d->id, d->dev, pp->size.text, fmt_size_exact(pos, a),
@@ -151,7 +155,8 @@ static void plan_partitions(struct ctx *c, const struct p_disks *g, size_t disk)
                 free(what);
         }
         if (pct_total > 100)
-                err(c, g->line, d->what, "partition-size", "partition sizes add up to %u%% of the disk", pct_total);
+                err(c, line, d->what, "partition-size", "partition sizes add up to %u%% of the %s", pct_total,
+                    obj_kind_name(d->kind));
 }
 
 /* The disks of group g, not claimed by an earlier group. Reports a count
@@ -323,7 +328,7 @@ void plan_disks(struct ctx *c)
                                     o->physical_sector_bytes);
                         tune_set_copy(&o->tune, &g->tune);
                         if (g->gpt)
-                                plan_partitions(c, g, di);
+                                plan_partitions(c, di, g->id, g->parts, g->n_parts, g->line);
                         free(id);
                 }
                 free(why);

@@ -81,8 +81,16 @@ static bool found_fs(const struct ctx *c, size_t obj, const char **ret_type, con
                 b = o->disk.bd;
                 break;
         case OBJ_PART: {
-                const struct blockdev *d = c->pl->objs[o->parent].disk.bd;
+                const struct pl_obj *par = &c->pl->objs[o->parent];
+                const struct blockdev *d = par->disk.bd;
                 const char *kname = strrchr(o->dev, '/') ? strrchr(o->dev, '/') + 1 : o->dev;
+                _cleanup_free_ char *mdk = NULL;
+                /* an md's partitions: md127p1 under the kernel name of the array called NAME */
+                for (size_t k = 0; par->kind == OBJ_MD && k < c->si->n_devs && !d; k++)
+                        if (streq_ptr(c->si->devs[k].md_devname, par->md.name)) {
+                                d = &c->si->devs[k];
+                                kname = mdk = xasprintf("%sp%u", d->name, o->part.number);
+                        }
                 for (size_t k = 0; d && k < d->n_partinfo; k++)
                         if (streq_ptr(d->partinfo[k].name, kname)) {
                                 *ret_type = d->partinfo[k].fs_type;

@@ -45,6 +45,17 @@ void set_member_type(struct ctx *c, size_t obj, enum part_type t);
 /* The object whose block device is `obj`'s (a filesystem's target, or itself). */
 const struct blockdev *obj_blockdev(const struct ctx *c, size_t obj);
 
+/* The partitions of a <gpt> on object `disk` (a disk or an md), ids GROUP_ID.PARTID, laid on the
+ * object's align_bytes inside its size_bytes. */
+void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const struct p_partition *parts, size_t n_parts,
+                     int line);
+
+/* md sizes before the array exists (md.c): the bytes of a member after mdadm's data offset, and
+ * the array's size, both estimated from below. */
+uint64_t md_member_data_bytes(const char *metadata, uint64_t member_bytes, uint64_t chunk_bytes);
+uint64_t md_array_bytes(enum raid_level level, const char *metadata, const char *layout, unsigned active,
+                        uint64_t smallest_member, uint64_t chunk_bytes);
+
 /* The phases, in the order plan_build runs them. */
 void check_unique_names(struct ctx *c);
 void plan_disks(struct ctx *c);

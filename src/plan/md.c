@@ -143,22 +143,80 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         return m->level == RAID_1 ? 0 : chunk;
 }
 
-/* Size estimate (before superblock and bitmap space): smallest member x data members. */
-static uint64_t md_size_estimate(struct ctx *c, const struct pl_obj *o, unsigned active, unsigned near)
+/* Where mdadm puts the data on each member, so that the array's size can be
+ * estimated before it exists (partitions on an md are laid out from it).
+ * mdadm 4.2, super1.c validate_geometry1(), metadata 1.1 / 1.2:
+ *   data offset = 12 KiB (superblock and bad-block log) + bitmap space +
+ *                 reshape headroom, rounded up to 1 MiB;
+ *   bitmap space (choose_bm_space): 128 KiB on members of 200 GiB and more,
+ *                 64 KiB above 8 GiB, 4 KiB below;
+ *   headroom:     128 MiB, halved while it is more than 1/1024 of the member
+ *                 and the half is still at least two chunks (mdadm before
+ *                 4.2 halves without that floor: a smaller offset, so this
+ *                 estimate stays on the safe side).
+ * Metadata 1.0 keeps the data at 0: superblock, bad-block log and bitmap sit
+ * in the last 4 KiB-rounded 12 KiB + bitmap space.
+ * Examples: a 512 MiB member with a 64 KiB chunk: headroom 512 KiB, offset
+ * 12 KiB + 4 KiB + 512 KiB -> 1 MiB; a member of 1 TB and more: 128 MiB +
+ * 140 KiB -> 129 MiB (the 264192 sectors mdadm --examine shows).
+ * Returns the bytes of the member the array can use (before chunk rounding). */
+uint64_t md_member_data_bytes(const char *metadata, uint64_t member_bytes, uint64_t chunk_bytes)
 {
-        enum raid_level level = o->md.level;
+        uint64_t dev = member_bytes / SECTOR_BYTES;   /* mdadm counts 512-byte sectors */
+        uint64_t bm = dev < 64 * 2                                   ? 0
+                      : dev - 64 * 2 >= UINT64_C(200) * 1024 * 1024 * 2 ? 128 * 2
+                      : dev - 4 * 2 > UINT64_C(8) * 1024 * 1024 * 2     ? 64 * 2
+                                                                        : 4 * 2;
+        if (metadata && !strcmp(metadata, "1.0")) {
+                uint64_t end = 8 * 2 + 8 + bm;
+                dev &= ~UINT64_C(7);
+                return dev > end ? (dev - end) * SECTOR_BYTES : 0;
+        }
+        uint64_t ch = chunk_bytes / SECTOR_BYTES;
+        uint64_t headroom = 128 * 1024 * 2;
+        while ((headroom << 10) > dev && (ch == 0 || headroom / 2 >= 2 * ch))
+                headroom >>= 1;
+        uint64_t offset = round_up(12 * 2 + bm + headroom, 2 * 1024);
+        return dev > offset ? (dev - offset) * SECTOR_BYTES : 0;
+}
+
+/* The array's size as the kernel will report it, estimated from below: the
+ * smallest member (data offset as above) rounded down to the chunk (mdadm
+ * rounds a RAID1's to 64 KiB), times the members that hold data. RAID0 over
+ * unequal members gets more in zones past the smallest; that is not counted. */
+uint64_t md_array_bytes(enum raid_level level, const char *metadata, const char *layout, unsigned active,
+                        uint64_t smallest_member, uint64_t chunk_bytes)
+{
+        uint64_t unit = level == RAID_1 || !chunk_bytes ? 64 * KiB : chunk_bytes;
+        uint64_t comp = round_down(md_member_data_bytes(metadata, smallest_member, level == RAID_1 ? 0 : chunk_bytes),
+                                   unit);
+        unsigned copies = 2; /* raid10: n2, f2, o2 hold 2 copies of each chunk; nK/fK/oK hold K */
+        if (layout && (layout[0] == 'n' || layout[0] == 'f' || layout[0] == 'o') && layout[1] >= '2' &&
+            layout[1] <= '9' && !layout[2])
+                copies = (unsigned)(layout[1] - '0');
+        switch (level) {
+        case RAID_1:
+                return comp;
+        case RAID_0:
+                return mul_sat_u64(comp, active);
+        case RAID_10:
+                return active >= copies ? round_down(mul_sat_u64(comp, active) / copies, unit) : 0;
+        case RAID_6:
+                return active > 2 ? mul_sat_u64(comp, active - 2) : 0;
+        default: /* 4, 5 */
+                return active > 1 ? mul_sat_u64(comp, active - 1) : 0;
+        }
+}
+
+static uint64_t md_size_estimate(struct ctx *c, const struct pl_obj *o, unsigned active)
+{
         uint64_t smallest = 0;
         for (size_t i = 0; i < o->md.n_members; i++) {
                 uint64_t sz = OBJ(c, o->md.members[i])->size_bytes;
                 if (sz && (!smallest || sz < smallest))
                         smallest = sz;
         }
-        unsigned data = level == RAID_1    ? 1
-                        : level == RAID_0  ? active
-                        : level == RAID_6  ? (active > 2 ? active - 2 : 0)
-                        : level == RAID_10 ? active / near
-                                              : (active > 1 ? active - 1 : 0);
-        return mul_sat_u64(smallest, data);
+        return md_array_bytes(o->md.level, o->md.metadata, o->md.layout, active, smallest, o->md.chunk_bytes);
 }
 
 void plan_mds(struct ctx *c)
@@ -187,7 +245,10 @@ void plan_mds(struct ctx *c)
                 unsigned active = n > m->spares ? (unsigned)(n - m->spares) : 0;
                 o->md.chunk_bytes = md_geometry(c, m, oi, what, active, near);
                 o = OBJ(c, oi);
-                o->size_bytes = md_size_estimate(c, o, active, near);
+                o->size_bytes = md_size_estimate(c, o, active);
+                for (size_t i = 0; i < n; i++) /* the array's logical sector: its largest member's */
+                        if (OBJ(c, mem[i])->sector_bytes > o->sector_bytes)
+                                o->sector_bytes = OBJ(c, mem[i])->sector_bytes;
                 o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
                 if (!o->align_bytes)
                         err(c, m->line, what, "alignment-overflow",
@@ -203,6 +264,9 @@ void plan_mds(struct ctx *c)
                                     "%s is %spreserved but its member %s is %s; mark both or neither preserve=\"true\"",
                                     o->id, o->preserve ? "" : "not ", x->id, x->preserve ? "preserved" : "not preserved");
                 }
+                /* a partitioned md: its partitions follow it, aligned to its full stripe */
+                if (m->gpt)
+                        plan_partitions(c, oi, m->id, m->parts, m->n_parts, m->line);
                 free(what);
         }
 }

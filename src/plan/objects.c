@@ -114,15 +114,15 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                                     attrname, refs[r], obj_kind_name(o->kind));
                                 continue;
                         }
-                        if (o->kind == OBJ_DISK) {
-                                /* a disk with partitions cannot be used whole */
-                                /* plan_partitions() adds a disk's partitions right after it */
+                        if (o->kind == OBJ_DISK || o->kind == OBJ_MD) {
+                                /* a disk or md with partitions cannot be used whole */
+                                /* plan_partitions() adds a disk's or md's partitions right after it */
                                 bool has_parts = v[j] + 1 < c->pl->n_objs && OBJ(c, v[j] + 1)->kind == OBJ_PART &&
                                                  OBJ(c, v[j] + 1)->parent == v[j];
                                 if (has_parts) {
                                         err(c, line, what, "reference",
-                                            "%s=\"%s\": disk %s is partitioned (<gpt>); name a partition, e.g. \"%s.%s\"",
-                                            attrname, refs[r], o->id, refs[r], "PART");
+                                            "%s=\"%s\": %s %s is partitioned (<gpt>); name a partition, e.g. \"%s.%s\"",
+                                            attrname, refs[r], obj_kind_name(o->kind), o->id, refs[r], "PART");
                                         continue;
                                 }
                         }

@@ -37,54 +37,69 @@ static void step_dep(struct ctx *c, size_t step, size_t obj)
         dep_on_step(c, step, c->creator[obj]);
 }
 
-static void gpt_steps(struct ctx *c)
+/* Each disk's or md's partitions, in order, as linked lists built in one pass. */
+struct part_lists {
+        size_t *head, *next;
+};
+
+static struct part_lists part_lists_new(struct ctx *c)
+{
+        struct plan *pl = c->pl;
+        struct part_lists L = {xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t)),
+                               xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t))};
+        for (size_t i = 0; i < pl->n_objs; i++)
+                L.head[i] = L.next[i] = NO_OBJ;
+        for (size_t j = pl->n_objs; j-- > 0;)
+                if (OBJ(c, j)->kind == OBJ_PART && OBJ(c, j)->parent != NO_OBJ) {
+                        L.next[j] = L.head[OBJ(c, j)->parent];
+                        L.head[OBJ(c, j)->parent] = j;
+                }
+        return L;
+}
+
+/* The GPT of disk or md i, after whatever creates i (an md's create step). */
+static void gpt_step(struct ctx *c, size_t i, const struct part_lists *L)
 {
         struct plan *pl = c->pl;
         char a[32];
-        /* each disk's partitions, in order, as linked lists built in one pass */
-        size_t *head = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t));
-        size_t *next = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t));
-        for (size_t i = 0; i < pl->n_objs; i++)
-                head[i] = next[i] = NO_OBJ;
-        for (size_t j = pl->n_objs; j-- > 0;)
-                if (OBJ(c, j)->kind == OBJ_PART && OBJ(c, j)->parent != NO_OBJ) {
-                        next[j] = head[OBJ(c, j)->parent];
-                        head[OBJ(c, j)->parent] = j;
-                }
-        for (size_t i = 0; i < pl->n_objs; i++) {
-                const struct pl_obj *d = OBJ(c, i);
-                if (d->kind != OBJ_DISK || d->preserve)
-                        continue;
-                size_t np = 0;
-                struct pl_part *parts = NULL;
-                for (size_t j = head[i]; j != NO_OBJ; j = next[j]) {
-                        const struct pl_obj *q = OBJ(c, j);
-                        parts = xrealloc(parts, (np + 1) * sizeof(*parts));
-                        struct pl_part *pp = &parts[np++];
-                        *pp = (struct pl_part){
-                                .number = q->part.number,
-                                .start_bytes = q->part.start_bytes,
-                                .size_bytes = q->size_bytes,
-                                .type = q->part.type == PART_AUTO ? PART_LINUX : q->part.type,
-                                .name = xstrdup(q->part.name),
-                                .guid = xstrdup(q->part.guid),
-                                .obj = j,
-                        };
-                        part_sectors(pl, j, &pp->first_sector, &pp->last_sector);
-                }
-                if (!np)
-                        continue;
-                size_t s = add_step(c, STEP_GPT, i,
-                                    xasprintf("GPT on %s: %zu partition%s aligned to %s", d->dev, np, np == 1 ? "" : "s",
-                                              fmt_size_exact(d->align_bytes, a)));
-                pl->steps[s].parts = parts;
-                pl->steps[s].n_parts = np;
-                pl->steps[s].disk_guid = xstrdup(d->disk.gpt_guid);
-                for (size_t k = 0; k < np; k++)
-                        c->creator[parts[k].obj] = s;
+        const struct pl_obj *d = OBJ(c, i);
+        if (d->preserve)
+                return;
+        size_t np = 0;
+        struct pl_part *parts = NULL;
+        for (size_t j = L->head[i]; j != NO_OBJ; j = L->next[j]) {
+                const struct pl_obj *q = OBJ(c, j);
+                parts = xrealloc(parts, (np + 1) * sizeof(*parts));
+                struct pl_part *pp = &parts[np++];
+                *pp = (struct pl_part){
+                        .number = q->part.number,
+                        .start_bytes = q->part.start_bytes,
+                        .size_bytes = q->size_bytes,
+                        .type = q->part.type == PART_AUTO ? PART_LINUX : q->part.type,
+                        .name = xstrdup(q->part.name),
+                        .guid = xstrdup(q->part.guid),
+                        .obj = j,
+                };
+                part_sectors(pl, j, &pp->first_sector, &pp->last_sector);
         }
-        free(head);
-        free(next);
+        if (!np)
+                return;
+        size_t s = add_step(c, STEP_GPT, i,
+                            xasprintf("GPT on %s: %zu partition%s aligned to %s", d->dev, np, np == 1 ? "" : "s",
+                                      fmt_size_exact(d->align_bytes, a)));
+        pl->steps[s].parts = parts;
+        pl->steps[s].n_parts = np;
+        pl->steps[s].disk_guid = xstrdup(d->disk.gpt_guid);
+        step_dep(c, s, i);
+        for (size_t k = 0; k < np; k++)
+                c->creator[parts[k].obj] = s;
+}
+
+static void gpt_steps(struct ctx *c, const struct part_lists *L)
+{
+        for (size_t i = 0; i < c->pl->n_objs; i++)
+                if (OBJ(c, i)->kind == OBJ_DISK)
+                        gpt_step(c, i, L);
 }
 
 static char **mdadm_create_argv(const struct plan *pl, const struct pl_obj *o)
@@ -118,8 +133,8 @@ static char **mdadm_create_argv(const struct plan *pl, const struct pl_obj *o)
         return argv;
 }
 
-/* md arrays, in profile order (members are created earlier) */
-static void md_steps(struct ctx *c)
+/* md arrays, in profile order (members are created earlier), each followed by its GPT */
+static void md_steps(struct ctx *c, const struct part_lists *L)
 {
         struct plan *pl = c->pl;
         for (size_t i = 0; i < pl->n_objs; i++) {
@@ -133,6 +148,7 @@ static void md_steps(struct ctx *c)
                 for (size_t k = 0; k < o->md.n_members; k++)
                         step_dep(c, s, o->md.members[k]);
                 c->creator[i] = s;
+                gpt_step(c, i, L);
         }
 }
 
@@ -275,8 +291,11 @@ void build_steps(struct ctx *c)
         c->creator = xmalloc((pl->n_objs ? pl->n_objs : 1) * sizeof(size_t));
         for (size_t i = 0; i < pl->n_objs; i++)
                 c->creator[i] = NO_OBJ;
-        gpt_steps(c);
-        md_steps(c);
+        struct part_lists L = part_lists_new(c);
+        gpt_steps(c, &L);
+        md_steps(c, &L);
+        free(L.head);
+        free(L.next);
         for (size_t i = 0; i < pl->n_objs; i++)
                 if (OBJ(c, i)->kind == OBJ_VG && !OBJ(c, i)->preserve && OBJ(c, i)->vg.n_pvs)
                         vg_steps(c, i);

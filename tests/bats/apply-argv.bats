@@ -90,6 +90,55 @@ apply_golden() { # NAME
 	assert_output --partial -- "-d su=64k,sw=16 -l version=2,su=64k"
 }
 
+@test "apply argv: a partitioned md (GPT after mdadm --create, PV and XFS on its partitions), then nothing to do" {
+	export FAKE_MD_SIZE=1
+	apply_golden md-raid5-gpt
+	# order: the array, then its table, then what sits on its partitions
+	run -0 grep -n -e '^mdadm --create /dev/md/r5data' -e 'pvcreate' -e '^mkfs.xfs -L data' "$FAKE_LOG"
+	assert_line --index 0 --regexp '^1:mdadm --create /dev/md/r5data .*--level=5 --raid-devices=4 --chunk=64'
+	assert_output --partial -- "--dataalignment=3m /dev/md/r5data2"
+	assert_output --partial -- "-d su=64k,sw=3 -l version=2,su=64k /dev/md/r5data1"
+	# the table libparted wrote on the array, read back by sgdisk: 3 MiB starts, linux + LVM types
+	run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/md/r5data"
+	assert_output --partial "First sector: 6144 "
+	assert_output --partial "(Linux filesystem)"
+	run -0 sgdisk -i 2 "$STORPROV_DEVROOT/dev/md/r5data"
+	assert_output --partial "(Linux LVM)"
+	local second
+	second=$(sgdisk -i 2 "$STORPROV_DEVROOT/dev/md/r5data" | sed -n 's/^First sector: \([0-9]*\).*/\1/p')
+	[ $((second % 6144)) -eq 0 ]
+	jq -e '[.objects[] | select(.id=="r5") | .steps[] | select(.kind != "sysfs") | .kind + ":" + .action] == ["mdadm:created", "gpt:created"]' "$BATS_TEST_TMPDIR/report.json"
+	# a second run keeps the md's table and changes nothing
+	: >"$FAKE_LOG"
+	run -0 "$SP" apply --profile "$TOP/profiles/md-raid5-gpt.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes
+	assert_output --partial "the partition table already matches the plan"
+	assert_output --partial "nothing to do"
+	[ ! -s "$FAKE_LOG" ]
+}
+
+@test "apply argv: a foreign table on a partitioned md is refused at its GPT step" {
+	export FAKE_MD_SIZE=1
+	world md-raid5-gpt
+	# an array left by someone else under the planned name and UUID: running, with its own table
+	run -0 "$SP" plan --profile "$TOP/profiles/md-raid5-gpt.xml" --sysroot "$WORLD" --seed 1 --format json
+	local uuid
+	uuid=$(jq -r '.objects[] | select(.kind=="md") | .uuid' <<<"$output")
+	mkdir -p "$STORPROV_DEVROOT/dev/md"
+	echo "$uuid" >"$STORPROV_DEVROOT/dev/md/r5data"
+	mkdir -p "$FAKE_STATE"
+	echo "$uuid" >"$FAKE_STATE/md-uuid-${STORPROV_DEVROOT//\//_}_dev_md_r5data"
+	truncate -s $((4 * 4000787030016)) "$STORPROV_DEVROOT/dev/md/r5data"
+	sgdisk -n 1:2048:+64M "$STORPROV_DEVROOT/dev/md/r5data" >/dev/null
+	local before
+	before=$(sgdisk -p "$STORPROV_DEVROOT/dev/md/r5data" | grep -i 'disk identifier')
+	run -1 "$SP" apply --profile "$TOP/profiles/md-raid5-gpt.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes
+	assert_output --partial 'carries a gpt partition table with 1 partition that is not the planned one'
+	assert_output --partial 'add wipe="true" to <md>'
+	[ "$(sgdisk -p "$STORPROV_DEVROOT/dev/md/r5data" | grep -i 'disk identifier')" = "$before" ]
+	run -0 grep -c pvcreate "$FAKE_LOG" || true
+	assert_output 0
+}
+
 @test "apply argv: eight LUNs, whole-disk XFS" {
 	apply_golden many-luns
 	run -0 grep -c '^mkfs.xfs' "$FAKE_LOG"

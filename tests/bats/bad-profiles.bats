@@ -197,6 +197,13 @@ bad_profile() {
 @test "bad profile: nr-requests-max" { bad_profile nr-requests-max; }
 @test "bad profile: nr-requests-overflow" { bad_profile nr-requests-overflow; }
 @test "bad profile: partition-name-long" { bad_profile partition-name-long; }
+@test "bad profile: md-gpt-twice" { bad_profile md-gpt-twice; }
+@test "bad profile: md-partition-dangling" { bad_profile md-partition-dangling; }
+@test "bad profile: md-partition-duplicate-id" { bad_profile md-partition-duplicate-id; }
+@test "bad profile: md-partition-percent-over" { bad_profile md-partition-percent-over; }
+@test "bad profile: md-partition-tiny" { bad_profile md-partition-tiny; }
+@test "bad profile: md-partition-too-big" { bad_profile md-partition-too-big; }
+@test "bad profile: md-partitioned-whole" { bad_profile md-partitioned-whole; }
 @test "bad profile: percent-over" { bad_profile percent-over; }
 @test "bad profile: preserve-mismatch" { bad_profile preserve-mismatch; }
 @test "bad profile: queue-memory" { bad_profile queue-memory; }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "discover.h"
+#include "plan/internal.h"
 #include "plan/plan.h"
 #include "profile.h"
 #include "render.h"
@@ -734,6 +735,206 @@ static void test_mkfs_options_per_fs(void **state)
         free_sysinfo(si);
 }
 
+
+/* ---- partitions on md (issue 11) ---------------------------------------- */
+
+static const struct pl_obj *find_obj(const struct plan *pl, const char *id)
+{
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (streq_ptr(pl->objs[i].id, id))
+                        return &pl->objs[i];
+        fail_msg("no object %s", id);
+        return NULL;
+}
+
+/* mdadm 4.2's data offset (super1.c), by hand:
+ *   1 TiB member = 2147483648 sectors: bitmap space 128 KiB (>= 200 GiB), headroom
+ *   128 MiB (2^18 sectors << 10 = 2^28 is not above 2^31), 12 KiB + 128 KiB + 128 MiB
+ *   rounded up to 1 MiB = 129 MiB (264192 sectors, what mdadm --examine shows).
+ *   512 MiB member = 1048576 sectors: bitmap space 4 KiB, headroom halved from
+ *   262144 sectors while << 10 exceeds 1048576: 1024 sectors (512 KiB); 12 + 4 +
+ *   512 KiB rounded up = 1 MiB.
+ *   64 MiB member, 512 KiB chunk: headroom halves only while the half stays >= 2
+ *   chunks (2048 sectors): it stops at 2048 sectors (1 MiB) instead of 128;
+ *   12 KiB + 4 KiB + 1 MiB rounded up -> 2 MiB.
+ *   metadata 1.0 on 1 TiB: data at 0; the last 8 KiB + 4 KiB + 128 KiB (280
+ *   sectors) hold superblock, bad-block log and bitmap. */
+static void test_md_data_offset(void **state)
+{
+        (void)state;
+        assert_int_equal(md_member_data_bytes("1.2", 1 * TiB, 64 * KiB), 1 * TiB - 129 * MiB);
+        assert_int_equal(md_member_data_bytes("1.1", 1 * TiB, 0), 1 * TiB - 129 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 512 * MiB, 64 * KiB), 511 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 512 * MiB, 0), 511 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 64 * MiB, 512 * KiB), 62 * MiB);
+        assert_int_equal(md_member_data_bytes("1.0", 1 * TiB, 64 * KiB), 1 * TiB - 280 * 512);
+        /* arrays: RAID5 4 x 1 TiB: 3 x (1 TiB - 129 MiB) = 3145341 MiB; RAID6 8: 6 x;
+         * RAID10 n2 4 x: 2 x; f3 6 x: 2 x; RAID1: one member, rounded to 64 KiB */
+        assert_int_equal(md_array_bytes(RAID_5, "1.2", NULL, 4, 1 * TiB, 64 * KiB), 3145341 * MiB);
+        assert_int_equal(md_array_bytes(RAID_6, "1.2", NULL, 8, 1 * TiB, 128 * KiB), 6 * (1 * TiB - 129 * MiB));
+        assert_int_equal(md_array_bytes(RAID_10, "1.2", NULL, 4, 1 * TiB, 512 * KiB), 2 * (1 * TiB - 129 * MiB));
+        assert_int_equal(md_array_bytes(RAID_10, "1.2", "f3", 6, 1 * TiB, 512 * KiB), 2 * (1 * TiB - 129 * MiB));
+        assert_int_equal(md_array_bytes(RAID_1, "1.2", NULL, 2, 512 * MiB, 0), 511 * MiB);
+        assert_int_equal(md_array_bytes(RAID_0, "1.2", NULL, 2, 64 * MiB, 512 * KiB), 2 * 62 * MiB);
+}
+
+/* RAID5 4 x 64 KiB on 1 TiB members, a GPT of 60 % XFS + 40 % PV:
+ *   full stripe 3 x 64 KiB = 192 KiB; align lcm(1 MiB, 192 KiB) = 3 MiB;
+ *   array 3145341 MiB (above); first partition at round_up(34 sectors, 3 MiB) = 3 MiB;
+ *   usable = round_down(3145341 MiB - 16.5 KiB (backup GPT) - 3 MiB, 3 MiB) = 3145335 MiB;
+ *   60 %: usable / 100 = 32981227929 bytes (truncated), x 60 = 1978873675740 bytes,
+ *   just under 1887201 MiB -> round_down to 3 MiB = 1887198 MiB;
+ *   the last partition takes the rest: start 3 + 1887198 = 1887201 MiB, size
+ *   3145335 - 1887198 = 1258137 MiB (a multiple of 3 MiB: 419379 x 3). */
+static void test_md_gpt_raid5(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(4, 1 * TiB, "SEAGATE", "ST", 64 * GiB);
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"d\" count=\"4\"><match/></disks>\n"
+                  "<md id=\"r5\" name=\"data\" level=\"5\" chunk=\"64K\" devices=\"d\">\n"
+                  "  <gpt><partition id=\"fs\" size=\"60%\"/><partition id=\"pv\" size=\"40%\"/></gpt>\n"
+                  "</md>\n"
+                  "<vg id=\"v\" pvs=\"r5.pv\"><lv name=\"a\" size=\"100%FREE\"/></vg>\n"
+                  "<xfs on=\"r5.fs\" label=\"fs\" mountpoint=\"/fs\"/>\n"
+                  "<xfs on=\"v/a\" label=\"a\" mountpoint=\"/a\"/>",
+                  si);
+        const struct pl_obj *md = find_obj(&r.pl, "r5");
+        assert_int_equal(md->size_bytes, 3145341 * MiB);
+        assert_int_equal(md->align_bytes, 3 * MiB);
+        const struct pl_obj *p1 = find_obj(&r.pl, "r5.fs"), *p2 = find_obj(&r.pl, "r5.pv");
+        assert_string_equal(p1->dev, "/dev/md/data1"); /* udev: md/$MD_DEVNAME%n */
+        assert_string_equal(p2->dev, "/dev/md/data2");
+        assert_int_equal(p1->part.start_bytes, 3 * MiB);
+        assert_int_equal(p1->size_bytes, 1887198 * MiB);
+        assert_int_equal(p2->part.start_bytes, 1887201 * MiB);
+        assert_int_equal(p2->size_bytes, 1258137 * MiB);
+        assert_int_equal(p1->part.type, PART_AUTO);   /* GPT writes linux */
+        assert_int_equal(p2->part.type, PART_LVM);    /* holds a PV */
+        /* geometry inherited from the md: su 64k, sw 3 */
+        assert_int_equal(p1->geom.su_bytes, 64 * KiB);
+        assert_int_equal(p1->geom.sw, 3);
+        /* steps: mdadm, then the GPT on the md, then pvcreate on its partition and mkfs */
+        const struct pl_step *md_s = find_step(&r.pl, STEP_MDADM, 0), *gpt = find_step(&r.pl, STEP_GPT, 0);
+        assert_non_null(gpt);
+        assert_null(find_step(&r.pl, STEP_GPT, 1));
+        assert_string_equal(r.pl.objs[gpt->obj].id, "r5");
+        assert_int_equal(gpt->n_deps, 1);
+        assert_ptr_equal(&r.pl.steps[gpt->deps[0]], md_s);
+        assert_int_equal(gpt->n_parts, 2);
+        assert_int_equal(gpt->parts[0].first_sector, 6144);        /* 3 MiB / 512 */
+        assert_int_equal(gpt->parts[1].first_sector, UINT64_C(1887201) * 2048);
+        assert_non_null(gpt->disk_guid);
+        char *a = argv_of(find_step(&r.pl, STEP_PVCREATE, 0));
+        assert_non_null(strstr(a, "--dataalignment=3m /dev/md/data2"));
+        free(a);
+        const struct pl_step *pv = find_step(&r.pl, STEP_PVCREATE, 0);
+        assert_int_equal(pv->n_deps, 1);
+        assert_ptr_equal(&r.pl.steps[pv->deps[0]], gpt);
+        a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(a, "-d su=64k,sw=3 -l version=2,su=64k /dev/md/data1"));
+        free(a);
+        /* no udev rule for a partition; fstab by UUID */
+        for (size_t i = 0; i < r.pl.n_files; i++)
+                if (r.pl.files[i].kind == FILE_UDEV)
+                        assert_null(strstr(content(&r, i), "data1"));
+                else if (r.pl.files[i].kind == FILE_FSTAB)
+                        assert_non_null(strstr(content(&r, i), "UUID="));
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+/* RAID6 8 x 128 KiB on 1 TiB: full stripe 6 x 128 KiB = 768 KiB; align
+ * lcm(1024 KiB = 2^10, 768 KiB = 2^8 x 3) = 2^10 x 3 KiB = 3 MiB. A 100G
+ * partition: 102400 MiB rounded down to 3 MiB = 102399 MiB (34133 x 3); the
+ * next starts at 3 + 102399 = 102402 MiB. An md name ending in a digit gets
+ * "p": /dev/md/r6p1. XFS: su 128k, sw 6. */
+static void test_md_gpt_raid6(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(8, 1 * TiB, "SEAGATE", "ST", 64 * GiB);
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"d\" count=\"8\"><match/></disks>\n"
+                  "<md id=\"r6\" level=\"6\" chunk=\"128K\" devices=\"d\">\n"
+                  "  <gpt><partition id=\"a\" size=\"100G\"/><partition id=\"b\" size=\"100%FREE\"/></gpt>\n"
+                  "</md>\n"
+                  "<xfs on=\"r6.a\" mountpoint=\"/a\"/>\n"
+                  "<xfs on=\"r6.b\" mountpoint=\"/b\"/>",
+                  si);
+        const struct pl_obj *md = find_obj(&r.pl, "r6");
+        assert_int_equal(md->geom.full_stripe_bytes, 768 * KiB);
+        assert_int_equal(md->align_bytes, 3 * MiB);
+        assert_int_equal(md->size_bytes, 6 * (1 * TiB - 129 * MiB));
+        const struct pl_obj *a = find_obj(&r.pl, "r6.a"), *b = find_obj(&r.pl, "r6.b");
+        assert_string_equal(a->dev, "/dev/md/r6p1");
+        assert_int_equal(a->part.start_bytes, 3 * MiB);
+        assert_int_equal(a->size_bytes, 102399 * MiB);
+        assert_int_equal(b->part.start_bytes, 102402 * MiB);
+        assert_int_equal(b->part.start_bytes % (3 * MiB), 0);
+        assert_int_equal(b->size_bytes % (3 * MiB), 0);
+        char *s = argv_of(find_step(&r.pl, STEP_MKFS, 0));
+        assert_non_null(strstr(s, "-d su=128k,sw=6"));
+        assert_non_null(strstr(s, "/dev/md/r6p1"));
+        free(s);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
+/* RAID1 of 2 x 512 MiB: no stripe, align 1 MiB; array 511 MiB (data offset 1 MiB);
+ * usable = round_down(511 MiB - 16.5 KiB - 1 MiB, 1 MiB) = 509 MiB; one 100 %
+ * partition as a PV: type lvm. RAID10 n2 4 x 1 TiB, default 512 KiB chunk: su
+ * 512k, sw 2, full stripe 1 MiB, align 1 MiB; array 2 x (1 TiB - 129 MiB). */
+static void test_md_gpt_raid1_raid10(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_sysinfo(6, 512 * MiB, "SEAGATE", "ST", 64 * GiB);
+        for (size_t i = 2; i < 6; i++)
+                si->devs[i].size_bytes = 1 * TiB;
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"s\" count=\"2\"><match max-size=\"1G\"/></disks>\n"
+                  "<disks id=\"d\" count=\"4\"><match min-size=\"1G\"/></disks>\n"
+                  "<md id=\"m1\" level=\"1\" devices=\"s\"><gpt><partition id=\"pv\" size=\"100%\"/></gpt></md>\n"
+                  "<md id=\"m10\" level=\"10\" devices=\"d\"><gpt><partition id=\"fs\" size=\"100%\"/></gpt></md>\n"
+                  "<vg id=\"v\" pvs=\"m1.pv\"><lv name=\"a\" size=\"100%FREE\"/></vg>\n"
+                  "<xfs on=\"m10.fs\" mountpoint=\"/fs\"/>",
+                  si);
+        const struct pl_obj *m1 = find_obj(&r.pl, "m1"), *pv = find_obj(&r.pl, "m1.pv");
+        assert_int_equal(m1->size_bytes, 511 * MiB);
+        assert_int_equal(m1->align_bytes, 1 * MiB);
+        assert_string_equal(pv->dev, "/dev/md/m1p1");
+        assert_int_equal(pv->part.start_bytes, 1 * MiB);
+        assert_int_equal(pv->size_bytes, 509 * MiB);
+        assert_int_equal(pv->part.type, PART_LVM);
+        const struct pl_obj *m10 = find_obj(&r.pl, "m10"), *fs = find_obj(&r.pl, "m10.fs");
+        assert_int_equal(m10->size_bytes, 2 * (1 * TiB - 129 * MiB));
+        assert_int_equal(m10->align_bytes, 1 * MiB);
+        assert_int_equal(fs->geom.su_bytes, 512 * KiB);
+        assert_int_equal(fs->geom.sw, 2);
+        /* two GPT steps, each after its array's mdadm step */
+        for (size_t k = 0; k < 2; k++) {
+                const struct pl_step *g = find_step(&r.pl, STEP_GPT, k);
+                assert_non_null(g);
+                assert_int_equal(g->n_deps, 1);
+                assert_int_equal(r.pl.steps[g->deps[0]].kind, STEP_MDADM);
+                assert_int_equal(r.pl.steps[g->deps[0]].obj, g->obj);
+        }
+        run_free(&r);
+        /* the same errors as on disks: 70 % + 40 % does not fit, and a partitioned md named whole */
+        expect_error("<disks id=\"d\" count=\"4\"><match min-size=\"1G\"/></disks>\n"
+                     "<md id=\"m\" level=\"5\" devices=\"d\">\n"
+                     "<gpt><partition id=\"a\" size=\"70%\"/><partition id=\"b\" size=\"40%\"/></gpt></md>\n"
+                     "<xfs on=\"m.a\"/><xfs on=\"m.b\"/>",
+                     si, "partition-size", 5, "40% requested at offset");
+        expect_error("<disks id=\"d\" count=\"4\"><match min-size=\"1G\"/></disks>\n"
+                     "<md id=\"m\" level=\"5\" devices=\"d\"><gpt><partition id=\"a\" size=\"100%\"/></gpt></md>\n"
+                     "<vg id=\"v\" pvs=\"m\"><lv name=\"x\" size=\"100%FREE\"/></vg>",
+                     si, "reference", 5, "md m is partitioned");
+        free_sysinfo(si);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -757,6 +958,10 @@ int main(void)
                 cmocka_unit_test(test_fstab_merge),
                 cmocka_unit_test(test_udev_rules),
                 cmocka_unit_test(test_mkfs_options_per_fs),
+                cmocka_unit_test(test_md_data_offset),
+                cmocka_unit_test(test_md_gpt_raid5),
+                cmocka_unit_test(test_md_gpt_raid6),
+                cmocka_unit_test(test_md_gpt_raid1_raid10),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
