@@ -23,7 +23,8 @@ P="$TOP/profiles/multipath-2path.xml"
 	run -0 "$SP" plan --profile "$P" --sysroot "$SYSROOT/multipath-2path" --seed 1 --format json
 	j=$output
 	dev_attr() { jq -r --arg a "$1" '[.steps[] | select(.kind=="sysfs" and .attribute==$a) | .device] | join(" ")' <<<"$j"; }
-	[ "$(dev_attr queue/scheduler)" = "/dev/sdb /dev/sdd /dev/sdc /dev/sde" ]
+	# request-based dm has an elevator of its own: the scheduler goes to the map too
+	[ "$(dev_attr queue/scheduler)" = "/dev/sdb /dev/sdd /dev/mapper/mpatha /dev/sdc /dev/sde /dev/mapper/mpathb" ]
 	[ "$(dev_attr queue/nr_requests)" = "/dev/sdb /dev/sdd /dev/sdc /dev/sde" ]
 	[ "$(dev_attr queue/read_ahead_kb)" = "/dev/mapper/mpatha /dev/mapper/mpathb" ]
 	[ "$(dev_attr queue/max_sectors_kb)" = "/dev/mapper/mpatha /dev/sdb /dev/sdd /dev/mapper/mpathb /dev/sdc /dev/sde" ]
