@@ -500,7 +500,9 @@ void vfy_sysfs(struct run *r, size_t si)
         _cleanup_free_ char *shown = NULL;
         if (cur && s->attr == TUNE_SCHEDULER && strchr(cur, '['))
                 shown = strndup(strchr(cur, '[') + 1, strcspn(strchr(cur, '[') + 1, "]"));
-        vcheck(r, o->id, obj_kind_name(o->kind), tune_defs[s->attr].sysfs,
+        _cleanup_free_ char *what = s->path_kname ? xasprintf("%s (path) %s", s->path_kname, tune_defs[s->attr].sysfs)
+                                                  : xstrdup(tune_defs[s->attr].sysfs);
+        vcheck(r, o->id, obj_kind_name(o->kind), what,
                !cur ? V_MISSING : tune_value_same(s->kind, s->attr, cur, s->value) ? V_OK : V_DRIFT, s->value,
                shown ? shown : cur);
 }

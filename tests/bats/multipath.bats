@@ -164,3 +164,11 @@ P="$TOP/profiles/multipath-2path.xml"
 @test "multipath: validate --offline makes up one LUN per disk" {
 	run -0 "$SP" validate --offline --profile "$P"
 }
+
+@test "multipath: verify reads each path and the map back, naming the path" {
+	run "$SP" verify --profile "$P" --sysroot "$SYSROOT/multipath-2path" --seed 1
+	assert_output --partial "drift sdb (path) queue/max_sectors_kb: expected 1024, found 1280"
+	assert_output --partial "drift sdd (path) queue/max_sectors_kb: expected 1024, found 1280"
+	assert_output --partial "drift queue/read_ahead_kb: expected 4096, found 128"
+	refute_output --partial "sdb (path) queue/read_ahead_kb"
+}
