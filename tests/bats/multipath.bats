@@ -172,3 +172,16 @@ P="$TOP/profiles/multipath-2path.xml"
 	assert_output --partial "drift queue/read_ahead_kb: expected 4096, found 128"
 	refute_output --partial "sdb (path) queue/read_ahead_kb"
 }
+
+@test "multipath: the rendered files pass the independent strict reader" {
+	root="$BATS_TEST_TMPDIR/root"
+	for s in multipath-2path multipath-2path-nomap; do
+		rm -rf "$root"
+		run -0 "$SP" render --profile "$P" --sysroot "$SYSROOT/$s" --seed 1 --root "$root"
+		run -0 "$TOP/build/tests/render-check" udev "$root/etc/udev/rules.d/70-storprov.rules"
+		run -0 "$TOP/build/tests/render-check" multipath "$root/etc/multipath/conf.d/storprov.conf"
+	done
+	# and the reader can fail: a quote inside a wwid value
+	printf 'multipaths {\n\tmultipath {\n\t\twwid "36"00"\n\t}\n}\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	run -1 "$TOP/build/tests/render-check" multipath "$BATS_TEST_TMPDIR/bad.conf"
+}
