@@ -185,3 +185,33 @@ P="$TOP/profiles/multipath-2path.xml"
 	printf 'multipaths {\n\tmultipath {\n\t\twwid "36"00"\n\t}\n}\n' >"$BATS_TEST_TMPDIR/bad.conf"
 	run -1 "$TOP/build/tests/render-check" multipath "$BATS_TEST_TMPDIR/bad.conf"
 }
+
+@test "multipath: the kickstart include hides the map and every path; a path as OS disk is refused" {
+	run -0 "$SP" plan --profile "$P" --sysroot "$SYSROOT/multipath-2path" --format ks
+	assert_line "ignoredisk --drives=disk/by-id/dm-uuid-mpath-3600c0ff000530a3b1f2e6a6501000000,sdb,sdd,disk/by-id/dm-uuid-mpath-3600c0ff000530a3b2a2e6a6501000000,sdc,sde"
+	for os in sdd dm-1 disk/by-id/dm-uuid-mpath-3600c0ff000530a3b1f2e6a6501000000; do
+		run -2 "$SP" plan --profile "$P" --sysroot "$SYSROOT/multipath-2path" --format ks --os-disks "$os"
+		assert_output --partial "[os-disks]"
+	done
+	run -0 "$SP" plan --profile "$P" --sysroot "$SYSROOT/multipath-2path" --format ks --os-disks sda
+	assert_line "ignoredisk --only-use=sda"
+}
+
+@test "multipath: LUNs as md members and PVs go by their maps" {
+	cat >"$BATS_TEST_TMPDIR/md.xml" <<-'X'
+	<?xml version="1.0"?>
+	<profile version="1" name="mp-md">
+	  <disks id="lun" count="2" multipath="true"><match vendor="HPE"/></disks>
+	  <md id="m" name="mirror" level="1" devices="lun"/>
+	  <vg id="vg" name="data" pvs="m"><lv name="x" size="100%FREE"/></vg>
+	  <xfs on="vg/x" mountpoint="/data"/>
+	</profile>
+	X
+	run -0 "$SP" plan --profile "$BATS_TEST_TMPDIR/md.xml" --sysroot "$SYSROOT/multipath-2path-nomap" --seed 1 --format json
+	run -0 jq -r '.steps[] | select(.kind=="mdadm") | .argv[-2:] | join(" ")' <<<"$output"
+	assert_output "/dev/mapper/lun1 /dev/mapper/lun2"
+	run -0 "$SP" plan --profile "$BATS_TEST_TMPDIR/md.xml" --sysroot "$SYSROOT/multipath-2path-nomap" --seed 1 --format json
+	# mdadm waits for both maps
+	run -0 jq -r '[.steps[] | select(.kind=="mdadm") | .after[]] | length' <<<"$output"
+	assert_output 2
+}
