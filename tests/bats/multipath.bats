@@ -215,3 +215,11 @@ P="$TOP/profiles/multipath-2path.xml"
 	run -0 jq -r '[.steps[] | select(.kind=="mdadm") | .after[]] | length' <<<"$output"
 	assert_output 2
 }
+
+@test "multipath: inventory names each path's map and the LUN's wwid" {
+	run -0 "$SP" inventory --sysroot "$SYSROOT/multipath-2path"
+	assert_output --partial 'multipath: a path of dm-0 (mpatha), wwid 3600c0ff000530a3b1f2e6a6501000000'
+	run -0 "$SP" inventory --sysroot "$SYSROOT/multipath-2path" --format json
+	run -0 jq -r '.disks[] | select(.name=="sde") | [.multipath_map, .multipath_wwid] | @tsv' <<<"$output"
+	assert_output "$(printf 'dm-1\t3600c0ff000530a3b2a2e6a6501000000')"
+}
