@@ -35,6 +35,8 @@ static const char *kind_path(const struct plan *pl, enum file_kind k)
                 return pl->sysctl_path;
         case FILE_MULTIPATH:
                 return pl->multipath_conf_path;
+        case FILE_MPATH_WWIDS:
+                return pl->multipath_wwids_path;
         default:
                 return pl->mdadm_conf_path;
         }

@@ -494,6 +494,57 @@ char *render_multipath_conf(const struct plan *pl, struct diags *d)
         return sbuf_steal(&b);
 }
 
+/* /etc/multipath/wwids: multipath's own list of the WWIDs it multipaths. Under
+ * find_multipaths "strict" (the compiled-in default of multipath-tools 0.8+)
+ * and "on" with a single path, a LUN is multipathed at boot only when its WWID
+ * is listed here; the multipaths section of the config does not count. The
+ * installed system's first boot has no such line (the map was made in the
+ * installer), and its paths would be mounted directly. storprov's lines go in
+ * a managed block; multipath reads only lines starting with '/'. */
+/* A "/WWID/" line outside the block (multipathd remembers the maps it makes)
+ * states the same fact as ours: kept as it is, never a conflict. */
+static bool wwids_conflict(const struct plan *pl, char **f, size_t nf)
+{
+        (void)pl;
+        (void)f;
+        (void)nf;
+        return false;
+}
+
+char *render_multipath_wwids(const struct plan *pl, const char *existing, struct diags *d)
+{
+        struct sbuf b = {0};
+        begin_mark(&b, pl);
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->kind != OBJ_DISK || !o->disk.n_paths)
+                        continue;
+                const char *w = o->disk.mpath_wwid;
+                if (w && *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == strlen(w))
+                        sbuf_printf(&b, "/%s/\n", w);
+                else {
+                        sbuf_puts(&b, "# storprov: not written, the wwid cannot be put in the wwids file safely: ");
+                        comment_text(&b, o->id);
+                        sbuf_puts(&b, "\n");
+                        if (d)
+                                diag_add(d, DIAG_ERROR, pl->multipath_wwids_path, 0, o->id, "multipath-conf-field",
+                                         "the LUN's wwid holds characters the wwids file cannot carry");
+                }
+        }
+        sbuf_printf(&b, "%s\n", END_MARK);
+        char *block = sbuf_steal(&b);
+        /* a new file gets multipath's own header, so that multipath keeps appending to it */
+        const char *base = existing ? existing
+                                    : "# Multipath wwids, Version : 1.0\n"
+                                      "# NOTE: This file is automatically maintained by multipath and multipathd.\n"
+                                      "# You should not need to edit this file in normal circumstances.\n"
+                                      "#\n"
+                                      "# Valid WWIDs:\n";
+        char *r = merge_managed(pl, base, block, wwids_conflict, pl->multipath_wwids_path, d);
+        free(block);
+        return r;
+}
+
 char *render_file(const struct plan *pl, enum file_kind kind, const char *existing, struct diags *d)
 {
         switch (kind) {
@@ -507,6 +558,8 @@ char *render_file(const struct plan *pl, enum file_kind kind, const char *existi
                 return render_sysctl(pl);
         case FILE_MULTIPATH:
                 return render_multipath_conf(pl, d);
+        case FILE_MPATH_WWIDS:
+                return render_multipath_wwids(pl, existing, d);
         default:
                 return xstrdup("");
         }
@@ -549,6 +602,8 @@ char *render_without(const struct plan *pl, enum file_kind kind, const char *exi
                 return merge_managed(pl, existing, "", fstab_conflict, pl->fstab_path, d);
         case FILE_MDADM:
                 return merge_managed(pl, existing, "", mdadm_conflict, pl->mdadm_conf_path, d);
+        case FILE_MPATH_WWIDS:
+                return merge_managed(pl, existing, "", wwids_conflict, pl->multipath_wwids_path, d);
         default:
                 return NULL; /* owned whole: the file goes */
         }

@@ -228,6 +228,7 @@ void plan_free(struct plan *pl)
         free(pl->fstab_path);
         free(pl->mdadm_conf_path);
         free(pl->multipath_conf_path);
+        free(pl->multipath_wwids_path);
         *pl = (struct plan){0};
 }
 

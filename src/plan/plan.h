@@ -171,7 +171,7 @@ struct pl_step {
         size_t n_deps;
 };
 
-enum file_kind { FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, _FILE_KIND_MAX };
+enum file_kind { FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, _FILE_KIND_MAX };
 
 struct pl_file {
         enum file_kind kind;
@@ -193,6 +193,7 @@ struct plan_options {
         const char *sysctl_conf;  /* default "/etc/sysctl.d/80-storprov.conf" */
         const char *fstab;        /* default "/etc/fstab" */
         const char *multipath_conf; /* default "/etc/multipath/conf.d/storprov.conf" */
+        const char *multipath_wwids; /* default "/etc/multipath/wwids" */
         const char *lvm_config;   /* lvm --config text */
 };
 
@@ -208,7 +209,7 @@ struct plan {
         struct pl_file *files; size_t n_files;
         struct pl_sysctl *sysctls; size_t n_sysctls;
         char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
-        char *multipath_conf_path;
+        char *multipath_conf_path, *multipath_wwids_path;
 };
 
 /* Builds the plan. Returns 0, or -EINVAL with errors in d (warnings are added

@@ -20,6 +20,7 @@
  *           "multipath {", "}", and inside them only wwid "[A-Za-z0-9._:^$-]"
  *           and alias "[A-Za-z0-9_+-]" (multipath.conf has no escape), with
  *           balanced braces and wwid/alias only inside a section.
+ *   wwids:  "/WWID/" lines of [A-Za-z0-9._:-] and comments.
  */
 #include "render_check.h"
 
@@ -250,6 +251,11 @@ const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t 
                         case RC_MULTIPATH:
                                 why = check_multipath_line(s, len, buf, bn, ln, &depth);
                                 break;
+                        case RC_WWIDS:
+                                if (len < 3 || s[0] != '/' || s[len - 1] != '/' ||
+                                    strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != len - 2)
+                                        why = fail_at(buf, bn, ln, "not \"/WWID/\"");
+                                break;
                         }
                 }
                 if (why)
@@ -266,13 +272,14 @@ const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t 
 int main(int argc, char **argv)
 {
         if (argc != 3) {
-                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm|multipath FILE\n");
+                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm|multipath|wwids FILE\n");
                 return 2;
         }
         enum rc_kind k = !strcmp(argv[1], "udev")     ? RC_UDEV
                          : !strcmp(argv[1], "fstab")  ? RC_FSTAB
                          : !strcmp(argv[1], "sysctl") ? RC_SYSCTL
                          : !strcmp(argv[1], "multipath") ? RC_MULTIPATH
+                         : !strcmp(argv[1], "wwids") ? RC_WWIDS
                                                       : RC_MDADM;
         FILE *f = fopen(argv[2], "r");
         if (!f) {

@@ -65,6 +65,9 @@ setup() {
 		assert_equal "${VM_KV[PATH_${p}_SCHEDULER]}" mq-deadline
 		[ "${VM_KV[PATH_${p}_READ_AHEAD_KB]}" != 4096 ]
 	done
+	# find_multipaths "strict": a path counts as multipath only with the rendered wwids line
+	assert_equal "${VM_KV[C_WITHOUT_WWIDS]}" 1
+	assert_equal "${VM_KV[C_WITH_WWIDS]}" 0
 	# multipathd adopted the map: same name (the rendered alias), same uuid, both paths
 	assert_equal "${VM_KV[MPATH_NAME]}" lun
 	assert_equal "${VM_KV[DM_UUID_AFTER]}" "mpath-3${WWN#0x}"

@@ -29,6 +29,23 @@ for d in /sys/block/sd*; do
 done
 kv PATHS "$paths"
 
+section "before any map: the rendered wwids line is what multipath -c needs"
+storprov render --profile "$P" --seed 1 --root /tmp/pre >/dev/null 2>&1
+mkdir -p /etc/multipath/conf.d
+cp /tmp/pre/etc/multipath/conf.d/storprov.conf /etc/multipath/conf.d/
+# everything blacklisted but the rendered exception; only a WWID listed in
+# /etc/multipath/wwids is multipathed ("strict", multipath-tools' default)
+printf 'defaults {\n\tfind_multipaths "strict"\n\tuser_friendly_names "yes"\n}\nblacklist {\n\twwid ".*"\n}\n' >/etc/multipath.conf
+first=${paths# }
+first=${first%% *}
+: >/etc/multipath/wwids
+multipath -c "/dev/$first" 2>&1
+kv C_WITHOUT_WWIDS "$?"
+cp /tmp/pre/etc/multipath/wwids /etc/multipath/wwids
+multipath -c "/dev/$first" 2>&1
+kv C_WITH_WWIDS "$?"
+: >/etc/multipath/wwids
+
 section plan
 storprov plan --profile "$P" --seed 1 2>&1
 kv PLAN_DMSETUP "$(storprov plan --profile "$P" --seed 1 --format json | grep -c '"kind": "multipath"')"
@@ -51,11 +68,10 @@ for p in $paths; do queue "PATH_$p" "/dev/$p"; done
 show cat /target/etc/multipath/conf.d/storprov.conf
 show cat /target/etc/udev/rules.d/70-storprov.rules
 
-section "multipathd adopts the map with the rendered conf.d"
-mkdir -p /etc/multipath/conf.d
+section "multipathd adopts the map with the rendered conf.d and wwids"
 cp /target/etc/multipath/conf.d/storprov.conf /etc/multipath/conf.d/
-# everything blacklisted: only the rendered exception lets the LUN through
-printf 'defaults {\n\tfind_multipaths "no"\n\tuser_friendly_names "yes"\n}\nblacklist {\n\twwid ".*"\n}\n' >/etc/multipath.conf
+cp /target/etc/multipath/wwids /etc/multipath/wwids
+show cat /etc/multipath/wwids
 multipathd 2>&1
 for _ in $(seq 1 60); do multipathd show maps 2>/dev/null | grep -q '^lun ' && break; sleep 1; done
 show multipathd show maps
