@@ -86,7 +86,8 @@ P="$TOP/profiles/multipath-2path.xml"
 	W="$BATS_TEST_TMPDIR/w"
 	mkdir -p "$STORPROV_DEVROOT/dev"
 	for d in "$W"/sys/block/*; do truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"; done
-	run -0 "$SP" apply --profile "$P" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1
+	run -0 "$SP" apply --profile "$P" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 \
+		--lock-file "$BATS_TEST_TMPDIR/run.lock"
 	run -0 grep -c '^dmsetup create' "$FAKE_LOG"
 	assert_output 2
 	run -0 grep '^mkfs.xfs' "$FAKE_LOG"
@@ -101,7 +102,8 @@ P="$TOP/profiles/multipath-2path.xml"
 	run -0 cat "$BATS_TEST_TMPDIR/root/etc/multipath/conf.d/storprov.conf"
 	assert_output --partial 'alias "lun1"'
 	: >"$FAKE_LOG"
-	run -0 "$SP" apply --profile "$P" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1
+	run -0 "$SP" apply --profile "$P" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 \
+		--lock-file "$BATS_TEST_TMPDIR/run.lock"
 	assert_output --partial "/dev/mapper/lun1 is there"
 	run -1 grep -c '^dmsetup create' "$FAKE_LOG"
 	assert_output 0
