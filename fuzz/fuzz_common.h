@@ -18,6 +18,7 @@
 /* The fixture sysroots under tests/fixtures/sysroot (STORPROV_TOP at build time). */
 static const char *const fuzz_sysroots[] = {
         "grid-3ware", "grid-3ware-raid5", "hwraid6-md0-lvm", "md-raid6-lvm", "many-luns", "md-raid1-syncwrite",
+        "multipath-2path", "multipath-2path-nomap",
 };
 #define FUZZ_N_SYSROOTS (sizeof(fuzz_sysroots) / sizeof(fuzz_sysroots[0]))
 

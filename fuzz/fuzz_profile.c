@@ -42,7 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 struct plan_options o = {.seed = 1, .seed_set = true};
                 if (plan_build(&p, si, &o, &pl, &d) == 0) {
                         static const enum rc_kind kinds[] = {[FILE_FSTAB] = RC_FSTAB, [FILE_UDEV] = RC_UDEV,
-                                                             [FILE_SYSCTL] = RC_SYSCTL, [FILE_MDADM] = RC_MDADM};
+                                                             [FILE_SYSCTL] = RC_SYSCTL, [FILE_MDADM] = RC_MDADM,
+                                                             [FILE_MULTIPATH] = RC_MULTIPATH,
+                                                             [FILE_MPATH_WWIDS] = RC_WWIDS};
                         for (int k = 0; k < _FILE_KIND_MAX; k++) {
                                 char *text = render_file(&pl, (enum file_kind)k, NULL, NULL);
                                 char buf[256];

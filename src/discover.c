@@ -475,6 +475,48 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
         b->parts = list_partitions(dir);
         read_partinfo(sysroot, dir, b);
         b->md_level = attr_str(dir, "md/level");
+        b->dm_uuid = attr_str(dir, "dm/uuid");
+        b->dm_name = attr_str(dir, "dm/name");
+        _cleanup_free_ char *sl = path_join(dir, "slaves");
+        if (b->dm_uuid && list_dir(sl, &b->slaves) == 0 && b->slaves)
+                qsort(b->slaves, strv_len(b->slaves), sizeof(char *), strp_cmp);
+}
+
+/* "naa.600a0b80…" → "3600a0b80…", as scsi_id prints an NAA designator (the WWID
+ * multipath uses when udev gave no ID_SERIAL). */
+static char *mpath_wwid_from_sysfs(const char *wwid)
+{
+        if (!wwid || !startswith(wwid, "naa."))
+                return NULL;
+        char *w = xasprintf("3%s", wwid + 4);
+        for (char *c = w; *c; c++)
+                *c = (char)tolower((unsigned char)*c);
+        return w;
+}
+
+/* Multipath: a map (dm/uuid "mpath-WWID") and the paths under it (its
+ * slaves/). A path not under a map gets the WWID multipath would give it. */
+static void link_multipath(struct sysinfo *s)
+{
+        for (size_t i = 0; i < s->n_devs; i++) {
+                struct blockdev *m = &s->devs[i];
+                if (!m->dm_uuid || !startswith(m->dm_uuid, "mpath-") || !m->dm_uuid[6])
+                        continue;
+                m->mpath_wwid = xstrdup(m->dm_uuid + 6);
+                for (size_t k = 0; m->slaves && m->slaves[k]; k++)
+                        for (size_t j = 0; j < s->n_devs; j++)
+                                if (!strcmp(s->devs[j].name, m->slaves[k]) && !s->devs[j].mpath_map) {
+                                        s->devs[j].mpath_map = xstrdup(m->name);
+                                        free(s->devs[j].mpath_wwid);
+                                        s->devs[j].mpath_wwid = xstrdup(m->mpath_wwid);
+                                }
+        }
+        for (size_t i = 0; i < s->n_devs; i++) {
+                struct blockdev *b = &s->devs[i];
+                if (b->mpath_wwid || b->dm_uuid || startswith(b->name, "md") || startswith(b->name, "loop"))
+                        continue;
+                b->mpath_wwid = b->id_serial ? xstrdup(b->id_serial) : mpath_wwid_from_sysfs(b->wwid);
+        }
 }
 
 /* Loop devices count only with a backing file; RAM disks never. */
@@ -577,6 +619,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         strv_free(names);
         if (s.n_devs)
                 qsort(s.devs, s.n_devs, sizeof(*s.devs), dev_cmp);
+        link_multipath(&s);
 
         s.mem_total_bytes = read_mem_total(sysroot);
         s.page_size = read_page_size(sysroot);
@@ -613,6 +656,11 @@ static void blockdev_done(struct blockdev *b)
                 free(b->partinfo[i].fs_uuid);
         }
         free(b->partinfo);
+        free(b->dm_uuid);
+        free(b->dm_name);
+        strv_free(b->slaves);
+        free(b->mpath_wwid);
+        free(b->mpath_map);
 }
 
 void sysinfo_free(struct sysinfo *s)

@@ -49,6 +49,13 @@ struct blockdev {
         char *dm_vg_name, *dm_lv_name;   /* DM_VG_NAME, DM_LV_NAME (LVs) */
         struct blockpart *partinfo;      /* the partitions of parts[], with their udev data */
         size_t n_partinfo;
+        /* device-mapper multipath (NULL when not there) */
+        char *dm_uuid, *dm_name;  /* dm-N: dm/uuid ("mpath-3600…" for a multipath map), dm/name */
+        char **slaves;            /* slaves/ entries, sorted (a map's paths), may be NULL */
+        char *mpath_wwid;         /* the WWID multipath knows the LUN by: a map's dm/uuid after "mpath-"; a
+                                   * path's map's, else udev ID_SERIAL (multipath's uid_attribute), else
+                                   * "3" + the NAA of device/wwid; NULL for what is neither */
+        char *mpath_map;          /* a path: the kernel name of the multipath map that holds it */
 };
 
 struct sysinfo {

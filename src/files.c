@@ -21,7 +21,7 @@ static const char *io_why(int r)
 
 static bool owned_whole(enum file_kind k)
 {
-        return k == FILE_UDEV || k == FILE_SYSCTL;
+        return k == FILE_UDEV || k == FILE_SYSCTL || k == FILE_MULTIPATH;
 }
 
 static const char *kind_path(const struct plan *pl, enum file_kind k)
@@ -33,6 +33,10 @@ static const char *kind_path(const struct plan *pl, enum file_kind k)
                 return pl->udev_rules_path;
         case FILE_SYSCTL:
                 return pl->sysctl_path;
+        case FILE_MULTIPATH:
+                return pl->multipath_conf_path;
+        case FILE_MPATH_WWIDS:
+                return pl->multipath_wwids_path;
         default:
                 return pl->mdadm_conf_path;
         }

@@ -9,6 +9,7 @@
 #include <json.h>
 
 #include "plan/plan.h"
+#include "sanitize.h"
 #include "util.h"
 
 /* Entries of SYSROOT/sys/block/NAME/REL (holders), sorted. */
@@ -206,6 +207,8 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                         json_object_object_add(j, "signatures", jstrv(u.signatures));
                         json_object_object_add(j, "mounts", jstrv(u.mounts));
                         json_object_object_add(j, "in_use", json_object_new_boolean(u.mounts || u.holders));
+                        json_object_object_add(j, "multipath_wwid", jstr(b->mpath_wwid));
+                        json_object_object_add(j, "multipath_map", jstr(b->mpath_map));
                         json_object_array_add(disks, j);
                 } else {
                         char sz[32];
@@ -224,6 +227,14 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                         _cleanup_free_ char *s = u.signatures ? strv_join(u.signatures, ", ") : xstrdup("none");
                         _cleanup_free_ char *mm = u.mounts ? strv_join(u.mounts, ", ") : xstrdup("none");
                         fprintf(f, "    holders: %s\n    signatures: %s\n    mounted: %s\n", h, s, mm);
+                        if (b->mpath_map) {
+                                const struct blockdev *mp = sysinfo_find(si, b->mpath_map);
+                                _cleanup_free_ char *mn = comment_dup(mp ? mp->dm_name : NULL);
+                                _cleanup_free_ char *w = comment_dup(b->mpath_wwid);
+                                fprintf(f, "    multipath: a path of %s (%s), wwid %s: select the LUN with "
+                                           "<disks multipath=\"true\">\n",
+                                        b->mpath_map, mn, w);
+                        }
                 }
                 disk_use_free(&u);
         }

@@ -179,6 +179,8 @@ int sysinfo_synthesize(const struct profile *p, struct sysinfo *ret, struct diag
                                 break;
                         }
                         b.id_serial = xasprintf("%s_%s_%s", b.vendor, b.model, b.serial);
+                        if (g->multipath) /* one path per made-up LUN, by a made-up wwid */
+                                b.mpath_wwid = xasprintf("3offline%06u", n);
                         uint64_t size = 4 * TiB;
                         if (m->min_size_bytes && m->max_size_bytes)
                                 size = m->min_size_bytes + (m->max_size_bytes - m->min_size_bytes) / 2;

@@ -57,11 +57,22 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
         switch (o->kind) {
         case OBJ_DISK: {
                 const struct blockdev *d = o->disk.bd;
+                const struct blockdev *inq = o->disk.n_paths ? o->disk.paths[0] : d; /* a map has no INQUIRY data */
                 sbuf_printf(b, "  disk %s %s: %s %s, %s%s%s%s%s [line %d]\n", o->id, o->dev,
-                            d->vendor ? d->vendor : "?", d->model ? d->model : "?",
+                            inq->vendor ? inq->vendor : "?", inq->model ? inq->model : "?",
                             fmt_size_human(o->size_bytes, a), o->disk.udev_key ? ", udev " : "",
                             o->disk.udev_key ? o->disk.udev_key : "", o->disk.udev_key ? "=" : "",
                             o->disk.udev_value ? o->disk.udev_value : "", o->line);
+                if (o->disk.n_paths) {
+                        sbuf_printf(b, "      multipath wwid %s, alias %s, %s, paths:", o->disk.mpath_wwid ? o->disk.mpath_wwid : "?",
+                                    o->disk.mpath_alias, o->disk.mpath_create ? "no map yet (apply makes it)" : "map there");
+                        for (size_t k = 0; k < o->disk.n_paths; k++)
+                                sbuf_printf(b, " %s", o->disk.paths[k]->name);
+                        sbuf_printf(b, "%s%s%s%s\n", o->disk.path_udev_key ? ", udev " : " (no udev identity)",
+                                    o->disk.path_udev_key ? o->disk.path_udev_key : "",
+                                    o->disk.path_udev_key ? "=" : "",
+                                    o->disk.path_udev_value ? o->disk.path_udev_value : "");
+                }
                 text_geom(b, o);
                 sbuf_printf(b, "      topology exported: io_min %" PRIu64 ", io_opt %" PRIu64 "%s\n",
                             d->io_min_bytes, d->io_opt_bytes,
@@ -254,6 +265,21 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                         json_object_object_add(j, "udev_key", jstr(o->disk.udev_key));
                         json_object_object_add(j, "udev_value", jstr(o->disk.udev_value));
                 }
+                if (o->disk.n_paths) {
+                        json_object *mp = json_object_new_object();
+                        json_object_object_add(mp, "wwid", jstr(o->disk.mpath_wwid));
+                        json_object_object_add(mp, "alias", jstr(o->disk.mpath_alias));
+                        json_object_object_add(mp, "map_exists", json_object_new_boolean(!o->disk.mpath_create));
+                        json_object *paths = json_object_new_array();
+                        for (size_t k = 0; k < o->disk.n_paths; k++)
+                                json_object_array_add(paths, jstr(o->disk.paths[k]->name));
+                        json_object_object_add(mp, "paths", paths);
+                        if (o->disk.path_udev_key) {
+                                json_object_object_add(mp, "path_udev_key", jstr(o->disk.path_udev_key));
+                                json_object_object_add(mp, "path_udev_value", jstr(o->disk.path_udev_value));
+                        }
+                        json_object_object_add(j, "multipath", mp);
+                }
         }
         if (o->kind == OBJ_PART) {
                 json_object_object_add(j, "number", ju64(o->part.number));
@@ -365,7 +391,8 @@ static json_object *jstep(const struct plan *pl, size_t i)
                 json_object_object_add(j, "value", jstr(s->value));
         }
         if (s->kind == STEP_SYSFS) {
-                json_object_object_add(j, "device", jstr(pl->objs[s->obj].dev));
+                _cleanup_free_ char *pd = s->path_kname ? xasprintf("/dev/%s", s->path_kname) : NULL;
+                json_object_object_add(j, "device", jstr(pd ? pd : pl->objs[s->obj].dev));
                 json_object_object_add(j, "attribute", jstr(tune_defs[s->attr].sysfs));
                 json_object_object_add(j, "value", jstr(s->value));
         }

@@ -49,6 +49,7 @@ struct p_disks {
         char *id;
         unsigned count;
         bool wipe, preserve;
+        bool multipath;           /* multipath="true": each LUN is one disk, its dm-multipath map, whatever its paths */
         struct p_match match;
         struct p_hwraid hwraid;
         struct tune_set tune;

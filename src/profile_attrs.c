@@ -75,6 +75,7 @@ static const struct attr_rule attr_rules[] = {
         {"sysctl", "value", A_SYSCTL_VALUE, 0, 0, NULL},
         {"allow", "rule", A_ENUM, 0, 0, "queue-memory topology-mismatch sysctl-key"},
         {"allow", "reason", A_TEXT, 0, 1024, NULL},
+        {"disks", "multipath", A_BOOL, 0, 0, NULL},
         {"*", "wipe", A_BOOL, 0, 0, NULL},
         {"*", "preserve", A_BOOL, 0, 0, NULL},
 };

@@ -260,12 +260,51 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
 
 /* ---- udev ---------------------------------------------------------------- */
 
-static void udev_attrs(struct sbuf *b, const struct pl_obj *o)
+static void comment_line(struct sbuf *b, const char *fmt_a, const char *a, const char *fmt_b, const char *bb, int line);
+
+/* which: 0 every attribute; 1 a multipath map's; 2 its paths' */
+static void udev_attrs_of(struct sbuf *b, const struct pl_obj *o, int which)
 {
         /* in the table's order: the scheduler first, switching it resets nr_requests */
         for (int a = 0; a < _TUNE_MAX; a++)
-                if (o->tune.val[a])
+                if (o->tune.val[a] && (which == 0 || (which == 1 && tune_on_mpath_map(a)) ||
+                                       (which == 2 && tune_on_mpath_paths(a))))
                         sbuf_printf(b, ", ATTR{%s}=\"%s\"", tune_defs[a].sysfs, o->tune.val[a]);
+}
+
+static void udev_attrs(struct sbuf *b, const struct pl_obj *o)
+{
+        udev_attrs_of(b, o, 0);
+}
+
+/* A multipath LUN: the map by its dm uuid, the paths by the identity they share. */
+static void udev_mpath(struct sbuf *b, const struct pl_obj *o)
+{
+        struct sbuf ma = {0}, pa = {0};
+        udev_attrs_of(&ma, o, 1);
+        udev_attrs_of(&pa, o, 2);
+        if (ma.len) {
+                if (!o->disk.udev_value || !udev_value_safe(o->disk.udev_value))
+                        comment_line(b, "multipath ", o->id, "): its wwid cannot be matched safely, not persisted", o->dev, 0);
+                else {
+                        comment_line(b, "multipath ", o->id, ", the map)", o->dev, o->tune.line);
+                        sbuf_printf(b, "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"dm-*\", ENV{DM_UUID}==\"%s\"%s\n",
+                                    o->disk.udev_value, ma.s);
+                }
+        }
+        if (pa.len) {
+                const char *mk = udev_match_key(o->disk.path_udev_key);
+                if (!mk || !udev_value_safe(o->disk.path_udev_value))
+                        comment_line(b, "multipath ", o->id, ", its paths): no identity that a udev rule can match safely, not persisted",
+                                     o->dev, 0);
+                else {
+                        comment_line(b, "multipath ", o->id, ", its paths)", o->dev, o->tune.line);
+                        sbuf_printf(b, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", KERNEL!=\"dm-*\", %s==\"%s\"%s\n",
+                                    mk, o->disk.path_udev_value, pa.s);
+                }
+        }
+        free(ma.s);
+        free(pa.s);
 }
 
 /* "# TEXT\n" with TEXT as comment text. */
@@ -300,6 +339,10 @@ char *render_udev_rules(const struct plan *pl)
                  * a value that is not plainly safe is never printed. */
                 switch (o->kind) {
                 case OBJ_DISK: {
+                        if (o->disk.n_paths) {
+                                udev_mpath(&b, o);
+                                break;
+                        }
                         const char *mk = udev_match_key(o->disk.udev_key);
                         if (!mk || !udev_value_safe(o->disk.udev_value)) {
                                 comment_line(&b, "", o->id, "): no stable identity that a udev rule can match safely, not persisted",
@@ -415,6 +458,93 @@ char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diag
         return r;
 }
 
+/* ---- multipath.conf.d ------------------------------------------------------ */
+
+char *render_multipath_conf(const struct plan *pl, struct diags *d)
+{
+        struct sbuf b = {0};
+        header(&b, pl, "Multipath LUNs");
+        sbuf_puts(&b, "# Read by multipath and multipathd from config_dir (default /etc/multipath/conf.d).\n"
+                      "# Each LUN keeps the name the profile gives it; the exception keeps it usable\n"
+                      "# where /etc/multipath.conf blacklists by default.\n");
+        struct sbuf ex = {0}, mp = {0};
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->kind != OBJ_DISK || !o->disk.n_paths)
+                        continue;
+                /* multipath.conf quotes with '"' and has no escape: every word is checked */
+                const char *w = o->disk.mpath_wwid, *al = o->disk.mpath_alias;
+                bool ok = w && al && *w && *al && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == strlen(w) &&
+                          strspn(al, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-") == strlen(al);
+                if (!ok) {
+                        sbuf_puts(&mp, "\t# storprov: not written, a word cannot be put in multipath.conf safely: ");
+                        comment_text(&mp, o->id);
+                        sbuf_puts(&mp, "\n");
+                        if (d)
+                                diag_add(d, DIAG_ERROR, pl->multipath_conf_path, 0, o->id, "multipath-conf-field",
+                                         "the LUN's wwid or alias holds characters multipath.conf cannot carry");
+                        continue;
+                }
+                sbuf_printf(&ex, "\twwid \"^%s$\"\n", w);
+                sbuf_printf(&mp, "\tmultipath {\n\t\twwid \"%s\"\n\t\talias \"%s\"\n\t}\n", w, al);
+        }
+        sbuf_printf(&b, "blacklist_exceptions {\n%s}\nmultipaths {\n%s}\n", ex.s ? ex.s : "", mp.s ? mp.s : "");
+        free(ex.s);
+        free(mp.s);
+        return sbuf_steal(&b);
+}
+
+/* /etc/multipath/wwids: multipath's own list of the WWIDs it multipaths. Under
+ * find_multipaths "strict" (the compiled-in default of multipath-tools 0.8+)
+ * and "on" with a single path, a LUN is multipathed at boot only when its WWID
+ * is listed here; the multipaths section of the config does not count. The
+ * installed system's first boot has no such line (the map was made in the
+ * installer), and its paths would be mounted directly. storprov's lines go in
+ * a managed block; multipath reads only lines starting with '/'. */
+/* A "/WWID/" line outside the block (multipathd remembers the maps it makes)
+ * states the same fact as ours: kept as it is, never a conflict. */
+static bool wwids_conflict(const struct plan *pl, char **f, size_t nf)
+{
+        (void)pl;
+        (void)f;
+        (void)nf;
+        return false;
+}
+
+char *render_multipath_wwids(const struct plan *pl, const char *existing, struct diags *d)
+{
+        struct sbuf b = {0};
+        begin_mark(&b, pl);
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->kind != OBJ_DISK || !o->disk.n_paths)
+                        continue;
+                const char *w = o->disk.mpath_wwid;
+                if (w && *w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == strlen(w))
+                        sbuf_printf(&b, "/%s/\n", w);
+                else {
+                        sbuf_puts(&b, "# storprov: not written, the wwid cannot be put in the wwids file safely: ");
+                        comment_text(&b, o->id);
+                        sbuf_puts(&b, "\n");
+                        if (d)
+                                diag_add(d, DIAG_ERROR, pl->multipath_wwids_path, 0, o->id, "multipath-conf-field",
+                                         "the LUN's wwid holds characters the wwids file cannot carry");
+                }
+        }
+        sbuf_printf(&b, "%s\n", END_MARK);
+        char *block = sbuf_steal(&b);
+        /* a new file gets multipath's own header, so that multipath keeps appending to it */
+        const char *base = existing ? existing
+                                    : "# Multipath wwids, Version : 1.0\n"
+                                      "# NOTE: This file is automatically maintained by multipath and multipathd.\n"
+                                      "# You should not need to edit this file in normal circumstances.\n"
+                                      "#\n"
+                                      "# Valid WWIDs:\n";
+        char *r = merge_managed(pl, base, block, wwids_conflict, pl->multipath_wwids_path, d);
+        free(block);
+        return r;
+}
+
 char *render_file(const struct plan *pl, enum file_kind kind, const char *existing, struct diags *d)
 {
         switch (kind) {
@@ -426,6 +556,10 @@ char *render_file(const struct plan *pl, enum file_kind kind, const char *existi
                 return render_udev_rules(pl);
         case FILE_SYSCTL:
                 return render_sysctl(pl);
+        case FILE_MULTIPATH:
+                return render_multipath_conf(pl, d);
+        case FILE_MPATH_WWIDS:
+                return render_multipath_wwids(pl, existing, d);
         default:
                 return xstrdup("");
         }
@@ -468,6 +602,8 @@ char *render_without(const struct plan *pl, enum file_kind kind, const char *exi
                 return merge_managed(pl, existing, "", fstab_conflict, pl->fstab_path, d);
         case FILE_MDADM:
                 return merge_managed(pl, existing, "", mdadm_conflict, pl->mdadm_conf_path, d);
+        case FILE_MPATH_WWIDS:
+                return merge_managed(pl, existing, "", wwids_conflict, pl->multipath_wwids_path, d);
         default:
                 return NULL; /* owned whole: the file goes */
         }

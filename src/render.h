@@ -16,6 +16,14 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
 char *render_udev_rules(const struct plan *pl);
 /* The sysctl.d file (storprov owns it whole). */
 char *render_sysctl(const struct plan *pl);
+/* /etc/multipath/conf.d/storprov.conf: a multipaths entry (wwid, alias) and a
+ * blacklist exception per multipath LUN; a word multipath.conf cannot carry is
+ * left out with an error in d. */
+char *render_multipath_conf(const struct plan *pl, struct diags *d);
+/* /etc/multipath/wwids merged: this profile's "/WWID/" lines in a managed block
+ * (multipath multipaths a LUN at boot under find_multipaths "strict" only when
+ * its WWID is listed there). */
+char *render_multipath_wwids(const struct plan *pl, const char *existing, struct diags *d);
 /* mdadm.conf: ARRAY lines in a managed block, merged like fstab. */
 char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diags *d);
 

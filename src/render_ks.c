@@ -47,6 +47,14 @@ static bool is_storprov_disk(const struct pl_obj *o, const char *name)
 {
         if (!strcmp(base(o->dev), name) || !strcmp(o->dev, name))
                 return true;
+        /* a multipath LUN: each of its paths is it too, and so is its map by any name */
+        for (size_t k = 0; k < o->disk.n_paths; k++)
+                if (!strcmp(o->disk.paths[k]->name, name))
+                        return true;
+        if (o->disk.n_paths && !o->disk.mpath_create &&
+            (!strcmp(o->disk.bd->name, name) ||
+             (startswith(name, "mapper/") && o->disk.bd->dm_name && !strcmp(name + 7, o->disk.bd->dm_name))))
+                return true;
         if (startswith(name, "disk/") && o->disk.udev_value) {
                 const char *b = base(name);
                 size_t lb = strlen(b), lv = strlen(o->disk.udev_value);
@@ -62,7 +70,15 @@ char *render_ks_include(const struct plan *pl, char *const *os_disks, struct dia
         size_t errs = 0;
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *o = &pl->objs[i];
-                if (o->kind == OBJ_DISK && o->dev && !strv_contains(mine, base(o->dev)))
+                if (o->kind == OBJ_DISK && o->disk.n_paths) {
+                        /* a multipath LUN: the map by its dm uuid (whatever anaconda's multipathd names
+                         * it), and every path */
+                        if (o->disk.mpath_wwid)
+                                strv_pushf(&mine, "disk/by-id/dm-uuid-mpath-%s", o->disk.mpath_wwid);
+                        for (size_t k = 0; k < o->disk.n_paths; k++)
+                                if (!strv_contains(mine, o->disk.paths[k]->name))
+                                        strv_push(&mine, o->disk.paths[k]->name);
+                } else if (o->kind == OBJ_DISK && o->dev && !strv_contains(mine, base(o->dev)))
                         strv_push(&mine, base(o->dev));
         }
         char **os = NULL;

@@ -32,6 +32,9 @@ bool tune_set_any(const struct tune_set *t)
         return false;
 }
 
+bool tune_on_mpath_paths(enum tune_attr a) { return a == TUNE_SCHEDULER || a == TUNE_NR_REQUESTS || a == TUNE_MAX_SECTORS_KB; }
+bool tune_on_mpath_map(enum tune_attr a) { return a == TUNE_SCHEDULER || a == TUNE_MAX_SECTORS_KB || a == TUNE_READ_AHEAD_KB; }
+
 int64_t tune_num(const struct tune_set *t, enum tune_attr a)
 {
         uint64_t v;

@@ -52,6 +52,17 @@ struct tune_set {
 };
 
 bool tune_set_any(const struct tune_set *t);
+/* Where an attribute set on a multipath LUN goes. The paths carry the request
+ * queues at the hardware's depth (nr_requests) and the hardware limit; the map
+ * is what the filesystem reads through (read_ahead_kb). The scheduler goes to
+ * both: request-based dm-multipath has an elevator of its own (on 6.1 a map's
+ * queue/scheduler reads "[mq-deadline] none", tests/vm/80-multipath.bats), where
+ * the filesystem's requests are merged and sorted before they are cloned into
+ * the paths, so a profile's choice ("none" for flash) must hold on both.
+ * max_sectors_kb goes to both, the map never above its paths: a clone larger
+ * than a path's max_sectors is failed by blk_insert_cloned_request. */
+bool tune_on_mpath_paths(enum tune_attr a);
+bool tune_on_mpath_map(enum tune_attr a);
 /* The number of a TUNE_UINT attribute, or -1 when unset. */
 int64_t tune_num(const struct tune_set *t, enum tune_attr a);
 void tune_set_copy(struct tune_set *dst, const struct tune_set *src);

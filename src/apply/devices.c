@@ -117,7 +117,13 @@ char *dev_sysfs_attr(const struct devices *d, const struct pl_obj *o, const char
 
 bool dev_has_sysfs(const struct devices *d, const struct pl_obj *o)
 {
-        return !devices_fake(d) || o->kind == OBJ_DISK;
+        /* a multipath map apply makes has no sysfs among test devices */
+        return !devices_fake(d) || (o->kind == OBJ_DISK && !o->disk.mpath_create);
+}
+
+char *dev_sysfs_path_attr(const struct devices *d, const char *kname, const char *attr)
+{
+        return xasprintf("%s/sys/block/%s/%s", strcmp(d->sysroot, "/") ? d->sysroot : "", kname, attr);
 }
 
 /* /proc/sys path of a sysctl key: "vm.dirty_ratio" -> ROOT/proc/sys/vm/dirty_ratio */

@@ -389,7 +389,8 @@ static void inspect_disk(struct run *r, size_t di)
         const struct pl_obj *d = &pl->objs[di];
         struct obj_state *os = &r->os[di];
         os->inspected = true;
-        _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
+        /* a multipath LUN whose map apply makes: what is on it is read through its first path */
+        _cleanup_free_ char *path = dev_path(&r->dev, d->disk.mpath_create ? d->disk.paths[0]->devnode : d->dev);
         find_in_use(r, di);
         bool partitioned = false;
         for (size_t i = 0; i < pl->n_objs; i++)

@@ -108,6 +108,8 @@ int dev_wait(struct run *r, const char *plan_path, const char *kname, int timeou
 char *dev_sysfs_attr(const struct devices *d, const struct pl_obj *o, const char *attr);
 /* Has o a sysfs directory (test devices have none, except the captured disks)? */
 bool dev_has_sysfs(const struct devices *d, const struct pl_obj *o);
+/* SYSFS/ATTR of the path KNAME of a multipath disk (the sysroot's sys/block/KNAME). */
+char *dev_sysfs_path_attr(const struct devices *d, const char *kname, const char *attr);
 char *dev_sysctl_path(const struct devices *d, const char *key);
 char **dev_argv(const struct devices *d, char *const *argv);
 const char *kname_of(const char *plan_path);
@@ -167,3 +169,4 @@ void vfy_lv(struct run *r, size_t si);
 void vfy_xfs(struct run *r, size_t si);
 void vfy_sysfs(struct run *r, size_t si);
 void vfy_sysctl(struct run *r, size_t si);
+void vfy_mpath(struct run *r, size_t si);

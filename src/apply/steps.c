@@ -723,6 +723,13 @@ static void write_attr(struct run *r, size_t si, const char *p)
 static void sysfs_run(struct run *r, size_t si)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
+        if (STEP(r, si)->path_kname) {
+                /* a path of a multipath LUN: its own queue */
+                _cleanup_free_ char *p = dev_sysfs_path_attr(&r->dev, STEP(r, si)->path_kname,
+                                                             tune_defs[STEP(r, si)->attr].sysfs);
+                write_attr(r, si, p);
+                return;
+        }
         if (!dev_has_sysfs(&r->dev, o)) {
                 finish(r, si, OUT_SKIPPED, "no sysfs for test devices");
                 return;
@@ -745,6 +752,29 @@ static void sysctl_run(struct run *r, size_t si)
         write_attr(r, si, p);
 }
 
+/* ---- multipath map (dmsetup) ------------------------------------------------------ */
+
+static enum pre mpath_precheck(struct run *r, size_t si, char ***argv)
+{
+        (void)argv;
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (dev_exists(&r->dev, o->dev)) {
+                finish(r, si, OUT_KEPT, "%s is there (an earlier run, or multipathd made it)", o->dev);
+                return PRE_DONE;
+        }
+        return PRE_RUN;
+}
+
+static void mpath_postcheck(struct run *r, size_t si)
+{
+        const struct pl_obj *o = STEP_OBJ(r, si);
+        if (dev_wait(r, o->dev, NULL, 10000) < 0) {
+                finish(r, si, OUT_FAILED, "%s did not appear after dmsetup create", o->dev);
+                return;
+        }
+        finish(r, si, OUT_CREATED, NULL);
+}
+
 static const struct step_ops step_ops[_STEP_KIND_MAX] = {
         [STEP_GPT] = {.run = gpt_run, .verify = vfy_gpt},
         [STEP_MDADM] = {.child = true, .precheck = md_precheck, .postcheck = md_postcheck, .verify = vfy_md},
@@ -754,6 +784,7 @@ static const struct step_ops step_ops[_STEP_KIND_MAX] = {
         [STEP_MKFS] = {.child = true, .precheck = mkfs_precheck, .postcheck = created, .verify = vfy_xfs},
         [STEP_SYSFS] = {.optional = true, .run = sysfs_run, .verify = vfy_sysfs},
         [STEP_SYSCTL] = {.optional = true, .run = sysctl_run, .verify = vfy_sysctl},
+        [STEP_MPATH] = {.child = true, .precheck = mpath_precheck, .postcheck = mpath_postcheck, .verify = vfy_mpath},
 };
 
 /* ---- what the scheduler calls ----------------------------------------------------- */

@@ -113,6 +113,12 @@ static char *vattr(const struct run *r, const struct pl_obj *o, const char *attr
         return p ? read_line_file(p) : NULL;
 }
 
+static char *dev_sysfs_attr_read(const struct run *r, const struct pl_obj *o, const char *attr)
+{
+        _cleanup_free_ char *p = dev_sysfs_attr(&r->dev, o, attr);
+        return p ? read_line_file(p) : NULL;
+}
+
 /* ---- partitions ---------------------------------------------------------------- */
 
 void vfy_gpt(struct run *r, size_t si)
@@ -493,14 +499,30 @@ void vfy_sysfs(struct run *r, size_t si)
 {
         const struct pl_step *s = &r->pl->steps[si];
         const struct pl_obj *o = &r->pl->objs[s->obj];
-        _cleanup_free_ char *cur = vattr(r, o, tune_defs[s->attr].sysfs);
+        _cleanup_free_ char *pp = s->path_kname ? xasprintf("%s/sys/block/%s/%s", strcmp(r->si->sysroot, "/") ? r->si->sysroot : "",
+                                                            s->path_kname, tune_defs[s->attr].sysfs)
+                                                : NULL;
+        _cleanup_free_ char *cur = pp ? read_line_file(pp) : vattr(r, o, tune_defs[s->attr].sysfs);
         /* the scheduler reads back as "none [mq-deadline] kyber": show the active one */
         _cleanup_free_ char *shown = NULL;
         if (cur && s->attr == TUNE_SCHEDULER && strchr(cur, '['))
                 shown = strndup(strchr(cur, '[') + 1, strcspn(strchr(cur, '[') + 1, "]"));
-        vcheck(r, o->id, obj_kind_name(o->kind), tune_defs[s->attr].sysfs,
+        _cleanup_free_ char *what = s->path_kname ? xasprintf("%s (path) %s", s->path_kname, tune_defs[s->attr].sysfs)
+                                                  : xstrdup(tune_defs[s->attr].sysfs);
+        vcheck(r, o->id, obj_kind_name(o->kind), what,
                !cur ? V_MISSING : tune_value_same(s->kind, s->attr, cur, s->value) ? V_OK : V_DRIFT, s->value,
                shown ? shown : cur);
+}
+
+/* The map a run made: there, with the multipath uuid (the paths under it are the kernel's business). */
+void vfy_mpath(struct run *r, size_t si)
+{
+        const struct pl_obj *o = &r->pl->objs[r->pl->steps[si].obj];
+        _cleanup_free_ char *want = xasprintf("mpath-%s", o->disk.mpath_wwid);
+        _cleanup_free_ char *uuid = NULL;
+        if (verify_live(r) && dev_exists(&r->dev, o->dev))
+                uuid = dev_sysfs_attr_read(r, o, "dm/uuid");
+        vcompare(r, o, "dm/uuid", want, uuid);
 }
 
 void vfy_sysctl(struct run *r, size_t si)

@@ -20,9 +20,12 @@ static void build_files(struct plan *pl, const struct plan_options *o)
         pl->udev_rules_path = xstrdup(o->udev_rules ? o->udev_rules : "/etc/udev/rules.d/70-storprov.rules");
         pl->sysctl_path = xstrdup(o->sysctl_conf ? o->sysctl_conf : "/etc/sysctl.d/80-storprov.conf");
         pl->mdadm_conf_path = xstrdup(o->mdadm_conf ? o->mdadm_conf : "/etc/mdadm/mdadm.conf");
+        pl->multipath_conf_path = xstrdup(o->multipath_conf ? o->multipath_conf : "/etc/multipath/conf.d/storprov.conf");
+        pl->multipath_wwids_path = xstrdup(o->multipath_wwids ? o->multipath_wwids : "/etc/multipath/wwids");
 
-        bool any_fs = false, any_md = false, any_tune = false;
+        bool any_fs = false, any_md = false, any_tune = false, any_mpath = false;
         for (size_t i = 0; i < pl->n_objs; i++) {
+                any_mpath |= pl->objs[i].kind == OBJ_DISK && pl->objs[i].disk.n_paths;
                 any_fs |= pl->objs[i].kind == OBJ_FS && pl->objs[i].fs.mountpoint;
                 any_md |= pl->objs[i].kind == OBJ_MD;
                 any_tune |= pl->objs[i].tune.line != 0;
@@ -35,6 +38,10 @@ static void build_files(struct plan *pl, const struct plan_options *o)
                 add_file(pl, FILE_SYSCTL, pl->sysctl_path);
         if (any_md)
                 add_file(pl, FILE_MDADM, pl->mdadm_conf_path);
+        if (any_mpath) {
+                add_file(pl, FILE_MULTIPATH, pl->multipath_conf_path);
+                add_file(pl, FILE_MPATH_WWIDS, pl->multipath_wwids_path);
+        }
 }
 
 int plan_build(const struct profile *p, const struct sysinfo *si, const struct plan_options *o, struct plan *ret,

@@ -54,40 +54,58 @@ static void check_stripe_cache(struct ctx *c, const struct pl_obj *o)
                      sc, o->md.n_members, fmt_size_human(bytes, hb));
 }
 
-/* A disk's tuning against what the disk offers; returns the request memory it may pin. */
+/* A disk's tuning against what the disk offers; returns the request memory it may pin.
+ * A multipath LUN is checked against its paths: their limits bound the map, their
+ * request queues are the ones that pin memory. */
 static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sbuf *who)
 {
         const struct tune_set *t = &o->tune;
-        const struct blockdev *b = o->disk.bd;
+        const struct blockdev *one = o->disk.bd;
+        const struct blockdev *const *qdevs = o->disk.n_paths ? o->disk.paths : &one;
+        size_t n_q = o->disk.n_paths ? o->disk.n_paths : 1;
         const char *w = o->what;
         int64_t msk = tune_num(t, TUNE_MAX_SECTORS_KB), nrq = tune_num(t, TUNE_NR_REQUESTS);
         const char *sched = t->val[TUNE_SCHEDULER];
-        if (msk >= 0 && b->max_hw_sectors_kb && msk > b->max_hw_sectors_kb)
-                err(c, t->line, w, "max-sectors-kb",
-                    "max-sectors-kb %" PRId64 " is above %s's max_hw_sectors_kb %u; the kernel refuses it", msk, b->name,
-                    b->max_hw_sectors_kb);
-        if (sched && b->schedulers && !strv_contains(b->schedulers, sched)) {
-                char *offered = strv_join(b->schedulers, " ");
-                warn(c, t->line, w, "scheduler", "%s does not offer scheduler %s now (offers: %s)", b->name, sched,
-                     offered);
-                free(offered);
+        for (size_t k = 0; k < n_q; k++) {
+                const struct blockdev *b = qdevs[k];
+                if (msk >= 0 && b->max_hw_sectors_kb && msk > b->max_hw_sectors_kb)
+                        err(c, t->line, w, "max-sectors-kb",
+                            "max-sectors-kb %" PRId64 " is above %s's max_hw_sectors_kb %u; the kernel refuses it%s", msk,
+                            b->name, b->max_hw_sectors_kb, o->disk.n_paths ? " (a multipath map cannot exceed its paths)" : "");
+                if (sched && b->schedulers && !strv_contains(b->schedulers, sched)) {
+                        char *offered = strv_join(b->schedulers, " ");
+                        warn(c, t->line, w, "scheduler", "%s does not offer scheduler %s now (offers: %s)", b->name, sched,
+                             offered);
+                        free(offered);
+                }
         }
         if (!o->disk.udev_key)
                 warn(c, t->line, w, "no-stable-id",
                      "%s has no WWN, serial, path or wwid that a udev rule can match safely (src/sanitize.c): its "
                      "tuning is applied now but cannot be persisted as a udev rule",
-                     b->name);
+                     o->disk.bd->name);
+        if (o->disk.n_paths && !o->disk.path_udev_key &&
+            (sched || nrq >= 0 || msk >= 0))
+                warn(c, t->line, w, "no-stable-id",
+                     "the paths of %s share no ID_WWN or ID_SERIAL that a udev rule can match safely and that no other "
+                     "disk carries: their tuning is applied now but not persisted",
+                     o->id);
         if (nrq < 0 && msk < 0)
                 return 0;
-        uint64_t nr = nrq >= 0 ? (uint64_t)nrq : b->nr_requests;
-        uint64_t ms = msk >= 0 ? (uint64_t)msk : b->max_sectors_kb;
-        uint64_t q = b->nr_hw_queues ? b->nr_hw_queues : 1;
-        /* saturating: a product past 2^64 is "more than any machine", never 0 B */
-        uint64_t bytes = mul_sat_u64(mul_sat_u64(mul_sat_u64(nr, ms), KiB), q);
-        char hb[32];
-        sbuf_printf(who, "\n    %s (%s): nr_requests %" PRIu64 " x max_sectors_kb %" PRIu64 " x %" PRIu64 " queue%s = %s",
-                    o->id, b->name, nr, ms, q, q == 1 ? "" : "s", fmt_size_human(bytes, hb));
-        return bytes;
+        uint64_t total = 0;
+        for (size_t k = 0; k < n_q; k++) {
+                const struct blockdev *b = qdevs[k];
+                uint64_t nr = nrq >= 0 ? (uint64_t)nrq : b->nr_requests;
+                uint64_t ms = msk >= 0 ? (uint64_t)msk : b->max_sectors_kb;
+                uint64_t q = b->nr_hw_queues ? b->nr_hw_queues : 1;
+                /* saturating: a product past 2^64 is "more than any machine", never 0 B */
+                uint64_t bytes = mul_sat_u64(mul_sat_u64(mul_sat_u64(nr, ms), KiB), q);
+                char hb[32];
+                sbuf_printf(who, "\n    %s (%s): nr_requests %" PRIu64 " x max_sectors_kb %" PRIu64 " x %" PRIu64 " queue%s = %s",
+                            o->id, b->name, nr, ms, q, q == 1 ? "" : "s", fmt_size_human(bytes, hb));
+                total = add_sat_u64(total, bytes);
+        }
+        return total;
 }
 
 void check_tuning(struct ctx *c)

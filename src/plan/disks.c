@@ -159,6 +159,14 @@ void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const str
                     obj_kind_name(d->kind));
 }
 
+/* A word multipath.conf, a dm name and a udev rule all carry as it is. */
+static bool mpath_word_safe(const char *v)
+{
+        size_t n = v ? strlen(v) : 0;
+        return n && n <= 128 && strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n &&
+               v[0] != '-' && v[0] != '.';
+}
+
 /* The disks of group g, not claimed by an earlier group. Reports a count
  * that differs from the profile's; returns the matches (ret) and their count. */
 static bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
@@ -175,6 +183,39 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
                 if (!(n_found & (n_found - 1)))   /* 0, 1, 2, 4 …: double */
                         found = xrealloc(found, (n_found ? 2 * n_found : 1) * sizeof(size_t));
                 found[n_found++] = i;
+        }
+        /* a path of a LUN is never the disk: writing it bypasses the map (and the other paths) */
+        bool path_refused = false;
+        for (size_t k = 0; k < n_found; k++) {
+                const struct blockdev *b = &si->devs[found[k]];
+                const struct blockdev *twin = NULL;
+                /* without a map: another device of the same size with the same well-formed wwid (a
+                 * garbage serial two disks share is not taken for a LUN identity) */
+                for (size_t j = 0; !b->mpath_map && mpath_word_safe(b->mpath_wwid) && j < si->n_devs && !twin; j++)
+                        if (j != found[k] && disk_is_input(&si->devs[j]) && streq_ptr(si->devs[j].mpath_wwid, b->mpath_wwid) &&
+                            si->devs[j].size_bytes == b->size_bytes)
+                                twin = &si->devs[j];
+                if (!b->mpath_map && !twin)
+                        continue;
+                if (twin && twin < b && !claimed[twin - si->devs] && !match_failures(&g->match, twin))
+                        continue; /* the pair is named once, at its first */
+                _cleanup_free_ char *wwid = comment_dup(b->mpath_wwid);
+                if (b->mpath_map)
+                        err(c, g->match.line ? g->match.line : g->line, what, "multipath-path",
+                            "%s is a path of the multipath map %s (wwid %s); storprov never writes to a path: select "
+                            "the LUN with <disks id=\"%s\" multipath=\"true\">",
+                            b->name, b->mpath_map, wwid, g->id);
+                else
+                        err(c, g->match.line ? g->match.line : g->line, what, "multipath-path",
+                            "%s and %s carry the same wwid %s: two paths to one LUN; select the LUN with "
+                            "<disks id=\"%s\" multipath=\"true\">",
+                            b->name, twin->name, wwid, g->id);
+                path_refused = true;
+        }
+        if (path_refused) {
+                free(found);
+                strv_push(&c->failed_groups, g->id);
+                return false;
         }
         if (n_found != g->count) {
                 struct sbuf b = {0};
@@ -287,6 +328,156 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
 
 }
 
+/* The identity the paths' rule matches: ID_WWN, else ID_SERIAL, when udev-safe
+ * and carried by no device outside the LUN (the paths share it by design). */
+static void pick_path_identity(struct ctx *c, struct pl_obj *o)
+{
+        const struct blockdev *p0 = o->disk.paths[0];
+        static const char *const keys[] = {"ID_WWN", "ID_SERIAL"};
+        for (size_t k = 0; k < ELEMENTSOF(keys); k++) {
+                const char *v = k == 0 ? p0->wwn : p0->id_serial;
+                if (!udev_value_safe(v))
+                        continue;
+                size_t same = 0, inside = 0;
+                for (size_t i = 0; i < c->si->n_devs; i++) {
+                        const struct blockdev *b = &c->si->devs[i];
+                        if (!disk_is_input(b) || !streq_ptr(k == 0 ? b->wwn : b->id_serial, v))
+                                continue;
+                        same++;
+                        for (size_t j = 0; j < o->disk.n_paths; j++)
+                                inside += o->disk.paths[j] == b;
+                }
+                if (same != inside)
+                        continue;
+                bool all = true;
+                for (size_t j = 0; j < o->disk.n_paths; j++)
+                        all &= streq_ptr(k == 0 ? o->disk.paths[j]->wwn : o->disk.paths[j]->id_serial, v);
+                if (!all)
+                        continue;
+                o->disk.path_udev_key = xstrdup(keys[k]);
+                o->disk.path_udev_value = xstrdup(v);
+                return;
+        }
+}
+
+/* multipath="true": the group's LUNs, each once, the map as the disk. */
+static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *what, bool *claimed)
+{
+        const struct sysinfo *si = c->si;
+        int line = g->match.line ? g->match.line : g->line;
+        struct mpath_lun *l = NULL;
+        size_t n = mpath_luns(si, claimed, &l);
+        size_t *found = xcalloc(n ? n : 1, sizeof(size_t)), n_found = 0;
+        for (size_t k = 0; k < n; k++)
+                if (!mpath_lun_failures(&g->match, si, &l[k]))
+                        found[n_found++] = k;
+        if (n_found != g->count) {
+                struct sbuf b = {0};
+                for (size_t k = 0; k < n_found; k++) {
+                        char *d = mpath_lun_describe(si, &l[found[k]]);
+                        sbuf_printf(&b, "\n    matched: %s", d);
+                        free(d);
+                }
+                if (!n_found) {
+                        sbuf_puts(&b, "\n    no LUN matched; LUNs present (paths grouped by wwid):");
+                        for (size_t k = 0; k < n; k++) {
+                                char *d = mpath_lun_describe(si, &l[k]);
+                                char *p = describe_disk(&si->devs[l[k].paths[0]]);
+                                sbuf_printf(&b, "\n      %s: %s", d, p);
+                                free(d);
+                                free(p);
+                        }
+                }
+                err(c, line, what, "disk-count", "expected %u multipath LUN%s, found %zu%s", g->count,
+                    g->count == 1 ? "" : "s", n_found, b.s ? b.s : "");
+                free(b.s);
+                strv_push(&c->failed_groups, g->id);
+                goto out;
+        }
+        if (g->gpt) {
+                err(c, g->line, what, "multipath-gpt",
+                    "<gpt> on a multipath LUN: partitions of a dm-multipath map are made by kpartx under names that "
+                    "differ between distributions; use the whole LUN (xfs on=, an md member or a PV)");
+                strv_push(&c->failed_groups, g->id);
+                goto out;
+        }
+        struct stripe_geom geom = {0};
+        char *why = NULL;
+        enum val_source src = group_geometry(c, g, what, &geom, &why);
+        for (size_t k = 0; k < n_found; k++) {
+                const struct mpath_lun *x = &l[found[k]];
+                for (size_t j = 0; j < x->n_paths; j++)
+                        claimed[x->paths[j]] = true;
+                unsigned index = g->count > 1 ? (unsigned)k + 1 : 0;
+                char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
+                size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
+                struct pl_obj *o = OBJ(c, di);
+                const struct blockdev *p0 = &si->devs[x->paths[0]];
+                const struct blockdev *map = x->map != NO_OBJ ? &si->devs[x->map] : NULL;
+                o->disk.bd = map ? map : p0;
+                o->disk.n_paths = x->n_paths;
+                o->disk.paths = xcalloc(x->n_paths, sizeof(*o->disk.paths));
+                for (size_t j = 0; j < x->n_paths; j++)
+                        o->disk.paths[j] = &si->devs[x->paths[j]];
+                o->disk.mpath_alias = xstrdup(id);
+                if (!mpath_word_safe(x->wwid)) {
+                        _cleanup_free_ char *d = mpath_lun_describe(si, x);
+                        err(c, line, what, "multipath-wwid",
+                            "%s: its wwid cannot be written into multipath.conf, a dm uuid or a udev rule as it is "
+                            "(only [A-Za-z0-9._:-] is); refusing the LUN",
+                            d);
+                } else
+                        o->disk.mpath_wwid = xstrdup(x->wwid);
+                if (map && map->dm_name && mpath_word_safe(map->dm_name))
+                        o->dev = xasprintf("/dev/mapper/%s", map->dm_name);
+                else if (map)
+                        o->dev = xstrdup(map->devnode);
+                else {
+                        o->dev = xasprintf("/dev/mapper/%s", id);
+                        o->disk.mpath_create = true;
+                }
+                uint64_t size = p0->size_bytes;
+                for (size_t j = 0; j < x->n_paths; j++)
+                        if (si->devs[x->paths[j]].size_bytes != size) {
+                                _cleanup_free_ char *d = mpath_lun_describe(si, x);
+                                err(c, line, what, "multipath-paths",
+                                    "%s: the paths differ in size (%s: %" PRIu64 " bytes, %s: %" PRIu64
+                                    " bytes); they are not one LUN",
+                                    d, p0->name, size, si->devs[x->paths[j]].name, si->devs[x->paths[j]].size_bytes);
+                                break;
+                        }
+                if (x->n_paths < 2)
+                        warn(c, line, what, "multipath-single-path",
+                             "%s has one path only: it works, but without a second path nothing fails over", p0->name);
+                o->size_bytes = map && map->size_bytes ? map->size_bytes : size;
+                o->sector_bytes = p0->logical_sector_bytes ? p0->logical_sector_bytes : SECTOR_BYTES;
+                o->physical_sector_bytes = p0->physical_sector_bytes ? p0->physical_sector_bytes : SECTOR_BYTES;
+                o->preserve = g->preserve;
+                o->wipe = g->wipe;
+                if (o->disk.mpath_wwid) {
+                        o->disk.udev_key = xstrdup("DM_UUID");
+                        o->disk.udev_value = xasprintf("mpath-%s", o->disk.mpath_wwid);
+                }
+                pick_path_identity(c, o);
+                /* the geometry the paths export (the map's own io hints are the paths', stacked) */
+                const struct blockdev *saved = o->disk.bd;
+                o->disk.bd = p0;
+                disk_geometry(c, g, what, o, src, &geom, why);
+                o->disk.bd = saved;
+                if (!o->align_bytes)
+                        err(c, g->line, what, "alignment-overflow",
+                            "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
+                            "fit in 64 bits",
+                            o->physical_sector_bytes);
+                tune_set_copy(&o->tune, &g->tune);
+                free(id);
+        }
+        free(why);
+out:
+        free(found);
+        mpath_luns_free(l, n);
+}
+
 void plan_disks(struct ctx *c)
 {
         const struct sysinfo *si = c->si;
@@ -297,6 +488,11 @@ void plan_disks(struct ctx *c)
                 const struct p_disks *g = &c->p->disks[gi];
                 char *what = xasprintf("disks %s", g->id);
                 size_t *found = NULL, n_found = 0;
+                if (g->multipath) {
+                        plan_multipath(c, g, what, claimed);
+                        free(what);
+                        continue;
+                }
                 if (!select_disks(c, g, what, claimed, &found, &n_found)) {
                         free(what);
                         continue;

@@ -21,7 +21,7 @@ const char *obj_kind_name(enum obj_kind k) { return kind_names[k]; }
 static const char *const step_names[_STEP_KIND_MAX] = {
         [STEP_GPT] = "gpt", [STEP_MDADM] = "mdadm", [STEP_PVCREATE] = "pvcreate",
         [STEP_VGCREATE] = "vgcreate", [STEP_LVCREATE] = "lvcreate", [STEP_MKFS] = "mkfs",
-        [STEP_SYSFS] = "sysfs", [STEP_SYSCTL] = "sysctl",
+        [STEP_SYSFS] = "sysfs", [STEP_SYSCTL] = "sysctl", [STEP_MPATH] = "multipath",
 };
 const char *step_kind_name(enum step_kind k) { return step_names[k]; }
 
@@ -164,6 +164,11 @@ static void obj_free(struct pl_obj *o)
         free(o->disk.udev_key);
         free(o->disk.udev_value);
         free(o->disk.gpt_guid);
+        free(o->disk.paths);
+        free(o->disk.mpath_wwid);
+        free(o->disk.mpath_alias);
+        free(o->disk.path_udev_key);
+        free(o->disk.path_udev_value);
         free(o->part.name);
         free(o->part.guid);
         free(o->md.members);
@@ -202,6 +207,7 @@ void plan_free(struct plan *pl)
                 free(s->parts);
                 free(s->key);
                 free(s->value);
+                free(s->path_kname);
                 free(s->deps);
         }
         for (size_t i = 0; i < pl->n_files; i++)
@@ -221,6 +227,8 @@ void plan_free(struct plan *pl)
         free(pl->sysctl_path);
         free(pl->fstab_path);
         free(pl->mdadm_conf_path);
+        free(pl->multipath_conf_path);
+        free(pl->multipath_wwids_path);
         *pl = (struct plan){0};
 }
 

@@ -41,6 +41,14 @@ struct pl_disk {
         const struct blockdev *bd;
         char *udev_key, *udev_value;   /* stable identity for rules: ID_WWN / ID_SERIAL / ID_PATH */
         char *gpt_guid;           /* the planned GPT disk GUID (partitioned, not preserved), NULL otherwise */
+        /* multipath="true": the disk is the LUN's dm-multipath map; bd is the map when it exists, else
+         * paths[0]. udev_key/value are then DM_UUID / "mpath-WWID" (the map's rule). */
+        const struct blockdev **paths;  /* the LUN's path devices, by kernel name */
+        size_t n_paths;
+        char *mpath_wwid;         /* NULL: not a multipath disk */
+        char *mpath_alias;        /* the alias multipath.conf gives the map ("lun1") */
+        bool mpath_create;        /* no map yet: apply creates it (STEP_MPATH) */
+        char *path_udev_key, *path_udev_value;   /* the paths' rule: ID_WWN / ID_SERIAL, NULL: not persisted */
 };
 
 struct pl_partition {
@@ -131,7 +139,7 @@ const char *obj_uuid(const struct pl_obj *o);
 
 enum step_kind {
         STEP_GPT, STEP_MDADM, STEP_PVCREATE, STEP_VGCREATE, STEP_LVCREATE, STEP_MKFS, STEP_SYSFS, STEP_SYSCTL,
-        _STEP_KIND_MAX
+        STEP_MPATH, _STEP_KIND_MAX
 };
 const char *step_kind_name(enum step_kind k);
 
@@ -157,12 +165,13 @@ struct pl_step {
         /* STEP_SYSFS: the tune attribute of obj's block device; STEP_SYSCTL: the key */
         enum tune_attr attr;
         char *key, *value;
+        char *path_kname;         /* STEP_SYSFS on a multipath disk: the path ("sdb") it tunes; NULL: obj's own device */
         /* steps that must finish first (indices into plan.steps) */
         size_t *deps;
         size_t n_deps;
 };
 
-enum file_kind { FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, _FILE_KIND_MAX };
+enum file_kind { FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, _FILE_KIND_MAX };
 
 struct pl_file {
         enum file_kind kind;
@@ -183,6 +192,8 @@ struct plan_options {
         const char *udev_rules;   /* default "/etc/udev/rules.d/70-storprov.rules" */
         const char *sysctl_conf;  /* default "/etc/sysctl.d/80-storprov.conf" */
         const char *fstab;        /* default "/etc/fstab" */
+        const char *multipath_conf; /* default "/etc/multipath/conf.d/storprov.conf" */
+        const char *multipath_wwids; /* default "/etc/multipath/wwids" */
         const char *lvm_config;   /* lvm --config text */
 };
 
@@ -198,6 +209,7 @@ struct plan {
         struct pl_file *files; size_t n_files;
         struct pl_sysctl *sysctls; size_t n_sysctls;
         char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
+        char *multipath_conf_path, *multipath_wwids_path;
 };
 
 /* Builds the plan. Returns 0, or -EINVAL with errors in d (warnings are added
@@ -230,6 +242,22 @@ enum {
 unsigned match_failures(const struct p_match *m, const struct blockdev *b);
 /* A drive or LUN storprov may provision (md and dm devices are its outputs). */
 bool disk_is_input(const struct blockdev *b);
+
+/* Multipath LUNs (plan/select.c): the input devices of si grouped by their
+ * mpath_wwid (each LUN once, whatever its path count), with the map that
+ * holds them when there is one. Devices claimed[] are left out. */
+struct mpath_lun {
+        const char *wwid;         /* borrowed from the paths' blockdev */
+        size_t *paths;            /* indices into si->devs, in name order */
+        size_t n_paths;
+        size_t map;               /* index of the dm map, or NO_OBJ */
+};
+size_t mpath_luns(const struct sysinfo *si, const bool *claimed, struct mpath_lun **ret);
+void mpath_luns_free(struct mpath_lun *l, size_t n);
+/* The rules of m a LUN fails: path= and name= need one path to fit, the rest every path. */
+unsigned mpath_lun_failures(const struct p_match *m, const struct sysinfo *si, const struct mpath_lun *l);
+/* "3600a0b8… (paths sdb, sdc; map dm-0 \"mpatha\")", the WWID as comment text. */
+char *mpath_lun_describe(const struct sysinfo *si, const struct mpath_lun *l);
 /* Does every <disks> group of p find exactly its count on si? Returns 0, or -1
  * with the failed rules and near misses in ret_misses (may be NULL) and the
  * total count difference in ret_distance. */

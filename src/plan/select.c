@@ -5,6 +5,8 @@
  * and a discovered node in, a verdict out. disks.c selects with the same
  * match_failures(), so select and plan cannot disagree. */
 #include "plan/plan.h"
+#include "sanitize.h"
+#include "strmap.h"
 
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -45,6 +47,72 @@ bool disk_is_input(const struct blockdev *b)
         return !b->is_partition && !startswith(b->name, "md") && !startswith(b->name, "dm-");
 }
 
+size_t mpath_luns(const struct sysinfo *si, const bool *claimed, struct mpath_lun **ret)
+{
+        struct mpath_lun *l = NULL;
+        size_t n = 0;
+        struct strmap by_wwid = {0};
+        for (size_t i = 0; i < si->n_devs; i++) {
+                const struct blockdev *b = &si->devs[i];
+                if ((claimed && claimed[i]) || !disk_is_input(b) || !b->mpath_wwid)
+                        continue;
+                size_t k = strmap_get(&by_wwid, b->mpath_wwid);
+                if (k == (size_t)-1) {
+                        if (!(n & (n - 1)))
+                                l = xrealloc(l, (n ? 2 * n : 1) * sizeof(*l));
+                        k = n++;
+                        l[k] = (struct mpath_lun){.wwid = b->mpath_wwid, .map = NO_OBJ};
+                        strmap_add(&by_wwid, b->mpath_wwid, k, NULL);
+                }
+                struct mpath_lun *x = &l[k];
+                x->paths = xrealloc(x->paths, (x->n_paths + 1) * sizeof(size_t));
+                x->paths[x->n_paths++] = i;
+                if (b->mpath_map && x->map == NO_OBJ)
+                        for (size_t j = 0; j < si->n_devs; j++)
+                                if (!strcmp(si->devs[j].name, b->mpath_map))
+                                        x->map = j;
+        }
+        strmap_free(&by_wwid);
+        *ret = l;
+        return n;
+}
+
+void mpath_luns_free(struct mpath_lun *l, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                free(l[i].paths);
+        free(l);
+}
+
+unsigned mpath_lun_failures(const struct p_match *m, const struct sysinfo *si, const struct mpath_lun *l)
+{
+        const unsigned any = MATCH_PATH | MATCH_NAME;
+        unsigned every = 0, some = any;
+        for (size_t k = 0; k < l->n_paths; k++) {
+                unsigned f = match_failures(m, &si->devs[l->paths[k]]);
+                every |= f & ~any;
+                some &= f & any;
+        }
+        return every | some;
+}
+
+char *mpath_lun_describe(const struct sysinfo *si, const struct mpath_lun *l)
+{
+        struct sbuf b = {0};
+        sbuf_puts(&b, "LUN wwid ");
+        comment_text(&b, l->wwid);
+        sbuf_printf(&b, " (%zu path%s: ", l->n_paths, l->n_paths == 1 ? "" : "s");
+        for (size_t k = 0; k < l->n_paths; k++)
+                sbuf_printf(&b, "%s%s", k ? ", " : "", si->devs[l->paths[k]].name);
+        if (l->map != NO_OBJ) {
+                sbuf_printf(&b, "; map %s \"", si->devs[l->map].name);
+                comment_text(&b, si->devs[l->map].dm_name);
+                sbuf_puts(&b, "\")");
+        } else
+                sbuf_puts(&b, "; no multipath map yet)");
+        return sbuf_steal(&b);
+}
+
 /* "model=\"9550SX*\" (it is \"9650SE\")": one failed rule of m for b. */
 static char *describe_failure(const struct p_match *m, const struct blockdev *b, unsigned bit)
 {
@@ -77,6 +145,46 @@ static unsigned popcount(unsigned x)
         return n;
 }
 
+/* A multipath="true" group counts LUNs, not paths. Returns its distance. */
+static unsigned select_multipath(const struct p_disks *g, const struct sysinfo *si, bool *claimed, char ***misses)
+{
+        struct mpath_lun *l = NULL;
+        size_t n = mpath_luns(si, claimed, &l), found = 0;
+        unsigned *fails = xcalloc(n ? n : 1, sizeof(unsigned));
+        for (size_t k = 0; k < n; k++)
+                found += (fails[k] = mpath_lun_failures(&g->match, si, &l[k])) == 0;
+        int line = g->match.line ? g->match.line : g->line;
+        unsigned distance = 0;
+        if (found == g->count) {
+                for (size_t k = 0; k < n; k++)
+                        for (size_t j = 0; !fails[k] && j < l[k].n_paths; j++)
+                                claimed[l[k].paths[j]] = true;
+        } else {
+                size_t diff = found > g->count ? found - g->count : g->count - found;
+                distance = (unsigned)diff;
+                strv_pushf(misses, "disks %s (line %d): expected %u multipath LUN%s, found %zu (%zu %s)", g->id, line,
+                           g->count, g->count == 1 ? "" : "s", found, diff, found > g->count ? "too many" : "missing");
+                for (size_t k = 0; k < n; k++) {
+                        if (found > g->count ? fails[k] != 0 : popcount(fails[k]) != 1)
+                                continue;
+                        char *d = mpath_lun_describe(si, &l[k]);
+                        char *why = fails[k] ? describe_failure(&g->match, &si->devs[l[k].paths[0]], fails[k]) : NULL;
+                        strv_pushf(misses, "    %s %s%s", why ? "" : "matched", d, why ? " fails only " : "");
+                        if (why) {
+                                size_t last = strv_len(*misses) - 1;
+                                char *x = xasprintf("%s%s", (*misses)[last], why);
+                                free((*misses)[last]);
+                                (*misses)[last] = x;
+                        }
+                        free(why);
+                        free(d);
+                }
+        }
+        free(fails);
+        mpath_luns_free(l, n);
+        return distance;
+}
+
 int profile_select(const struct profile *p, const struct sysinfo *si, char ***ret_misses, unsigned *ret_distance)
 {
         bool *claimed = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
@@ -86,6 +194,10 @@ int profile_select(const struct profile *p, const struct sysinfo *si, char ***re
         for (size_t gi = 0; gi < p->n_disks; gi++) {
                 const struct p_disks *g = &p->disks[gi];
                 size_t found = 0;
+                if (g->multipath) {
+                        distance += select_multipath(g, si, claimed, &misses);
+                        continue;
+                }
                 for (size_t i = 0; i < si->n_devs; i++) {
                         fails[i] = claimed[i] || !disk_is_input(&si->devs[i]) ? ~0u
                                                                               : match_failures(&g->match, &si->devs[i]);

@@ -254,6 +254,75 @@ static void mkfs_steps(struct ctx *c)
         }
 }
 
+/* A multipath LUN's map, when none exists yet (no multipathd, as in an
+ * installer): made with dmsetup as multipathd would make it (uuid mpath-WWID,
+ * the paths in one group, service-time, queue_if_no_path), named by the alias
+ * the rendered multipath.conf gives it, so that multipathd adopts it later. */
+static void mpath_steps(struct ctx *c)
+{
+        struct plan *pl = c->pl;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = OBJ(c, i);
+                if (o->kind != OBJ_DISK || !o->disk.mpath_create || !o->disk.mpath_wwid || !o->disk.n_paths)
+                        continue;
+                struct sbuf t = {0};
+                sbuf_printf(&t, "0 %" PRIu64 " multipath 1 queue_if_no_path 0 1 1 service-time 0 %zu 1",
+                            o->size_bytes / SECTOR_BYTES, o->disk.n_paths);
+                for (size_t k = 0; k < o->disk.n_paths; k++)
+                        sbuf_printf(&t, " %u:%u 1", o->disk.paths[k]->major, o->disk.paths[k]->minor);
+                char **argv = NULL;
+                strv_push(&argv, "dmsetup");
+                strv_push(&argv, "create");
+                strv_push(&argv, o->disk.mpath_alias);
+                strv_pushf(&argv, "--uuid=mpath-%s", o->disk.mpath_wwid);
+                strv_pushf(&argv, "--table=%s", t.s);
+                free(t.s);
+                size_t s = add_step(c, STEP_MPATH, i,
+                                    xasprintf("multipath map %s over %zu path%s (no map yet)", o->dev, o->disk.n_paths,
+                                              o->disk.n_paths == 1 ? "" : "s"));
+                pl->steps[s].argv = argv;
+                c->creator[i] = s;
+        }
+}
+
+static void mpath_sysfs_steps(struct ctx *c, size_t i, enum tune_attr a, const char *v)
+{
+        const struct pl_obj *o = OBJ(c, i);
+        size_t map_step = NO_OBJ, first_path = c->pl->n_steps;
+        /* lowering max_sectors_kb: the map first; raising: the paths first */
+        uint64_t want = 0, cur_min = UINT64_MAX;
+        (void)parse_u64(v, &want);
+        for (size_t k = 0; k < o->disk.n_paths; k++)
+                if (o->disk.paths[k]->max_sectors_kb && o->disk.paths[k]->max_sectors_kb < cur_min)
+                        cur_min = o->disk.paths[k]->max_sectors_kb;
+        bool map_first = a == TUNE_MAX_SECTORS_KB && want < cur_min;
+        if (tune_on_mpath_map(a) && map_first) {
+                map_step = add_step(c, STEP_SYSFS, i, xasprintf("%s %s = %s", o->dev, tune_defs[a].sysfs, v));
+                c->pl->steps[map_step].attr = a;
+                c->pl->steps[map_step].value = xstrdup(v);
+                step_dep(c, map_step, i);
+                first_path = c->pl->n_steps;
+        }
+        for (size_t k = 0; tune_on_mpath_paths(a) && k < o->disk.n_paths; k++) {
+                const struct blockdev *p = o->disk.paths[k];
+                size_t s = add_step(c, STEP_SYSFS, i,
+                                    xasprintf("%s (path of %s) %s = %s", p->devnode, o->id, tune_defs[a].sysfs, v));
+                c->pl->steps[s].attr = a;
+                c->pl->steps[s].value = xstrdup(v);
+                c->pl->steps[s].path_kname = xstrdup(p->name);
+                step_dep(c, s, i);
+                dep_on_step(c, s, map_step);
+        }
+        if (tune_on_mpath_map(a) && !map_first) {
+                size_t s = add_step(c, STEP_SYSFS, i, xasprintf("%s %s = %s", o->dev, tune_defs[a].sysfs, v));
+                c->pl->steps[s].attr = a;
+                c->pl->steps[s].value = xstrdup(v);
+                step_dep(c, s, i);
+                for (size_t k = first_path; k < s; k++)
+                        dep_on_step(c, s, k);
+        }
+}
+
 /* live tuning, in the table's order (the scheduler first: switching it resets nr_requests) */
 static void sysfs_steps(struct ctx *c)
 {
@@ -261,6 +330,12 @@ static void sysfs_steps(struct ctx *c)
                 const struct pl_obj *o = OBJ(c, i);
                 if (!o->tune.line || !o->dev)
                         continue;
+                if (o->kind == OBJ_DISK && o->disk.n_paths) {
+                        for (int a = 0; a < _TUNE_MAX; a++)
+                                if (o->tune.val[a])
+                                        mpath_sysfs_steps(c, i, (enum tune_attr)a, o->tune.val[a]);
+                        continue;
+                }
                 for (int a = 0; a < _TUNE_MAX; a++) {
                         const char *v = o->tune.val[a];
                         if (!v)
@@ -292,6 +367,7 @@ void build_steps(struct ctx *c)
         for (size_t i = 0; i < pl->n_objs; i++)
                 c->creator[i] = NO_OBJ;
         struct part_lists L = part_lists_new(c);
+        mpath_steps(c);
         gpt_steps(c, &L);
         md_steps(c, &L);
         free(L.head);

@@ -33,12 +33,13 @@ profiles() {
 	done
 }
 
-@test "golden: rendered fstab, udev rules, sysctl.d and mdadm.conf" {
+@test "golden: rendered fstab, udev rules, sysctl.d, mdadm.conf and multipath conf.d" {
 	cd "$TOP"
 	for n in $(profiles); do
 		root="$BATS_TEST_TMPDIR/root-$n"
 		run -0 "$SP" render --profile "profiles/$n.xml" --sysroot "tests/fixtures/sysroot/$n" --seed 1 --root "$root"
-		for f in etc/fstab etc/udev/rules.d/70-storprov.rules etc/sysctl.d/80-storprov.conf etc/mdadm/mdadm.conf; do
+		for f in etc/fstab etc/udev/rules.d/70-storprov.rules etc/sysctl.d/80-storprov.conf etc/mdadm/mdadm.conf \
+			etc/multipath/conf.d/storprov.conf etc/multipath/wwids; do
 			if [ -f "$root/$f" ]; then
 				golden "$n/$(basename "$f")" "$root/$f"
 			else

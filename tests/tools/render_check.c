@@ -16,6 +16,11 @@
  *           four fstab(5) escapes appear.
  *   sysctl: "key = value" with a lower-case dotted key and printable value.
  *   mdadm:  "ARRAY /dev/… metadata=N UUID=hex" and comments, DEVICE lines.
+ *   multipath: the section lines "blacklist_exceptions {", "multipaths {",
+ *           "multipath {", "}", and inside them only wwid "[A-Za-z0-9._:^$-]"
+ *           and alias "[A-Za-z0-9_+-]" (multipath.conf has no escape), with
+ *           balanced braces and wwid/alias only inside a section.
+ *   wwids:  "/WWID/" lines of [A-Za-z0-9._:-] and comments.
  */
 #include "render_check.h"
 
@@ -47,9 +52,10 @@ static bool in(const char *s, size_t n, const char *const *set)
 
 static const char *check_udev_line(const char *l, size_t len, char *buf, size_t bn, int ln)
 {
-        static const char *const fixed_globs[] = {"ACTION==\"add|change\"", "KERNEL==\"md*\"", "KERNEL==\"dm-*\"", NULL};
+        static const char *const fixed_globs[] = {"ACTION==\"add|change\"", "KERNEL==\"md*\"", "KERNEL==\"dm-*\"",
+                                                  "KERNEL!=\"dm-*\"", NULL};
         static const char *const identities[] = {"ENV{ID_WWN}", "ENV{ID_SERIAL}", "ENV{ID_PATH}", "ENV{MD_UUID}",
-                                                 "ENV{DM_NAME}", "ATTRS{wwid}", NULL};
+                                                 "ENV{DM_NAME}", "ENV{DM_UUID}", "ATTRS{wwid}", NULL};
         static const char *const plain_matches[] = {"SUBSYSTEM", "ENV{DEVTYPE}", "ENV{DM_UDEV_DISABLE_OTHER_RULES_FLAG}",
                                                     "ACTION", "KERNEL", NULL};
         const char *p = l, *end = l + len;
@@ -177,9 +183,49 @@ static const char *check_mdadm_line(const char *l, size_t len, char *buf, size_t
         return why ? fail_at(buf, bn, ln, why) : NULL;
 }
 
+/* depth: the open sections so far (a line is checked in order) */
+static const char *check_multipath_line(const char *l, size_t len, char *buf, size_t bn, int ln, int *depth)
+{
+        while (len && (*l == ' ' || *l == '\t')) {
+                l++;
+                len--;
+        }
+        while (len && (l[len - 1] == ' ' || l[len - 1] == '\t'))
+                len--;
+        static const char *const opens[] = {"blacklist_exceptions {", "multipaths {", "multipath {", NULL};
+        if (in(l, len, opens)) {
+                if (++*depth > 2)
+                        return fail_at(buf, bn, ln, "sections nested too deep");
+                return NULL;
+        }
+        if (len == 1 && *l == '}') {
+                if (--*depth < 0)
+                        return fail_at(buf, bn, ln, "a } without a section");
+                return NULL;
+        }
+        const char *allowed;
+        size_t kl;
+        if (len > 6 && !strncmp(l, "wwid \"", 6)) {
+                kl = 6;
+                allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:^$-";
+        } else if (len > 7 && !strncmp(l, "alias \"", 7)) {
+                kl = 7;
+                allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-";
+        } else
+                return fail_at(buf, bn, ln, "not a section, wwid \"...\" or alias \"...\"");
+        if (!*depth)
+                return fail_at(buf, bn, ln, "a value outside a section");
+        if (l[len - 1] != '"' || len - kl < 2)
+                return fail_at(buf, bn, ln, "a value is not quoted");
+        for (size_t i = kl; i < len - 1; i++)
+                if (!strchr(allowed, l[i]))
+                        return fail_at(buf, bn, ln, "a character multipath.conf cannot carry in a value");
+        return NULL;
+}
+
 const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t bn)
 {
-        int ln = 0;
+        int ln = 0, depth = 0;
         for (const char *s = text; *s;) {
                 const char *e = strchr(s, '\n');
                 size_t len = e ? (size_t)(e - s) : strlen(s);
@@ -202,12 +248,22 @@ const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t 
                         case RC_MDADM:
                                 why = check_mdadm_line(s, len, buf, bn, ln);
                                 break;
+                        case RC_MULTIPATH:
+                                why = check_multipath_line(s, len, buf, bn, ln, &depth);
+                                break;
+                        case RC_WWIDS:
+                                if (len < 3 || s[0] != '/' || s[len - 1] != '/' ||
+                                    strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != len - 2)
+                                        why = fail_at(buf, bn, ln, "not \"/WWID/\"");
+                                break;
                         }
                 }
                 if (why)
                         return why;
                 s += len + (e ? 1 : 0);
         }
+        if (kind == RC_MULTIPATH && depth)
+                return fail_at(buf, bn, ln, "a section is not closed");
         return NULL;
 }
 
@@ -216,12 +272,14 @@ const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t 
 int main(int argc, char **argv)
 {
         if (argc != 3) {
-                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm FILE\n");
+                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm|multipath|wwids FILE\n");
                 return 2;
         }
         enum rc_kind k = !strcmp(argv[1], "udev")     ? RC_UDEV
                          : !strcmp(argv[1], "fstab")  ? RC_FSTAB
                          : !strcmp(argv[1], "sysctl") ? RC_SYSCTL
+                         : !strcmp(argv[1], "multipath") ? RC_MULTIPATH
+                         : !strcmp(argv[1], "wwids") ? RC_WWIDS
                                                       : RC_MDADM;
         FILE *f = fopen(argv[2], "r");
         if (!f) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "discover.h"
+#include "plan/plan.h"
 
 #define GRID_FIXTURE "tests/fixtures/sysroot/grid-3ware"
 
@@ -414,6 +415,98 @@ static void test_odd_tree(void **state)
         diags_free(&d);
 }
 
+/* ---- multipath: two LUNs x two SAS paths, with maps and without ------------ */
+
+#define MP_LUN0 "3600c0ff000530a3b1f2e6a6501000000"
+#define MP_LUN1 "3600c0ff000530a3b2a2e6a6501000000"
+
+static void load_fixture(const char *rel, struct sysinfo *s)
+{
+        struct diags d = {0};
+        _cleanup_free_ char *root = top_path(rel);
+        assert_int_equal(sysinfo_load(root, s, &d), 0);
+        diags_free(&d);
+}
+
+static void test_multipath_maps(void **state)
+{
+        (void)state;
+        struct sysinfo s = {0};
+        load_fixture("tests/fixtures/sysroot/multipath-2path", &s);
+        const struct blockdev *m = sysinfo_find(&s, "dm-0");
+        assert_non_null(m);
+        assert_string_equal(m->dm_uuid, "mpath-" MP_LUN0);
+        assert_string_equal(m->dm_name, "mpatha");
+        assert_string_equal(m->mpath_wwid, MP_LUN0);
+        assert_strv_eq(m->slaves, (const char *const[]){"sdb", "sdd", NULL});
+        assert_int_equal(m->max_hw_sectors_kb, 4096); /* stacked: the smaller path */
+        assert_string_equal(sysinfo_find(&s, "sdb")->mpath_map, "dm-0");
+        assert_string_equal(sysinfo_find(&s, "sdd")->mpath_map, "dm-0");
+        assert_string_equal(sysinfo_find(&s, "sde")->mpath_map, "dm-1");
+        assert_string_equal(sysinfo_find(&s, "sde")->mpath_wwid, MP_LUN1);
+        assert_null(sysinfo_find(&s, "sda")->mpath_map);
+        assert_true(sysinfo_find(&s, "sdb")->has_holders);
+
+        /* grouping: three LUNs (the OS SSD is one, with one path), each once */
+        struct mpath_lun *l = NULL;
+        size_t n = mpath_luns(&s, NULL, &l);
+        assert_int_equal(n, 3);
+        size_t seen = 0;
+        for (size_t k = 0; k < n; k++) {
+                if (strcmp(l[k].wwid, MP_LUN0))
+                        continue;
+                seen++;
+                assert_int_equal(l[k].n_paths, 2);
+                assert_string_equal(s.devs[l[k].paths[0]].name, "sdb");
+                assert_string_equal(s.devs[l[k].paths[1]].name, "sdd");
+                assert_true(l[k].map != NO_OBJ);
+                assert_string_equal(s.devs[l[k].map].name, "dm-0");
+                char *desc = mpath_lun_describe(&s, &l[k]);
+                assert_string_equal(desc, "LUN wwid " MP_LUN0 " (2 paths: sdb, sdd; map dm-0 \"mpatha\")");
+                free(desc);
+                /* the match applies to the LUN: every path must fit size, path= needs one */
+                struct p_match m1 = {.rotational = -1, .path = (char *)"*-sas-0x500c0ff0530a3b04-lun-0"};
+                assert_int_equal(mpath_lun_failures(&m1, &s, &l[k]), 0);
+                struct p_match m2 = {.rotational = -1, .model = (char *)"MSA*", .min_size_bytes = UINT64_C(12) << 40};
+                assert_int_equal(mpath_lun_failures(&m2, &s, &l[k]), MATCH_MIN_SIZE);
+        }
+        assert_int_equal(seen, 1);
+        /* claimed paths are left out */
+        bool claimed[16] = {false};
+        for (size_t i = 0; i < s.n_devs; i++)
+                claimed[i] = !strcmp(s.devs[i].name, "sdb");
+        struct mpath_lun *l2 = NULL;
+        size_t n2 = mpath_luns(&s, claimed, &l2);
+        for (size_t k = 0; k < n2; k++)
+                if (!strcmp(l2[k].wwid, MP_LUN0))
+                        assert_int_equal(l2[k].n_paths, 1);
+        mpath_luns_free(l2, n2);
+        mpath_luns_free(l, n);
+        sysinfo_free(&s);
+}
+
+static void test_multipath_nomap(void **state)
+{
+        (void)state;
+        struct sysinfo s = {0};
+        load_fixture("tests/fixtures/sysroot/multipath-2path-nomap", &s);
+        assert_null(sysinfo_find(&s, "dm-0"));
+        /* no map: the WWID multipath would use, udev's ID_SERIAL */
+        assert_string_equal(sysinfo_find(&s, "sdb")->mpath_wwid, MP_LUN0);
+        assert_string_equal(sysinfo_find(&s, "sdd")->mpath_wwid, MP_LUN0);
+        assert_null(sysinfo_find(&s, "sdb")->mpath_map);
+        struct mpath_lun *l = NULL;
+        size_t n = mpath_luns(&s, NULL, &l);
+        assert_int_equal(n, 3);
+        for (size_t k = 0; k < n; k++)
+                if (!strcmp(l[k].wwid, MP_LUN1)) {
+                        assert_int_equal(l[k].n_paths, 2);
+                        assert_true(l[k].map == NO_OBJ);
+                }
+        mpath_luns_free(l, n);
+        sysinfo_free(&s);
+}
+
 int main(void)
 {
         const struct CMUnitTest grid[] = {
@@ -425,6 +518,8 @@ int main(void)
         const struct CMUnitTest other[] = {
                 cmocka_unit_test(test_missing_sysroot),
                 cmocka_unit_test_setup_teardown(test_odd_tree, odd_setup, odd_teardown),
+                cmocka_unit_test(test_multipath_maps),
+                cmocka_unit_test(test_multipath_nomap),
         };
         int failed = cmocka_run_group_tests_name("discover: grid-3ware fixture", grid, grid_setup, grid_teardown);
         failed += cmocka_run_group_tests_name("discover: odd cases", other, NULL, NULL);

@@ -710,6 +710,100 @@ static void test_udev_rules(void **state)
 }
 
 
+/* ---- multipath ------------------------------------------------------------- */
+
+/* Four devices, two LUNs of two paths each (sdb+sdd, sdc+sde), no map yet. */
+static struct sysinfo *mk_mpath(const char *wwid0, const char *wwid1)
+{
+        struct sysinfo *si = mk_sysinfo(4, 2 * TiB, "HPE", "MSA 2060 SAS", 64 * GiB);
+        for (size_t i = 0; i < 4; i++) {
+                struct blockdev *b = &si->devs[i];
+                b->mpath_wwid = xstrdup(i % 2 ? wwid1 : wwid0);
+                free(b->id_serial);
+                b->id_serial = xstrdup(b->mpath_wwid);
+                free(b->wwn);
+                b->wwn = xstrdup(i % 2 ? "0x600c0ff000000001" : "0x600c0ff000000000");
+        }
+        si->devs[3].max_hw_sectors_kb = 512; /* sde's port allows less */
+        return si;
+}
+
+static void test_multipath(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_mpath("3600c0ff0000000000000000000000000", "3600c0ff0000000010000000000000000");
+        struct run r;
+        expect_ok(&r,
+                  "<disks id=\"lun\" count=\"2\" multipath=\"true\"><match model=\"MSA*\"/>"
+                  "<tune scheduler=\"mq-deadline\" nr-requests=\"64\" read-ahead-kb=\"4096\" max-sectors-kb=\"256\"/></disks>\n"
+                  "<xfs on=\"lun\" mountpoint=\"/d%n\"/>",
+                  si);
+        size_t ndisks = 0;
+        for (size_t i = 0; i < r.pl.n_objs; i++) {
+                const struct pl_obj *o = &r.pl.objs[i];
+                if (o->kind != OBJ_DISK)
+                        continue;
+                ndisks++;
+                assert_int_equal(o->disk.n_paths, 2);
+                assert_true(o->disk.mpath_create);
+                assert_string_equal(o->disk.udev_key, "DM_UUID");
+                assert_string_equal(o->disk.path_udev_key, "ID_WWN"); /* unique to the LUN's two paths */
+        }
+        assert_int_equal(ndisks, 2);
+        assert_string_equal(r.pl.objs[0].dev, "/dev/mapper/lun1");
+        assert_string_equal(r.pl.objs[0].disk.paths[0]->name, "sdb");
+        assert_string_equal(r.pl.objs[0].disk.paths[1]->name, "sdd");
+        /* the map is made first, mkfs waits for it */
+        char *a = argv_of(find_step(&r.pl, STEP_MPATH, 0));
+        assert_string_equal(a, "dmsetup create lun1 --uuid=mpath-3600c0ff0000000000000000000000000 "
+                               "--table=0 4294967296 multipath 1 queue_if_no_path 0 1 1 service-time 0 2 1 8:16 1 8:48 1");
+        free(a);
+        const struct pl_step *mk = find_step(&r.pl, STEP_MKFS, 0);
+        assert_int_equal(mk->n_deps, 1);
+        assert_int_equal(r.pl.steps[mk->deps[0]].kind, STEP_MPATH);
+        /* nr_requests on the paths only, read_ahead on the map only */
+        size_t nr = 0, ra = 0;
+        for (size_t i = 0; i < r.pl.n_steps; i++) {
+                const struct pl_step *st = &r.pl.steps[i];
+                if (st->kind != STEP_SYSFS)
+                        continue;
+                if (st->attr == TUNE_NR_REQUESTS)
+                        nr += st->path_kname != NULL;
+                if (st->attr == TUNE_READ_AHEAD_KB) {
+                        ra++;
+                        assert_null(st->path_kname);
+                }
+        }
+        assert_int_equal(nr, 4);
+        assert_int_equal(ra, 2);
+        /* queue memory counts every path: 4 x 64 x 256 KiB */
+        assert_int_equal(r.pl.queue_mem_bytes, 4 * 64 * 256 * KiB);
+        const char *conf = NULL;
+        for (size_t i = 0; i < r.pl.n_files; i++)
+                if (r.pl.files[i].kind == FILE_MULTIPATH)
+                        conf = content(&r, i);
+        assert_non_null(conf);
+        assert_non_null(strstr(conf, "\t\twwid \"3600c0ff0000000010000000000000000\"\n\t\talias \"lun2\"\n"));
+        assert_non_null(strstr(conf, "\twwid \"^3600c0ff0000000000000000000000000$\"\n"));
+        run_free(&r);
+
+        /* the limit of the weakest path bounds the map */
+        expect_error("<disks id=\"lun\" count=\"2\" multipath=\"true\"><match/><tune max-sectors-kb=\"1024\"/></disks>", si,
+                     "max-sectors-kb", 3, "sde's max_hw_sectors_kb 512");
+        /* a group without multipath="true" never takes a path */
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>", si, "multipath-path", 3, "multipath=\"true\"");
+        /* counts are LUNs */
+        expect_error("<disks id=\"lun\" count=\"4\" multipath=\"true\"><match/></disks>", si, "disk-count", 3,
+                     "(2 paths: sdb, sdd; no multipath map yet)");
+        free_sysinfo(si);
+
+        /* a WWID with a quote and a blank: refused, not cleaned */
+        si = mk_mpath("36\"00 x", "3600c0ff0000000010000000000000000");
+        expect_error("<disks id=\"lun\" count=\"2\" multipath=\"true\"><match/></disks>", si, "multipath-wwid", 3,
+                     "(2 paths: sdb, sdd");
+        free_sysinfo(si);
+}
+
 /* Two <xfs> written on one line, each with its own mkfs-options: each mkfs
  * gets its own (the plan keeps them per object, not per source line). */
 static void test_mkfs_options_per_fs(void **state)
@@ -962,6 +1056,7 @@ int main(void)
                 cmocka_unit_test(test_md_gpt_raid5),
                 cmocka_unit_test(test_md_gpt_raid6),
                 cmocka_unit_test(test_md_gpt_raid1_raid10),
+                cmocka_unit_test(test_multipath),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

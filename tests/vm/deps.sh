@@ -22,6 +22,8 @@ packages=(
 	util-linux fdisk gdisk parted bash
 	# building images: cpio archives, compressors, ldd, the kernel download
 	cpio zstd gzip xz-utils libc-bin coreutils findutils grep sed apt dpkg
+	# multipath scenario (80): multipath, multipathd and their plugins for the guest
+	multipath-tools
 	# the dracut path
 	dracut-core
 	# the tests

@@ -18,7 +18,7 @@
 #                         SPEC = PATH[,size=2G][,serial=S][,min_io=B][,opt_io=B]
 #                                [,lbs=B][,pbs=B][,bus=virtio|scsi][,wwn=0xHEX]
 #                                [,vendor=V][,model=M][,rotation_rate=N]
-#                                [,discard=on][,readonly=on][,snapshot=on]
+#                                [,discard=on][,readonly=on][,snapshot=on][,share=on]
 #                         PATH is a raw image; it is created sparse (truncate)
 #                         with the given size when missing and kept otherwise,
 #                         so a later boot sees the same data. min_io/opt_io set
@@ -26,6 +26,18 @@
 #                         hardware RAID LUNs). bus=scsi makes it a scsi-hd on
 #                         virtio-scsi (wwn/vendor/model/rotation_rate need it).
 #                         snapshot=on discards the guest's writes at exit.
+#                         share=on lets several --disk open one PATH (two
+#                         paths to one LUN: give them the same wwn and serial):
+#                         file.locking=off on the drive, share-rw=on on the
+#                         device. Each disk's device gets the QEMU id devN
+#                         (N from 0, in --disk order), for device_del.
+#   --qmp SOCKET          a QMP monitor on the unix socket SOCKET (default: none)
+#   --hotplug             act on the guest's requests: a console line
+#                         "<<<VMTEST:DEVICE_DEL:NONCE devN>>>" (NONCE is
+#                         vmtest.nonce= of the guest's /proc/cmdline) makes the
+#                         host send QMP device_del for devN, once (a QMP socket
+#                         in the work directory unless --qmp gives one;
+#                         python3 speaks QMP)
 #   --udev                start systemd-udevd in the guest (vmtest.udev=1; without
 #                         it the image's default applies, see mkinitrd.sh --udev;
 #                         --append vmtest.udev=0 forces it off)
@@ -71,6 +83,8 @@ timeout_s=300
 log=
 qemu_extra=()
 interactive=0
+qmp=
+hotplug=0
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -89,6 +103,8 @@ while [[ $# -gt 0 ]]; do
 	--log) log=${2:?}; shift 2 ;;
 	--qemu-arg) qemu_extra+=("${2:?}"); shift 2 ;;
 	--interactive) interactive=1; shift ;;
+	--qmp) qmp=${2:?}; shift 2 ;;
+	--hotplug) hotplug=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) vm_die "unknown option '$1' (see --help)" ;;
 	esac
@@ -157,7 +173,7 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 	path=${parts[0]}
 	[[ -n $path ]] || vm_die "--disk $spec: no path"
 	size='' serial='' min_io='' opt_io='' lbs='' pbs='' wwn='' vendor='' model='' rot=''
-	bus=virtio discard=off ro=off snap=off
+	bus=virtio discard=off ro=off snap=off share=off
 	for kv in "${parts[@]:1}"; do
 		case $kv in
 		size=*) size=${kv#*=} ;;
@@ -174,6 +190,7 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 		discard=*) discard=${kv#*=} ;;
 		readonly=* | ro=*) ro=${kv#*=} ;;
 		snapshot=*) snap=${kv#*=} ;;
+		share=*) share=${kv#*=} ;;
 		*) vm_die "--disk $spec: unknown property '$kv'" ;;
 		esac
 	done
@@ -186,9 +203,11 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 	case $discard in on | unmap) discard=unmap ;; *) discard=ignore ;; esac
 	case $ro in on | 1 | yes | true) ro=on ;; *) ro=off ;; esac
 	case $snap in on | 1 | yes | true) snap=on ;; *) snap=off ;; esac
+	case $share in on | 1 | yes | true) share=on ;; *) share=off ;; esac
 	[[ $path != *,* ]] || vm_die "--disk $spec: the image path must not contain a comma"
 	drive="file=$path,format=raw,if=none,id=disk$idx,cache=unsafe,aio=threads"
 	drive+=",discard=$discard,readonly=$ro,snapshot=$snap"
+	[[ $share == off ]] || drive+=",file.locking=off"
 	if [[ $bus == virtio ]]; then
 		[[ -z $wwn && -z $vendor && -z $model && -z $rot ]] ||
 			vm_die "--disk $spec: wwn/vendor/model/rotation_rate need bus=scsi"
@@ -211,6 +230,8 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 	[[ -z $opt_io ]] || dev+=",opt_io_size=$opt_io"
 	[[ -z $lbs ]] || dev+=",logical_block_size=$lbs"
 	[[ -z $pbs ]] || dev+=",physical_block_size=$pbs"
+	[[ $share == off ]] || dev+=",share-rw=on"
+	dev+=",id=dev$idx"
 	qemu_disks+=(-drive "$drive" -device "$dev")
 	idx=$((idx + 1))
 done
@@ -237,10 +258,62 @@ console=${log:-$work/console.log}
 mkdir -p -- "$(dirname -- "$console")"
 : >"$console"
 
+# --- QMP: the monitor, and device_del when the guest asks for it ---------------
+[[ $hotplug == 0 || -n $qmp ]] || qmp=$work/qmp.sock
+monitor=(-monitor none)
+[[ -z $qmp ]] || monitor+=(-qmp "unix:$qmp,server=on,wait=off")
+
+# qmp_device_del ID: QMP handshake, then device_del; nonzero on a QMP error
+qmp_device_del() {
+	python3 - "$qmp" "$1" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(30)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()  # the greeting
+for cmd in ({"execute": "qmp_capabilities"},
+            {"execute": "device_del", "arguments": {"id": sys.argv[2]}}):
+    f.write(json.dumps(cmd) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            break
+    if "error" in r:
+        sys.exit("QMP %s: %s" % (cmd["execute"], r["error"].get("desc", r["error"])))
+PY
+}
+
+# watch_hotplug: until QEMU ends, device_del each devN the console asks for, once
+watch_hotplug() {
+	local seen=' ' id
+	while [[ ! -e $work/qemu.done ]]; do
+		for id in $(tr -d '\r' <"$console" | sed -n "s/.*<<<VMTEST:DEVICE_DEL:$nonce \(dev[0-9]\{1,3\}\)>>>.*/\1/p"); do
+			[[ $seen != *" $id "* ]] || continue
+			seen+="$id "
+			if qmp_device_del "$id"; then
+				vm_log "device_del $id: the guest asked for it"
+			else
+				vm_log "device_del $id failed"
+			fi
+		done
+		sleep 0.5
+	done
+}
+watcher=
+if [[ $hotplug == 1 ]]; then
+	command -v python3 >/dev/null || vm_die "--hotplug needs python3 (QMP)"
+	watch_hotplug &
+	watcher=$!
+fi
+
 start_ns=$(date +%s%N)
 qrc=0
-timeout --kill-after=10 "$timeout_s" "${qemu[@]}" -serial "file:$console" -monitor none \
+timeout --kill-after=10 "$timeout_s" "${qemu[@]}" -serial "file:$console" "${monitor[@]}" \
 	</dev/null >"$work/qemu.out" 2>&1 || qrc=$?
+: >"$work/qemu.done"
+[[ -z $watcher ]] || wait "$watcher" || true
 wall=$((($(date +%s%N) - start_ns) / 1000000))
 
 clean=$work/console.txt
