@@ -97,7 +97,7 @@ apply_golden() { # NAME
 	run -0 grep -n -e '^mdadm --create /dev/md/r5data' -e 'pvcreate' -e '^mkfs.xfs -L data' "$FAKE_LOG"
 	assert_line --index 0 --regexp '^1:mdadm --create /dev/md/r5data .*--level=5 --raid-devices=4 --chunk=64'
 	assert_output --partial -- "--dataalignment=3m /dev/md/r5data2"
-	assert_output --partial -- "-d su=64k,sw=3 -l version=2,su=64k /dev/md/r5data1"
+	assert_output --regexp -- "-d su=64k,sw=3 -l version=2,su=64k -d agsize=[0-9]+b /dev/md/r5data1"
 	# the table libparted wrote on the array, read back by sgdisk: 3 MiB starts, linux + LVM types
 	run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/md/r5data"
 	assert_output --partial "First sector: 6144 "
