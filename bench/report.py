@@ -245,6 +245,8 @@ for what in ['many-luns', 'md-raid6-lvm']:
          'storprov_cpu_share_of_wall': rnd(med([r['own_cpu_ms'] / r['ms'] for r in s]), 3),
          'storprov_cpu_share_of_all_cpu': rnd(med([r['own_cpu_ms'] / r['total_cpu_ms'] for r in s if r['total_cpu_ms']]), 3),
          'storprov_jobs': s[0]['jobs']}
+    if all('inspect_ms' in r for r in s):
+        e['storprov_inspect_s'] = rnd(med([r['inspect_ms'] for r in s]) / 1000, 2)
     if z:
         e['serial_s'] = rnd(med([r['ms'] for r in z]) / 1000, 2)
         e['serial_steps'] = z[0].get('steps')
@@ -392,12 +394,12 @@ if syt:
     md.append('')
 if pv:
     md += ['## 4. Provisioning time (s, wall) and 6. --jobs', '',
-           '| profile | storprov | serial script (settle after each) | storprov/serial | storprov CPU / wall | storprov CPU / all CPU |',
-           '|---|---|---|---|---|---|']
+           '| profile | storprov | of which inspection before the first write | serial script (settle after each) | storprov/serial | storprov CPU / wall | storprov CPU / all CPU |',
+           '|---|---|---|---|---|---|---|']
     for what in ['many-luns', 'md-raid6-lvm']:
         e = pv.get(what)
         if e:
-            md.append('| %s (--jobs %s) | %s | %s | %s | %s | %s |' % (what, e['storprov_jobs'], e['storprov_s'], e.get('serial_s'),
+            md.append('| %s (--jobs %s) | %s | %s | %s | %s | %s | %s |' % (what, e['storprov_jobs'], e['storprov_s'], e.get('storprov_inspect_s', '-'), e.get('serial_s'),
                       e.get('wall_ratio_storprov_over_serial'), e['storprov_cpu_share_of_wall'], e['storprov_cpu_share_of_all_cpu']))
     if 'many-luns-jobs' in pv:
         md += ['', 'many-luns by --jobs: ' + ', '.join('%s: %s s' % (j, t) for j, t in pv['many-luns-jobs'].items())]

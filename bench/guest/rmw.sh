@@ -48,21 +48,12 @@ lvm-raid6)
 	kv DEF_PE_START "$(lvm pvs --noheadings --nosuffix --units b -o pe_start /dev/md/def | tr -d ' ')"
 	;;
 part-raid5)
-	# storprov cannot partition an md array (<gpt> belongs to <disks>), so
-	# both are built by hand: "sp" with the figures storprov derives for a
-	# 4 x 64 KiB RAID5 LUN (start and end on lcm(1 MiB, 192 KiB) = 3 MiB,
-	# su=64k sw=3, its mount options), "def" as parted and mkfs.xfs do.
-	md_create sp 5 "${S[@]}"
+	# "sp": storprov's partitioned md (bench/profiles/part-raid5.xml: a GPT
+	# on the array, the partition on 3 MiB = lcm(1 MiB, 192 KiB)); "def" as
+	# parted and mkfs.xfs do it (1 MiB start, autodetected geometry)
+	sp_apply "$BP/part-raid5.xml"
 	md_create def 5 "${D[@]}"
 	md_wait /dev/md/sp /dev/md/def
-	sz=$(($(blockdev --getsz /dev/md/sp) / 2048))
-	end=$(((sz - 1) / 3 * 3))
-	parted -s /dev/md/sp mklabel gpt mkpart data 3MiB "${end}MiB" || die "parted sp"
-	udevadm settle
-	p=$(readlink -f /dev/md/sp)p1
-	mkfs.xfs -f -q -d su=64k,sw=3 -l version=2,su=64k "$p" >/dev/null || die "mkfs sp"
-	mkdir -p "$MNT_sp"
-	mount -t xfs -o noatime,logbufs=8,logbsize=256k,swalloc "$p" "$MNT_sp" || die "mount sp"
 	p=$(default_part "$(readlink -f /dev/md/def)")
 	default_fs "$p" "$MNT_def"
 	;;
