@@ -186,15 +186,36 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
         }
         /* a path of a LUN is never the disk: writing it bypasses the map (and the other paths) */
         bool path_refused = false;
+        /* without a map: another device of the same size with the same well-formed wwid (a garbage
+         * serial two disks share is not taken for a LUN identity). One pass with a map keyed by
+         * wwid and size: per device the first other holder of its key (linear at thousands of LUNs) */
+        size_t *twin_of = NULL;
+        char **keys = NULL;
+        for (size_t k = 0; k < n_found && !twin_of; k++)
+                if (!si->devs[found[k]].mpath_map && si->devs[found[k]].mpath_wwid)
+                        twin_of = xmalloc(si->n_devs * sizeof(size_t));
+        if (twin_of) {
+                struct strmap first = {0};
+                keys = xcalloc(si->n_devs, sizeof(char *));
+                for (size_t j = 0; j < si->n_devs; j++) {
+                        const struct blockdev *d = &si->devs[j];
+                        twin_of[j] = NO_OBJ;
+                        if (!disk_is_input(d) || !mpath_word_safe(d->mpath_wwid))
+                                continue;
+                        keys[j] = xasprintf("%s/%" PRIu64, d->mpath_wwid, d->size_bytes);
+                        size_t old;
+                        if (strmap_add(&first, keys[j], j, &old))
+                                continue;
+                        twin_of[j] = old;               /* the first holder */
+                        if (twin_of[old] == NO_OBJ)
+                                twin_of[old] = j;       /* the first's: the second holder */
+                }
+                strmap_free(&first);
+        }
         for (size_t k = 0; k < n_found; k++) {
                 const struct blockdev *b = &si->devs[found[k]];
-                const struct blockdev *twin = NULL;
-                /* without a map: another device of the same size with the same well-formed wwid (a
-                 * garbage serial two disks share is not taken for a LUN identity) */
-                for (size_t j = 0; !b->mpath_map && mpath_word_safe(b->mpath_wwid) && j < si->n_devs && !twin; j++)
-                        if (j != found[k] && disk_is_input(&si->devs[j]) && streq_ptr(si->devs[j].mpath_wwid, b->mpath_wwid) &&
-                            si->devs[j].size_bytes == b->size_bytes)
-                                twin = &si->devs[j];
+                const struct blockdev *twin =
+                        !b->mpath_map && twin_of && twin_of[found[k]] != NO_OBJ ? &si->devs[twin_of[found[k]]] : NULL;
                 if (!b->mpath_map && !twin)
                         continue;
                 if (twin && twin < b && !claimed[twin - si->devs] && !match_failures(&g->match, twin))
@@ -212,6 +233,11 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
                             b->name, twin->name, wwid, g->id);
                 path_refused = true;
         }
+        if (keys)
+                for (size_t j = 0; j < si->n_devs; j++)
+                        free(keys[j]);
+        free(keys);
+        free(twin_of);
         if (path_refused) {
                 free(found);
                 strv_push(&c->failed_groups, g->id);
