@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,47 @@ out:
         if (r < 0)
                 probe_result_free(ret);
         return r;
+}
+
+struct probe_many {
+        const char *path;
+        const uint64_t *offs, *lens;
+        struct probe_result *ret;
+        int *rcs;
+        size_t n;
+        size_t next; /* the next window to take (atomic) */
+};
+
+static void *probe_worker(void *arg)
+{
+        struct probe_many *m = arg;
+        for (;;) {
+                size_t k = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED);
+                if (k >= m->n)
+                        return NULL;
+                m->rcs[k] = probe_signatures(m->path, m->offs[k], m->lens[k], &m->ret[k]);
+        }
+}
+
+void probe_signatures_many(const char *path, const uint64_t *offs, const uint64_t *lens, size_t n, unsigned threads,
+                           struct probe_result *ret, int *rcs)
+{
+        struct probe_many m = {.path = path, .offs = offs, .lens = lens, .ret = ret, .rcs = rcs, .n = n};
+        if (threads > n)
+                threads = (unsigned)n;
+        if (threads > 16)
+                threads = 16;
+        /* with two or more, only the workers probe: the calling thread's own system calls stay
+         * the same from run to run (the fault-injection tests count them) */
+        pthread_t tid[16];
+        unsigned started = 0;
+        for (unsigned t = 0; threads >= 2 && t < threads; t++)
+                if (pthread_create(&tid[started], NULL, probe_worker, &m) == 0)
+                        started++;
+        if (!started)
+                probe_worker(&m);
+        for (unsigned t = 0; t < started; t++)
+                pthread_join(tid[t], NULL);
 }
 
 void probe_result_free(struct probe_result *r)

@@ -23,6 +23,12 @@ struct probe_result {
 /* Probes `path` from `offset` for `size` bytes (0: to the end) for filesystem,
  * RAID, LVM and partition-table signatures. Returns 0 or -errno. */
 int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret);
+
+/* probe_signatures at n windows of one device (offs[k], lens[k]), by up to
+ * `threads` threads (each window has its own descriptor and probe; libblkid
+ * probes share no state). ret[k] and rcs[k] as probe_signatures gives them. */
+void probe_signatures_many(const char *path, const uint64_t *offs, const uint64_t *lens, size_t n, unsigned threads,
+                           struct probe_result *ret, int *rcs);
 void probe_result_free(struct probe_result *r);
 char *probe_describe(const struct probe_result *r);  /* "xfs (uuid …), gpt" */
 const struct signature *probe_find(const struct probe_result *r, const char *type);

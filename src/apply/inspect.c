@@ -207,19 +207,28 @@ static void deep_scan(struct run *r, size_t di, const char *path, const struct g
         uint64_t *off = NULL;
         size_t n = scan_offsets(pl, di, have, n_have, &off);
         struct sbuf found = {0};
-        uint64_t last = UINT64_MAX;
         qsort(off, n, sizeof(*off), cmp_u64);
+        /* the windows to probe: each start once, at least 64 KiB before the end, 8 MiB long at most */
+        uint64_t *w = xcalloc(n ? n : 1, sizeof(uint64_t)), *len = xcalloc(n ? n : 1, sizeof(uint64_t));
+        size_t nw = 0;
         for (size_t k = 0; k < n; k++) {
-                if (off[k] == last || !d->size_bytes || off[k] + 64 * KiB > d->size_bytes)
+                if ((nw && off[k] == w[nw - 1]) || !d->size_bytes || off[k] + 64 * KiB > d->size_bytes)
                         continue;
-                last = off[k];
-                struct probe_result pr;
-                uint64_t len = d->size_bytes - off[k] < 8 * MiB ? d->size_bytes - off[k] : 8 * MiB;
-                if (probe_signatures(path, off[k], len, &pr) < 0)
+                w[nw] = off[k];
+                len[nw++] = d->size_bytes - off[k] < 8 * MiB ? d->size_bytes - off[k] : 8 * MiB;
+        }
+        /* probed --jobs at a time (libblkid's probers are CPU and small reads: on a slow or emulated
+         * machine this scan is most of apply's time), then weighed in offset order */
+        struct probe_result *prs = xcalloc(nw ? nw : 1, sizeof(*prs));
+        int *rcs = xcalloc(nw ? nw : 1, sizeof(int));
+        probe_signatures_many(path, w, len, nw, r->o->jobs ? r->o->jobs : 1, prs, rcs);
+        for (size_t k = 0; k < nw; k++) {
+                struct probe_result *pr = &prs[k];
+                if (rcs[k] < 0)
                         continue;
-                size_t q = part_at(pl, di, off[k]);
-                for (size_t i = 0; i < pr.n_sigs; i++) {
-                        const struct signature *sg = &pr.sigs[i];
+                size_t q = part_at(pl, di, w[k]);
+                for (size_t i = 0; i < pr->n_sigs; i++) {
+                        const struct signature *sg = &pr->sigs[i];
                         if (!strcmp(sg->type, "PMBR") || (q != NO_OBJ && sig_is_ours(r, q, sg)))
                                 continue;
                         /* a filesystem's backup superblocks show further in: name it once */
@@ -228,11 +237,15 @@ static void deep_scan(struct run *r, size_t di, const char *path, const struct g
                         if (found.s && strstr(found.s, what))
                                 continue;
                         char h[32];
-                        sbuf_printf(&found, "%s%s at offset %" PRIu64 " (%s)", found.len ? ", " : "", what, off[k],
-                                    fmt_size_human(off[k], h));
+                        sbuf_printf(&found, "%s%s at offset %" PRIu64 " (%s)", found.len ? ", " : "", what, w[k],
+                                    fmt_size_human(w[k], h));
                 }
-                probe_result_free(&pr);
+                probe_result_free(pr);
         }
+        free(prs);
+        free(rcs);
+        free(w);
+        free(len);
         free(off);
         if (found.len && os->wipe_ok) {
                 os->needs_wipe = true;

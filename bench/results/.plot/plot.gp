@@ -24,7 +24,7 @@ set style data linespoints
 set logscale xy
 set autoscale
 set xlabel "disks"
-plot "bench/results/.plot/scale.dat" using 1:2 title "callgrind Ir" lw 2, "" using 1:($1*547776.406667) title "linear through N=1200" dt 2
+plot "bench/results/.plot/scale.dat" using 1:2 title "callgrind Ir" lw 2, "" using 1:($1*690306.086667) title "linear through N=1200" dt 2
 unset logscale
 unset xlabel
 unset multiplot
