@@ -101,7 +101,7 @@ char *dev_sysfs_attr(const struct devices *d, const struct pl_obj *o, const char
 {
         char *base = NULL;
         if (o->kind == OBJ_DISK && o->disk.bd && devices_fake(d)) {
-                base = xasprintf("%s/sys/block/%s", strcmp(d->sysroot, "/") ? d->sysroot : "", o->disk.bd->name);
+                return dev_sysfs_path_attr(d, o->disk.bd->name, attr);
         } else if (!devices_fake(d)) {
                 _cleanup_free_ char *p = dev_path(d, o->dev);
                 struct stat st;

@@ -108,7 +108,7 @@ int dev_wait(struct run *r, const char *plan_path, const char *kname, int timeou
 char *dev_sysfs_attr(const struct devices *d, const struct pl_obj *o, const char *attr);
 /* Has o a sysfs directory (test devices have none, except the captured disks)? */
 bool dev_has_sysfs(const struct devices *d, const struct pl_obj *o);
-/* SYSFS/ATTR of the path KNAME of a multipath disk (the sysroot's sys/block/KNAME). */
+/* SYSROOT/sys/block/KNAME/ATTR: a captured disk, or a path of a multipath disk. */
 char *dev_sysfs_path_attr(const struct devices *d, const char *kname, const char *attr);
 char *dev_sysctl_path(const struct devices *d, const char *key);
 char **dev_argv(const struct devices *d, char *const *argv);

@@ -354,31 +354,56 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
 
 }
 
-/* The identity the paths' rule matches: ID_WWN, else ID_SERIAL, when udev-safe
- * and carried by no device outside the LUN (the paths share it by design). */
-static void pick_path_identity(struct ctx *c, struct pl_obj *o)
+/* How many input devices carry each ID_WWN and ID_SERIAL value: one pass, so
+ * that picking the paths' identity stays linear at thousands of LUNs. */
+struct id_counts {
+        struct strmap first[2];   /* value -> the first device carrying it */
+        size_t *n[2];             /* per first device: how many carry its value */
+};
+
+static const char *path_id(const struct blockdev *b, size_t k) { return k == 0 ? b->wwn : b->id_serial; }
+
+static void id_counts_init(struct id_counts *ic, const struct sysinfo *si)
+{
+        *ic = (struct id_counts){0};
+        for (size_t k = 0; k < 2; k++) {
+                ic->n[k] = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(size_t));
+                for (size_t i = 0; i < si->n_devs; i++) {
+                        const char *v = path_id(&si->devs[i], k);
+                        size_t old;
+                        if (!v || !disk_is_input(&si->devs[i]))
+                                continue;
+                        if (strmap_add(&ic->first[k], v, i, &old))
+                                ic->n[k][i] = 1;
+                        else
+                                ic->n[k][old]++;
+                }
+        }
+}
+
+static void id_counts_free(struct id_counts *ic)
+{
+        for (size_t k = 0; k < 2; k++) {
+                strmap_free(&ic->first[k]);
+                free(ic->n[k]);
+        }
+}
+
+/* The identity the paths' rule matches: ID_WWN, else ID_SERIAL, when udev-safe,
+ * carried by every path and by no device outside the LUN (the paths share it by design). */
+static void pick_path_identity(struct pl_obj *o, const struct id_counts *ic)
 {
         const struct blockdev *p0 = o->disk.paths[0];
         static const char *const keys[] = {"ID_WWN", "ID_SERIAL"};
         for (size_t k = 0; k < ELEMENTSOF(keys); k++) {
-                const char *v = k == 0 ? p0->wwn : p0->id_serial;
+                const char *v = path_id(p0, k);
                 if (!udev_value_safe(v))
-                        continue;
-                size_t same = 0, inside = 0;
-                for (size_t i = 0; i < c->si->n_devs; i++) {
-                        const struct blockdev *b = &c->si->devs[i];
-                        if (!disk_is_input(b) || !streq_ptr(k == 0 ? b->wwn : b->id_serial, v))
-                                continue;
-                        same++;
-                        for (size_t j = 0; j < o->disk.n_paths; j++)
-                                inside += o->disk.paths[j] == b;
-                }
-                if (same != inside)
                         continue;
                 bool all = true;
                 for (size_t j = 0; j < o->disk.n_paths; j++)
-                        all &= streq_ptr(k == 0 ? o->disk.paths[j]->wwn : o->disk.paths[j]->id_serial, v);
-                if (!all)
+                        all &= streq_ptr(path_id(o->disk.paths[j], k), v);
+                size_t first = strmap_get(&ic->first[k], v);
+                if (!all || first == (size_t)-1 || ic->n[k][first] != o->disk.n_paths)
                         continue;
                 o->disk.path_udev_key = xstrdup(keys[k]);
                 o->disk.path_udev_value = xstrdup(v);
@@ -430,6 +455,8 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
         struct stripe_geom geom = {0};
         char *why = NULL;
         enum val_source src = group_geometry(c, g, what, &geom, &why);
+        struct id_counts ic;
+        id_counts_init(&ic, si);
         for (size_t k = 0; k < n_found; k++) {
                 const struct mpath_lun *x = &l[found[k]];
                 for (size_t j = 0; j < x->n_paths; j++)
@@ -484,7 +511,7 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                         o->disk.udev_key = xstrdup("DM_UUID");
                         o->disk.udev_value = xasprintf("mpath-%s", o->disk.mpath_wwid);
                 }
-                pick_path_identity(c, o);
+                pick_path_identity(o, &ic);
                 /* the geometry the paths export (the map's own io hints are the paths', stacked) */
                 const struct blockdev *saved = o->disk.bd;
                 o->disk.bd = p0;
@@ -498,6 +525,7 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                 tune_set_copy(&o->tune, &g->tune);
                 free(id);
         }
+        id_counts_free(&ic);
         free(why);
 out:
         free(found);

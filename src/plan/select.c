@@ -51,7 +51,10 @@ size_t mpath_luns(const struct sysinfo *si, const bool *claimed, struct mpath_lu
 {
         struct mpath_lun *l = NULL;
         size_t n = 0;
-        struct strmap by_wwid = {0};
+        struct strmap by_wwid = {0}, by_name = {0};
+        for (size_t i = 0; i < si->n_devs; i++)
+                if (si->devs[i].name)
+                        strmap_add(&by_name, si->devs[i].name, i, NULL);
         for (size_t i = 0; i < si->n_devs; i++) {
                 const struct blockdev *b = &si->devs[i];
                 if ((claimed && claimed[i]) || !disk_is_input(b) || !b->mpath_wwid)
@@ -67,12 +70,14 @@ size_t mpath_luns(const struct sysinfo *si, const bool *claimed, struct mpath_lu
                 struct mpath_lun *x = &l[k];
                 x->paths = xrealloc(x->paths, (x->n_paths + 1) * sizeof(size_t));
                 x->paths[x->n_paths++] = i;
-                if (b->mpath_map && x->map == NO_OBJ)
-                        for (size_t j = 0; j < si->n_devs; j++)
-                                if (!strcmp(si->devs[j].name, b->mpath_map))
-                                        x->map = j;
+                if (b->mpath_map && x->map == NO_OBJ) {
+                        size_t j = strmap_get(&by_name, b->mpath_map);
+                        if (j != (size_t)-1)
+                                x->map = j;
+                }
         }
         strmap_free(&by_wwid);
+        strmap_free(&by_name);
         *ret = l;
         return n;
 }
