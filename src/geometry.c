@@ -2,6 +2,7 @@
 #include "geometry.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 #include <strings.h>
@@ -148,66 +149,90 @@ int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret
         return 0;
 }
 
-int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chunk_bytes, bool parity_lower,
+int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t chunk_bytes, bool parity_upper,
                    struct stripe_geom *ret, char **ret_err)
 {
         char a[32], b[32];
-        uint64_t full, sw;
-        if (legs < 1)
+        uint64_t full, sw = data_legs;
+        if (data_legs < 1)
                 return fail(ret_err, "no devices to stripe across");
-        if (legs > GEOM_MAX_MEMBERS)
-                return fail(ret_err, "%u devices to stripe across: at most %u", legs, GEOM_MAX_MEMBERS);
+        if (data_legs > GEOM_MAX_MEMBERS)
+                return fail(ret_err, "%u devices to stripe across: at most %u", data_legs, GEOM_MAX_MEMBERS);
         if (!chunk_bytes || chunk_bytes % 4096)
                 return fail(ret_err, "stripe chunk %s is not a multiple of 4 KiB", fmt_size_exact(chunk_bytes, a));
-        if (__builtin_mul_overflow(chunk_bytes, (uint64_t)legs, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES)
-                return fail(ret_err, "full stripe %u x %s is larger than 1 TiB", legs, fmt_size_exact(chunk_bytes, a));
-        if (!lower || !lower->su_bytes) {
-                if (legs == 1) {
-                        *ret = (struct stripe_geom){0};
-                        return 0;
+        int r = 0;
+        bool parity = parity_upper;
+        if (lower && lower->su_bytes) {
+                uint64_t F = lower->full_stripe_bytes;
+                parity = parity || lower->parity;
+                if (chunk_bytes % F && F % chunk_bytes) {
+                        if (lower->parity)
+                                return fail(ret_err,
+                                            "chunk %s neither divides nor is a multiple of the underlying full stripe %s: "
+                                            "chunks would straddle the parity stripes of the devices below",
+                                            fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b));
+                        /* a hint, not a parity stripe: nothing pays for it, but say so */
+                        if (ret_err)
+                                *ret_err = xasprintf("chunk %s neither divides nor is a multiple of the stripe %s the "
+                                                     "devices below export; their hint is not followed",
+                                                     fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b));
+                        r = 1;
+                } else if (lower->parity && chunk_bytes < F) {
+                        /* each leg's share of an upper stripe must be a whole lower stripe */
+                        sw = (uint64_t)data_legs * (F / chunk_bytes);
                 }
-                *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = legs,
-                                            .full_stripe_bytes = full, .parity = false};
-                return 0;
         }
-        /* The general rule: each chunk covers whole lower stripes (c a multiple
-         * of F), or whole lower stripes are made of whole chunks (c divides F).
-         * Either way a row of the upper layer that ends on a lower stripe
-         * boundary on every leg is legs x max(c, F): su = c, sw = that / c. */
-        uint64_t F = lower->full_stripe_bytes;
-        if (chunk_bytes % F && F % chunk_bytes)
-                return fail(ret_err,
-                            "chunk %s neither divides nor is a multiple of the underlying full stripe %s: chunks would "
-                            "straddle the stripes of the devices below",
-                            fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b));
-        uint64_t row = chunk_bytes > F ? chunk_bytes : F;
-        if (__builtin_mul_overflow(row, (uint64_t)legs, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES)
-                return fail(ret_err, "full stripe %u x %s is larger than 1 TiB", legs, fmt_size_exact(row, a));
-        sw = full / chunk_bytes;
-        if (sw > UINT32_MAX)
-                return fail(ret_err, "%u x %s in chunks of %s is too many stripe units", legs, fmt_size_exact(row, a),
-                            fmt_size_exact(chunk_bytes, b));
+        if (__builtin_mul_overflow(chunk_bytes, sw, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES || sw > UINT32_MAX) {
+                if (r == 1 && ret_err)
+                        free(*ret_err);
+                return fail(ret_err, "full stripe %" PRIu64 " x %s is larger than 1 TiB", sw,
+                            fmt_size_exact(chunk_bytes, a));
+        }
         *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = (unsigned)sw, .full_stripe_bytes = full,
-                                    .parity = parity_lower};
-        return 0;
+                                    .parity = parity};
+        return r;
 }
 
-uint64_t stack_chunk_bytes(const struct stripe_geom *lower, char **ret_why)
+uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, char **ret_why)
 {
         char a[32], b[32];
         *ret_why = NULL;
         if (!lower || !lower->su_bytes)
                 return 0;
+        uint64_t F = lower->full_stripe_bytes;
+        if (is_pow2(F) && F >= 4096 && (!limit_bytes || F <= limit_bytes)) {
+                *ret_why = xasprintf("= one full stripe %s of the devices below, so each leg writes whole stripes "
+                                     "of its device in one piece",
+                                     fmt_size_exact(F, a));
+                return F;
+        }
         if (is_pow2(lower->su_bytes) && lower->su_bytes >= 4096) {
-                *ret_why = xasprintf("= the su %s of the devices below", fmt_size_exact(lower->su_bytes, a));
+                *ret_why = xasprintf("= the su %s of the devices below (their full stripe %s is %s)",
+                                     fmt_size_exact(lower->su_bytes, a), fmt_size_exact(F, b),
+                                     is_pow2(F) ? "above the limit" : "not a power of 2");
                 return lower->su_bytes;
         }
-        uint64_t c = lower->full_stripe_bytes & -lower->full_stripe_bytes; /* the largest power of 2 dividing F */
+        uint64_t c = F & -F; /* the largest power of 2 dividing F */
         if (c < 4096)
                 return 0;
         *ret_why = xasprintf("the largest power of 2 that divides the full stripe %s below (their su %s is not one)",
-                             fmt_size_exact(lower->full_stripe_bytes, a), fmt_size_exact(lower->su_bytes, b));
+                             fmt_size_exact(F, a), fmt_size_exact(lower->su_bytes, b));
         return c;
+}
+
+char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes)
+{
+        char a[32], b[32];
+        if (!lower || !lower->su_bytes || !lower->parity)
+                return NULL;
+        uint64_t F = lower->full_stripe_bytes;
+        if (chunk_bytes >= F || F % chunk_bytes || !is_pow2(F) || (limit_bytes && F > limit_bytes))
+                return NULL;
+        return xasprintf("chunk %s is smaller than the full stripe %s of the parity devices below: each leg's share "
+                         "of a full stripe reaches its device in %" PRIu64 " pieces, which it may take as partial-stripe "
+                         "writes (read-modify-write); %s avoids it",
+                         fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b), F / chunk_bytes,
+                         fmt_size_exact(F, (char[32]){0}));
 }
 
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes)

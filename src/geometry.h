@@ -55,23 +55,34 @@ struct stripe_geom {
  * a malloc'ed sentence naming the rule and the figures. */
 int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret_err);
 
-/* Striping across `legs` devices that each have geometry `lower` (md RAID0/10
- * over hardware RAID LUNs, or a striped LV over PVs) with chunk c, over lower
- * full stripes F: c a multiple of F gives su = c, sw = legs; c dividing F
- * gives su = c, sw = legs x F / c (the full stripe is legs x max(c, F), so
- * every upper row ends on a lower stripe boundary on every leg). Anything
- * else straddles the lower stripes and is refused, naming both figures. */
-int stack_geometry(const struct stripe_geom *lower, unsigned legs, uint64_t chunk_bytes, bool parity_lower,
+/* Striping with `data_legs` data legs (md RAID0/4/5/6/10 over members, or a
+ * striped LV over PVs) in chunks of c, over devices of geometry `lower` (full
+ * stripe F). One rule for every level: su = c and sw = the data legs, except
+ * over parity devices with c a divisor of F smaller than it, where sw = legs x
+ * F / c, so that each leg's share of an upper stripe is a whole stripe of its
+ * device. The result has parity when the upper level or the devices below have
+ * it. A chunk that straddles F (neither divides nor is a multiple of it) is
+ * refused over parity devices (-EINVAL, *ret_err says why); over devices whose
+ * stripe is only an exported hint it returns 1 with the reason in *ret_err
+ * (a warning) and keeps su = c, sw = legs. Returns 0 otherwise. */
+int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t chunk_bytes, bool parity_upper,
                    struct stripe_geom *ret, char **ret_err);
+
+/* The chunk to stripe with over `lower` when the profile gives none: one full
+ * stripe F of the devices below when it is a power of 2 of at least 4 KiB and
+ * at most limit_bytes (0: no limit), so each leg's share of an upper stripe
+ * is one whole lower stripe in one piece; else the lower su when it is a power
+ * of 2 of at least 4 KiB; else the largest power of 2 dividing F (at least
+ * 4 KiB); 0 when there is none. *ret_why says which and why (malloc'ed). */
+uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, char **ret_why);
+
+/* A warning (malloc'ed) when a chunk given by the profile is a divisor of the
+ * parity devices' full stripe F below it while F itself could have been the
+ * chunk (a power of 2 within limit_bytes); NULL otherwise. */
+char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes);
 
 /* lcm(1 MiB, full stripe, physical sector); 0 when it overflows 64 bits (the
  * caller refuses the plan: never a silent fallback). */
-/* The chunk to stripe with over `lower` when the profile gives none: the lower
- * su when it is a power of 2 of at least 4 KiB (what md and LVM accept), else
- * the largest power of 2 dividing the lower full stripe (at least 4 KiB);
- * 0 when there is none. *ret_why says which and why (malloc'ed). */
-uint64_t stack_chunk_bytes(const struct stripe_geom *lower, char **ret_why);
-
 uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes);
 
 /* pvcreate --dataalignment: lcm(1 MiB, the full stripe), as partitions start;

@@ -40,8 +40,9 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                 uint64_t sb = l->stripe_bytes;
                 enum val_source ss = SRC_PROFILE;
                 _cleanup_free_ char *chosen = NULL;
+                uint64_t extent = OBJ(c, oi)->vg.extent_bytes;
                 if (!sb && vg_geom.full_stripe_bytes && !vg_mixed) {
-                        sb = stack_chunk_bytes(&vg_geom, &chosen);
+                        sb = stack_chunk_bytes(&vg_geom, extent, &chosen);
                         ss = SRC_DERIVED;
                 }
                 if (!sb) {
@@ -51,20 +52,32 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                 if (!is_pow2(sb) || sb < 4096) {
                         err(c, l->line, lwhat, "lv-stripe-size",
                             "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I)", fmt_size_exact(sb, a));
-                } else if (sb > OBJ(c, oi)->vg.extent_bytes) {
+                } else if (sb > extent) {
                         err(c, l->line, lwhat, "lv-stripe-size",
                             "stripe size %s is larger than the extent size %s; lvcreate would reduce it",
-                            fmt_size_exact(sb, a), fmt_size_exact(OBJ(c, oi)->vg.extent_bytes, b));
+                            fmt_size_exact(sb, a), fmt_size_exact(extent, b));
                 } else {
                         char *e = NULL;
-                        if (stack_geometry(vg_mixed ? NULL : &vg_geom, l->stripes, sb, vg_geom.parity,
-                                           &x->geom, &e) < 0) {
+                        const struct stripe_geom *lower = vg_mixed ? NULL : &vg_geom;
+                        int r = stack_geometry(lower, l->stripes, sb, false, &x->geom, &e);
+                        if (r < 0) {
                                 err(c, l->line, lwhat, "lv-stripe-size", "%s", e);
                                 free(e);
                         } else {
+                                if (r == 1) {
+                                        warn(c, l->line, lwhat, "lv-stripe-hint", "%s", e);
+                                        free(e);
+                                }
+                                _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent)
+                                                                              : NULL;
+                                if (adv)
+                                        warn(c, l->line, lwhat, "lv-stripe-rmw", "%s", adv);
                                 x->geom_src = ss == SRC_PROFILE ? SRC_DERIVED : ss;
-                                x->geom_why = xasprintf("striped LV, %u stripes x %s%s%s", l->stripes,
-                                                        fmt_size_exact(sb, a), chosen ? " " : "", chosen ? chosen : "");
+                                x->geom_why = xasprintf("striped LV, %u stripes x %s%s%s%s", l->stripes,
+                                                        fmt_size_exact(sb, a), chosen ? " " : "", chosen ? chosen : "",
+                                                        x->geom.sw != l->stripes
+                                                                ? "; sw widened so a full stripe covers whole PV stripes"
+                                                                : "");
                         }
                 }
                 x->lv.stripe_bytes = sb;

@@ -43,18 +43,22 @@ static unsigned md_rules(struct ctx *c, const struct p_md *m, const char *what, 
         return near;
 }
 
-/* The md's stripe geometry from its level, chunk and members (RAID50/60
- * when the members are striped LUNs). Returns the chunk --chunk gets. */
+/* The md's stripe geometry from its level, chunk and members, one rule for
+ * every level: the level's data legs decide the width (raid_geometry: n for
+ * raid0, n - 1 for raid4/5, n - 2 for raid6, n / K for raid10 near-K when K
+ * divides n, else n); the members' own stripe only chooses the chunk when the
+ * profile gives none, is checked against it, and over parity members widens
+ * sw so that a full stripe covers whole member stripes (stack_geometry). A
+ * raid1 keeps its members' geometry. Returns the chunk --chunk gets. */
 static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, const char *what, unsigned active,
                             unsigned near)
 {
-        char cb[32];
+        char cb[32], fb[32];
         struct pl_obj *o = OBJ(c, oi);
         const size_t *mem = o->md.members;
         size_t n = o->md.n_members;
         bool striped_members = false, mixed = false;
-        const struct stripe_geom *mg = NULL;
-        bool parity_members = false;
+        const struct pl_obj *m0 = NULL;
         uint64_t phys = SECTOR_BYTES;
         for (size_t i = 0; i < n; i++) {
                 struct pl_obj *x = OBJ(c, mem[i]);
@@ -66,81 +70,94 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                 }
                 if (x->geom.su_bytes)
                         striped_members = true;
-                if (x->geom.parity)
-                        parity_members = true;
-                if (!mg)
-                        mg = &x->geom;
-                else if (!same_geom(mg, &x->geom))
+                if (!m0)
+                        m0 = x;
+                else if (!same_geom(&m0->geom, &x->geom))
                         mixed = true;
                 set_member_type(c, mem[i], PART_RAID);
         }
         o = OBJ(c, oi);
         o->physical_sector_bytes = phys;
-        uint64_t chunk = m->chunk_bytes;
-        enum val_source chunk_src = SRC_PROFILE;
         if (mixed)
                 warn(c, m->line, what, "md-mixed-members",
                      "members have different stripe geometries; alignment follows the md layout only");
-        /* RAID50/60 and RAID10 over LUNs: md striping across hardware RAID LUNs
-         * (RAID10 with the near layout: each device sees the chunks in order) */
-        unsigned legs = m->level == RAID_0 ? active : (near > 1 && active % near == 0 ? active / near : 0);
-        if (striped_members && !mixed && legs) {
-                _cleanup_free_ char *chosen = NULL;
+        /* the members' common stripe, and where it comes from */
+        struct stripe_geom mg = striped_members && !mixed ? m0->geom : (struct stripe_geom){0};
+        _cleanup_free_ char *mdesc = NULL;
+        if (mg.su_bytes)
+                mdesc = xasprintf("members' stripe %s x %u = %s (%s%s)", fmt_size_exact(mg.su_bytes, cb), mg.sw,
+                                  fmt_size_exact(mg.full_stripe_bytes, fb),
+                                  m0->geom_src == SRC_DETECTED ? "an exported hint" : "declared",
+                                  mg.parity ? ", parity" : ", no parity");
+
+        if (m->level == RAID_1) {
+                o->geom = mg;
+                o->geom_src = mg.su_bytes ? SRC_DERIVED : SRC_NONE;
+                o->geom_why = mg.su_bytes ? xasprintf("raid1 x %u keeps its %s", active, mdesc)
+                                          : xasprintf("raid1 x %u: mirrors, no stripe", active);
+                return 0;
+        }
+
+        uint64_t chunk = m->chunk_bytes;
+        enum val_source chunk_src = SRC_PROFILE;
+        _cleanup_free_ char *chosen = NULL;
+        if (!chunk && mg.su_bytes) {
+                chunk = stack_chunk_bytes(&mg, 0, &chosen);
+                chunk_src = SRC_DERIVED;
                 if (!chunk) {
-                        chunk = stack_chunk_bytes(mg, &chosen);
-                        chunk_src = SRC_DERIVED;
-                        if (!chunk)
-                                err(c, m->line, what, "md-chunk",
-                                    "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=",
-                                    fmt_size_exact(mg->full_stripe_bytes, cb));
-                }
-                char *e = NULL;
-                if (chunk && !is_pow2(chunk)) {
-                        err(c, m->line, what, "md-chunk", "chunk %s is not a power of 2 (mdadm needs one)",
-                            fmt_size_exact(chunk, cb));
-                } else if (chunk && stack_geometry(mg, legs, chunk, parity_members, &o->geom, &e) < 0) {
-                        err(c, m->line, what, "md-chunk", "%s", e);
-                        free(e);
-                } else if (chunk) {
-                        o->geom_src = chunk_src == SRC_PROFILE ? SRC_PROFILE : SRC_DERIVED;
-                        o->geom_why = xasprintf("%s across %u LUNs of su %s x %u (full stripe %s), md chunk %s%s%s",
-                                                raid_level_name(m->level), legs, fmt_size_exact(mg->su_bytes, cb), mg->sw,
-                                                fmt_size_exact(mg->full_stripe_bytes, (char[32]){0}),
-                                                fmt_size_exact(chunk, (char[32]){0}), chosen ? " " : "",
-                                                chosen ? chosen : "");
-                }
-        } else if (striped_members && !mixed && m->level == RAID_1) {
-                o->geom = *mg;
-                o->geom_src = SRC_DERIVED;
-                o->geom_why = xasprintf("raid1 of members with su %s x %u", fmt_size_exact(mg->su_bytes, cb),
-                                        mg->sw);
-        } else {
-                if (striped_members && !mixed)
-                        warn(c, m->line, what, "md-over-striped",
-                             "md %s over striped members: alignment follows the md chunk only",
-                             raid_level_name(m->level));
-                if (m->level != RAID_1 && !chunk) {
-                        chunk = DEFAULT_MD_CHUNK_BYTES;
-                        chunk_src = SRC_DEFAULT;
-                }
-                struct raid_desc rd = {.level = m->level, .members = active,
-                                       .chunk_bytes = m->level == RAID_1 ? 0 : chunk,
-                                       .near_copies = near, .md = true};
-                char *e = NULL;
-                if (active && raid_geometry(&rd, &o->geom, &e) < 0) {
-                        err(c, m->line, what, "md-geometry", "%s", e);
-                        free(e);
-                } else if (m->level == RAID_1) {
-                        o->geom_src = SRC_NONE;
-                        o->geom_why = xasprintf("raid1 x %u: mirrors, no stripe", active);
-                } else {
-                        o->geom_src = chunk_src == SRC_PROFILE ? SRC_DERIVED : SRC_DEFAULT;
-                        o->geom_why = xasprintf("md %s, %u x %s chunk%s (line %d)", raid_level_name(m->level),
-                                                active, fmt_size_exact(chunk, cb),
-                                                chunk_src == SRC_DEFAULT ? ", mdadm's default" : "", m->line);
+                        err(c, m->line, what, "md-chunk",
+                            "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=",
+                            fmt_size_exact(mg.full_stripe_bytes, cb));
+                        return 0;
                 }
         }
-        return m->level == RAID_1 ? 0 : chunk;
+        if (!chunk) {
+                chunk = DEFAULT_MD_CHUNK_BYTES;
+                chunk_src = SRC_DEFAULT;
+        }
+        /* the level alone: its data legs, su = chunk */
+        struct raid_desc rd = {.level = m->level, .members = active, .chunk_bytes = chunk, .near_copies = near,
+                               .md = true};
+        struct stripe_geom lg;
+        char *e = NULL;
+        if (!active)
+                return chunk;
+        if (raid_geometry(&rd, &lg, &e) < 0) {
+                err(c, m->line, what, "md-geometry", "%s", e);
+                free(e);
+                return chunk;
+        }
+        o->geom = lg;
+        _cleanup_free_ char *stacked = NULL;
+        if (mg.su_bytes) {
+                int r = stack_geometry(&mg, lg.sw, chunk, lg.parity, &o->geom, &e);
+                if (r < 0) {
+                        err(c, m->line, what, "md-chunk", "%s", e);
+                        free(e);
+                        o->geom = lg;
+                        return chunk;
+                }
+                if (r == 1) {
+                        warn(c, m->line, what, "md-chunk-hint", "%s", e);
+                        free(e);
+                }
+                if (chunk_src == SRC_PROFILE) {
+                        _cleanup_free_ char *adv = stack_chunk_advice(&mg, chunk, 0);
+                        if (adv)
+                                warn(c, m->line, what, "md-chunk-rmw", "%s", adv);
+                }
+                stacked = o->geom.sw != lg.sw
+                                  ? xasprintf("; sw %u x %s / %s = %u, so a full stripe covers whole member stripes",
+                                              lg.sw, fmt_size_exact(mg.full_stripe_bytes, cb),
+                                              fmt_size_exact(chunk, fb), o->geom.sw)
+                                  : xstrdup(r == 1 ? "; the members' hint is not followed" : "");
+        }
+        o->geom_src = chunk_src == SRC_DEFAULT ? SRC_DEFAULT : SRC_DERIVED;
+        o->geom_why = xasprintf("md %s, %u x %s chunk%s%s%s, %u data legs%s%s%s", raid_level_name(m->level), active,
+                                fmt_size_exact(chunk, cb), chunk_src == SRC_DEFAULT ? " (mdadm's default)" : "",
+                                chosen ? " " : "", chosen ? chosen : "", lg.sw, mdesc ? "; " : "",
+                                mdesc ? mdesc : "", stacked ? stacked : "");
+        return chunk;
 }
 
 /* Where mdadm puts the data on each member, so that the array's size can be

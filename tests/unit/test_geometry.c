@@ -191,23 +191,34 @@ static void test_stack(void **state)
         struct stripe_geom g;
         char *e = NULL;
         /* chunk = one lower full stripe: su = chunk, sw = legs (what md exports: io_min 256k, io_opt 1m) */
-        assert_int_equal(stack_geometry(&lun, 4, 256 * KiB, true, &g, &e), 0);
+        assert_int_equal(stack_geometry(&lun, 4, 256 * KiB, false, &g, &e), 0);
         assert_int_equal(g.su_bytes, 256 * KiB);
         assert_int_equal(g.sw, 4);
         assert_int_equal(g.full_stripe_bytes, 1 * MiB);
-        assert_true(g.parity);
+        assert_true(g.parity); /* from the LUNs, though raid0 itself has none */
         /* a larger multiple: su = chunk, sw = legs */
-        assert_int_equal(stack_geometry(&lun, 4, 512 * KiB, true, &g, &e), 0);
+        assert_int_equal(stack_geometry(&lun, 4, 512 * KiB, false, &g, &e), 0);
         assert_int_equal(g.su_bytes, 512 * KiB);
         assert_int_equal(g.sw, 4);
         assert_int_equal(g.full_stripe_bytes, 2 * MiB);
         /* a divisor: 128k chunks, two make one LUN stripe: sw = 4 x 256k / 128k = 8, full 1m */
-        assert_int_equal(stack_geometry(&lun, 4, 128 * KiB, true, &g, &e), 0);
+        assert_int_equal(stack_geometry(&lun, 4, 128 * KiB, false, &g, &e), 0);
         assert_int_equal(g.su_bytes, 128 * KiB);
         assert_int_equal(g.sw, 8);
         assert_int_equal(g.full_stripe_bytes, 1 * MiB);
+        /* ... and the advice: 256k (one LUN stripe, a power of 2) would reach each LUN in one piece */
+        e = stack_chunk_advice(&lun, 128 * KiB, 0);
+        assert_non_null(e);
+        assert_non_null(strstr(e, "2 pieces"));
+        free(e);
+        assert_null(stack_chunk_advice(&lun, 256 * KiB, 0));
+        assert_null(stack_chunk_advice(&lun, 128 * KiB, 128 * KiB)); /* 256k is over the limit: no better choice */
+        /* md RAID5 of 4 such LUNs (3 data legs), chunk 64k: sw = 3 x 256k / 64k = 12 */
+        assert_int_equal(stack_geometry(&lun, 3, 64 * KiB, true, &g, &e), 0);
+        assert_int_equal(g.sw, 12);
+        assert_int_equal(g.full_stripe_bytes, 768 * KiB);
         /* neither (192k vs 256k): refused, naming both */
-        assert_int_equal(stack_geometry(&lun, 4, 192 * KiB, true, &g, &e), -EINVAL);
+        assert_int_equal(stack_geometry(&lun, 4, 192 * KiB, false, &g, &e), -EINVAL);
         assert_non_null(strstr(e, "straddle"));
         assert_non_null(strstr(e, "192k"));
         assert_non_null(strstr(e, "256k"));
@@ -216,81 +227,100 @@ static void test_stack(void **state)
         assert_int_equal(stack_geometry(NULL, 3, 64 * KiB, false, &g, &e), 0);
         assert_int_equal(g.su_bytes, 64 * KiB);
         assert_int_equal(g.sw, 3);
-        /* the derived chunk: the lower su when it is a power of 2 ... */
-        assert_int_equal(stack_chunk_bytes(&lun, &e), 64 * KiB);
+        assert_false(g.parity);
+        /* members exporting a hint, no parity (an NVMe's io_min 4k / io_opt 1m): md RAID5 of 4 x 64k
+         * keeps its own width, su 64k sw 3, with parity from the level */
+        struct stripe_geom hint = {.su_bytes = 4 * KiB, .sw = 256, .full_stripe_bytes = 1 * MiB};
+        assert_int_equal(stack_geometry(&hint, 3, 64 * KiB, true, &g, &e), 0);
+        assert_int_equal(g.su_bytes, 64 * KiB);
+        assert_int_equal(g.sw, 3);
+        assert_true(g.parity);
+        /* a chunk that straddles a hint is a warning (1), not a refusal */
+        struct stripe_geom hint96 = {.su_bytes = 32 * KiB, .sw = 3, .full_stripe_bytes = 96 * KiB};
+        assert_int_equal(stack_geometry(&hint96, 3, 64 * KiB, true, &g, &e), 1);
+        assert_non_null(strstr(e, "not followed"));
+        free(e);
+        assert_int_equal(g.sw, 3);
+        /* the derived chunk: the lower full stripe when it is a power of 2 ... */
+        assert_int_equal(stack_chunk_bytes(&lun, 0, &e), 256 * KiB);
+        free(e);
+        /* ... within the limit (an LV's extent), else the lower su when it is a power of 2 ... */
+        assert_int_equal(stack_chunk_bytes(&lun, 128 * KiB, &e), 64 * KiB);
         free(e);
         /* ... else the largest power of 2 dividing the lower full stripe: 4 x 96k = 384k = 3 x 128k */
         struct stripe_geom odd = {.su_bytes = 96 * KiB, .sw = 4, .full_stripe_bytes = 384 * KiB, .parity = true};
-        assert_int_equal(stack_chunk_bytes(&odd, &e), 128 * KiB);
+        assert_int_equal(stack_chunk_bytes(&odd, 0, &e), 128 * KiB);
         assert_non_null(strstr(e, "largest power of 2"));
         free(e);
-        assert_int_equal(stack_geometry(&odd, 2, 128 * KiB, true, &g, &e), 0);
+        assert_int_equal(stack_geometry(&odd, 2, 128 * KiB, false, &g, &e), 0);
         assert_int_equal(g.sw, 6); /* 2 x 384k / 128k */
         assert_int_equal(g.full_stripe_bytes, 768 * KiB);
 }
 
 /* RAID60/RAID50 over hardware RAID LUNs, striped by LVM (-i n, stripe size
  * derived) or md RAID0 (chunk derived): every figure worked out by hand in
- * the comment of its row. F = data disks x strip; the derived chunk is the
- * strip (a power of 2); su = strip; sw = n x data disks; full = n x F; PV
- * data alignment = lcm(1 MiB, F); extent = the smallest multiple of that of
- * at least 4 MiB (all are multiples of 128 KiB, which vgcreate takes). */
+ * the comment of its row. F = data disks x strip; the derived chunk is F when
+ * F is a power of 2 (each LUN gets one whole stripe per chunk: su = F, sw =
+ * n), else the strip (su = strip, sw = n x F / strip); full = n x F; PV data
+ * alignment = lcm(1 MiB, F); extent = the smallest multiple of that of at
+ * least 4 MiB (all are multiples of 128 KiB, which vgcreate takes). */
 static void test_stack_table(void **state)
 {
         (void)state;
         static const struct {
                 enum raid_level level;
                 unsigned disks, n;
-                uint64_t strip, su, full, pv_align, extent;
+                uint64_t strip, chunk, full, pv_align, extent;
                 unsigned sw;
         } t[] = {
-                /* RAID6 6 disks: 4 data; F = 4 strips */
-                {RAID_6, 6, 2, 64 * KiB, 64 * KiB, 512 * KiB, 1 * MiB, 4 * MiB, 8},    /* F 256k; lcm(1m,256k) = 1m */
-                {RAID_6, 6, 3, 64 * KiB, 64 * KiB, 768 * KiB, 1 * MiB, 4 * MiB, 12},   /* 3 x 256k */
-                {RAID_6, 6, 4, 64 * KiB, 64 * KiB, 1 * MiB, 1 * MiB, 4 * MiB, 16},     /* 4 x 256k */
-                {RAID_6, 6, 2, 128 * KiB, 128 * KiB, 1 * MiB, 1 * MiB, 4 * MiB, 8},    /* F 512k */
-                {RAID_6, 6, 4, 256 * KiB, 256 * KiB, 4 * MiB, 1 * MiB, 4 * MiB, 16},   /* F 1m */
-                /* RAID6 8 disks: 6 data; F = 6 strips, never a power of 2 */
+                /* RAID6 6 disks: 4 data; F = 4 strips, a power of 2: chunk F, sw n */
+                {RAID_6, 6, 2, 64 * KiB, 256 * KiB, 512 * KiB, 1 * MiB, 4 * MiB, 2},   /* F 256k; lcm(1m,256k) = 1m */
+                {RAID_6, 6, 3, 64 * KiB, 256 * KiB, 768 * KiB, 1 * MiB, 4 * MiB, 3},   /* 3 x 256k */
+                {RAID_6, 6, 4, 64 * KiB, 256 * KiB, 1 * MiB, 1 * MiB, 4 * MiB, 4},     /* 4 x 256k */
+                {RAID_6, 6, 2, 128 * KiB, 512 * KiB, 1 * MiB, 1 * MiB, 4 * MiB, 2},    /* F 512k */
+                {RAID_6, 6, 4, 256 * KiB, 1 * MiB, 4 * MiB, 1 * MiB, 4 * MiB, 4},      /* F 1m */
+                /* RAID6 8 disks: 6 data; F = 6 strips, never a power of 2: chunk = strip, sw = n x 6 */
                 {RAID_6, 8, 2, 64 * KiB, 64 * KiB, 768 * KiB, 3 * MiB, 6 * MiB, 12},   /* F 384k = 2^7 x 3k: lcm(2^10k, ...) = 3m; 2 x 3m = 6m */
                 {RAID_6, 8, 3, 64 * KiB, 64 * KiB, 1152 * KiB, 3 * MiB, 6 * MiB, 18},  /* 3 x 384k */
                 {RAID_6, 8, 4, 64 * KiB, 64 * KiB, 1536 * KiB, 3 * MiB, 6 * MiB, 24},  /* 4 x 384k */
                 {RAID_6, 8, 2, 128 * KiB, 128 * KiB, 1536 * KiB, 3 * MiB, 6 * MiB, 12}, /* F 768k = 2^8 x 3k: lcm 3m */
                 {RAID_6, 8, 3, 256 * KiB, 256 * KiB, 4608 * KiB, 3 * MiB, 6 * MiB, 18}, /* F 1536k = 2^9 x 3k: lcm 3m */
-                /* RAID6 10 disks: 8 data */
-                {RAID_6, 10, 2, 64 * KiB, 64 * KiB, 1 * MiB, 1 * MiB, 4 * MiB, 16},   /* F 512k */
-                {RAID_6, 10, 3, 128 * KiB, 128 * KiB, 3 * MiB, 1 * MiB, 4 * MiB, 24}, /* F 1m */
-                {RAID_6, 10, 4, 256 * KiB, 256 * KiB, 8 * MiB, 2 * MiB, 4 * MiB, 32}, /* F 2m: lcm(1m, 2m) = 2m; 2 x 2m */
+                /* RAID6 10 disks: 8 data, F a power of 2 */
+                {RAID_6, 10, 2, 64 * KiB, 512 * KiB, 1 * MiB, 1 * MiB, 4 * MiB, 2},   /* F 512k */
+                {RAID_6, 10, 3, 128 * KiB, 1 * MiB, 3 * MiB, 1 * MiB, 4 * MiB, 3},    /* F 1m */
+                {RAID_6, 10, 4, 256 * KiB, 2 * MiB, 8 * MiB, 2 * MiB, 4 * MiB, 4},    /* F 2m: lcm(1m, 2m) = 2m; 2 x 2m */
                 /* RAID50: RAID5 LUNs of 5 disks (4 data) and 9 disks (8 data) */
-                {RAID_5, 5, 2, 64 * KiB, 64 * KiB, 512 * KiB, 1 * MiB, 4 * MiB, 8},    /* F 256k */
-                {RAID_5, 5, 3, 64 * KiB, 64 * KiB, 768 * KiB, 1 * MiB, 4 * MiB, 12},
-                {RAID_5, 9, 3, 64 * KiB, 64 * KiB, 1536 * KiB, 1 * MiB, 4 * MiB, 24},  /* F 512k */
-                {RAID_5, 9, 2, 128 * KiB, 128 * KiB, 2 * MiB, 1 * MiB, 4 * MiB, 16},   /* F 1m */
+                {RAID_5, 5, 2, 64 * KiB, 256 * KiB, 512 * KiB, 1 * MiB, 4 * MiB, 2},    /* F 256k */
+                {RAID_5, 5, 3, 64 * KiB, 256 * KiB, 768 * KiB, 1 * MiB, 4 * MiB, 3},
+                {RAID_5, 9, 3, 64 * KiB, 512 * KiB, 1536 * KiB, 1 * MiB, 4 * MiB, 3},   /* F 512k */
+                {RAID_5, 9, 2, 128 * KiB, 1 * MiB, 2 * MiB, 1 * MiB, 4 * MiB, 2},       /* F 1m */
+                /* RAID5 of 4 disks (3 data): F = 3 strips, not a power of 2 */
+                {RAID_5, 4, 2, 64 * KiB, 64 * KiB, 384 * KiB, 3 * MiB, 6 * MiB, 6},     /* F 192k: lcm 3m */
         };
         for (size_t i = 0; i < ELEMENTSOF(t); i++) {
                 struct raid_desc d = {.level = t[i].level, .members = t[i].disks, .chunk_bytes = t[i].strip};
                 struct stripe_geom lun, g;
                 char *e = NULL;
                 assert_int_equal(raid_geometry(&d, &lun, &e), 0);
-                uint64_t c = stack_chunk_bytes(&lun, &e);
+                assert_int_equal(pv_data_alignment_bytes(&lun), t[i].pv_align);
+                assert_int_equal(vg_extent_bytes(t[i].pv_align), t[i].extent);
+                uint64_t c = stack_chunk_bytes(&lun, t[i].extent, &e);
                 free(e);
                 e = NULL;
-                assert_int_equal(c, t[i].strip);
+                assert_int_equal(c, t[i].chunk);
                 /* LVM stripes and md RAID0 alike: n legs, chunk c */
-                assert_int_equal(stack_geometry(&lun, t[i].n, c, true, &g, &e), 0);
-                assert_int_equal(g.su_bytes, t[i].su);
+                assert_int_equal(stack_geometry(&lun, t[i].n, c, false, &g, &e), 0);
+                assert_int_equal(g.su_bytes, t[i].chunk);
                 assert_int_equal(g.sw, t[i].sw);
                 assert_int_equal(g.full_stripe_bytes, t[i].full);
                 assert_true(g.parity);
-                assert_int_equal(pv_data_alignment_bytes(&lun), t[i].pv_align);
-                assert_int_equal(vg_extent_bytes(t[i].pv_align), t[i].extent);
                 /* mkfs.xfs takes it: su a multiple of the sector, sunit x sw within 32 bits */
                 assert_int_equal(xfs_validate_stripe(g.su_bytes, g.sw, 512, &e), 0);
-                /* the lower full stripe itself as the chunk: su = F, sw = n */
-                if (is_pow2(lun.full_stripe_bytes)) {
-                        assert_int_equal(stack_geometry(&lun, t[i].n, lun.full_stripe_bytes, true, &g, &e), 0);
-                        assert_int_equal(g.su_bytes, lun.full_stripe_bytes);
-                        assert_int_equal(g.sw, t[i].n);
-                }
+                /* the strip as the chunk still covers whole LUN stripes: sw = n x F / strip */
+                assert_int_equal(stack_geometry(&lun, t[i].n, t[i].strip, false, &g, &e), 0);
+                assert_int_equal(g.su_bytes, t[i].strip);
+                assert_int_equal(g.sw, t[i].n * lun.sw);
+                assert_int_equal(g.full_stripe_bytes, t[i].full);
         }
 }
 

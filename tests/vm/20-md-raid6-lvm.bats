@@ -40,10 +40,11 @@ setup() {
 	done
 	extent=$(vm_kv EXTENT)
 	[ $((extent % 1048576)) -eq 0 ]
-	# the LV stripe is the arrays' chunk (64 KiB, 128 sectors): four make one array stripe
+	# the LV stripe is one array full stripe (4 x 64 KiB = 256 KiB, 512 sectors): each leg's share of
+	# an LV stripe is one whole array stripe in one piece
 	assert_equal "$(vm_kv SCRATCH_STRIPES)" 2
-	assert_equal "$(vm_kv SCRATCH_STRIPE_SIZE)" 65536
-	assert_regex "$(vm_kv DM_SCRATCH)" '^0 [0-9]+ striped 2 128 '
+	assert_equal "$(vm_kv SCRATCH_STRIPE_SIZE)" 262144
+	assert_regex "$(vm_kv DM_SCRATCH)" '^0 [0-9]+ striped 2 512 '
 	n=0
 	for o in $(vm_kv DM_OFFSETS); do
 		off=${o##*:}
@@ -51,12 +52,12 @@ setup() {
 		n=$((n + 1))
 	done
 	[ "$n" -ge 4 ]
-	# XFS: su 64k (16 blocks); striped LV sw 8, linear LVs sw 4
-	assert_equal "$(vm_kv SCRATCH_SUNIT)" 16
+	# XFS: striped LV su 256k (64 blocks), sw 2 (128 blocks); linear LVs su 64k, sw 4 (64 blocks)
+	assert_equal "$(vm_kv SCRATCH_SUNIT)" 64
 	assert_equal "$(vm_kv SCRATCH_SWIDTH)" 128
 	assert_equal "$(vm_kv HOME_SWIDTH)" 64
 	assert_equal "$(vm_kv ARCHIVE_SWIDTH)" 64
-	assert_equal "$(vm_kv SCRATCH_LOG_SUNIT)" 16
+	assert_equal "$(vm_kv SCRATCH_LOG_SUNIT)" 64
 	assert_regex "$(vm_kv SCRATCH_MOUNT)" 'logbufs=8,logbsize=256k'
 	assert_regex "$(vm_kv HOME_MOUNT)" 'swalloc'
 	assert_equal "$(vm_kv SCRATCH_READ_AHEAD_KB)" 16384
