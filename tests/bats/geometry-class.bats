@@ -1,0 +1,56 @@
+#!/usr/bin/env bats
+# Issue 17: the layout families whose geometry went wrong, as golden plans
+# (tests/expected/class/NAME.txt) plus the hand-computed figures of each
+# (the profile's comment shows the arithmetic). The fixture a profile plans
+# on is named in its first comment line ("Fixture NAME.").
+load test_helper
+
+# name | mkfs.xfs stripe arguments | md --chunk (KiB) or lvcreate --stripesize | warning rule or -
+cases() {
+	cat <<'T'
+md5-nvme-hints|-d su=64k,sw=3 -l version=2,su=64k|--chunk=64|-
+md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=64k|--chunk=64|md-chunk-rmw
+md5-over-raid6-luns-derived|-d su=256k,sw=3 -l version=2,su=256k|--chunk=256|-
+md1-over-raid6-luns|-d su=64k,sw=4 -l version=2,su=64k|--level=1 --raid-devices=4 --metadata|-
+lv-over-raid5-luns|-d su=512k,sw=3 -l version=2,su=256k|--stripes=3 --stripesize=512k|-
+lv-over-raid6-8x64-luns|-d su=64k,sw=12 -l version=2,su=64k|--stripes=2 --stripesize=64k|-
+T
+}
+
+fixture_of() {
+	sed -n 's/.*Fixture \([a-z0-9-]*\)\..*/\1/p' "$1" | head -n 1
+}
+
+@test "geometry class: each family plans its hand-computed su/sw, chunk and warnings" {
+	cd "$TOP"
+	n=0
+	while IFS='|' read -r name mkfs chunk rule; do
+		p=tests/fixtures/profiles/class/$name.xml
+		fx=$(fixture_of "$p")
+		[ -n "$fx" ] || { echo "$p names no fixture"; false; }
+		run -0 "$SP" plan --profile "$p" --sysroot "tests/fixtures/sysroot/$fx" --seed 1
+		echo "== $name" >&3
+		assert_output --partial -- "$mkfs /dev/"
+		assert_output --partial -- "$chunk"
+		if [ "$rule" = - ]; then
+			refute_output --regexp -- '\[(md-chunk-rmw|lv-stripe-rmw|md-chunk-hint|lv-stripe-hint)\]'
+		else
+			assert_output --partial -- "[$rule]"
+		fi
+		golden "class/$name.txt" <(printf '%s\n' "$output")
+		n=$((n + 1))
+	done < <(cases)
+	[ "$n" -eq 6 ]
+	# every class profile has a row
+	[ "$(find tests/fixtures/profiles/class -name '*.xml' | wc -l)" -eq "$n" ]
+}
+
+@test "geometry class: parity follows the level or the members (swalloc on md raid5 over hinted disks and md raid1 over parity LUNs)" {
+	cd "$TOP"
+	for name in md5-nvme-hints md1-over-raid6-luns; do
+		p=tests/fixtures/profiles/class/$name.xml
+		run -0 --separate-stderr "$SP" plan --profile "$p" --sysroot "tests/fixtures/sysroot/$(fixture_of "$p")" --seed 1 --format json
+		run -0 jq -r '.objects[] | select(.kind=="xfs") | .mount_options' <<<"$output"
+		assert_output --partial swalloc
+	done
+}
