@@ -106,7 +106,10 @@ static void vg_alignment(struct ctx *c, const struct p_vg *v, size_t oi, const c
         char a[32], b[32], f[32];
         struct pl_obj *o = OBJ(c, oi);
         struct stripe_geom g = {.full_stripe_bytes = full};
-        uint64_t align = full ? pv_data_alignment_bytes(&g) : 0;
+        /* always explicit: with no --dataalignment, LVM's data_alignment_detection
+         * follows the device's optimal_io_size, which may be a hint storprov
+         * distrusted (and md raid1 or a partition passes its members' hint on) */
+        uint64_t align = full ? pv_data_alignment_bytes(&g) : PARTITION_GRAIN_BYTES;
         if (full && !align)
                 err(c, v->line, what, "alignment-overflow", "lcm(1 MiB, the full stripe %s) does not fit in 64 bits",
                     fmt_size_exact(full, f));
@@ -186,8 +189,11 @@ void plan_vgs(struct ctx *c)
                 if (mixed)
                         warn(c, v->line, what, "vg-mixed-pvs",
                              "PVs have different stripe geometries; linear LVs get no stripe geometry");
-                if (g0 && !mixed)
+                if (g0 && !mixed) {
                         o->geom = *g0;
+                        for (size_t i = 0; i < n; i++) /* the same layout: parity if any PV has it */
+                                o->geom.parity = o->geom.parity || OBJ(c, pvs[i])->geom.parity;
+                }
                 vg_alignment(c, v, oi, what, full_lcm);
                 unsigned pct_vg = 0;
                 for (size_t li = 0; li < v->n_lvs; li++)

@@ -83,6 +83,8 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                      "members have different stripe geometries; alignment follows the md layout only");
         /* the members' common stripe, and where it comes from */
         struct stripe_geom mg = striped_members && !mixed ? m0->geom : (struct stripe_geom){0};
+        for (size_t i = 0; mg.su_bytes && i < n; i++) /* the same layout: parity if any member has it */
+                mg.parity = mg.parity || OBJ(c, mem[i])->geom.parity;
         _cleanup_free_ char *mdesc = NULL;
         if (mg.su_bytes)
                 mdesc = xasprintf("members' stripe %s x %u = %s (%s%s)", fmt_size_exact(mg.su_bytes, cb), mg.sw,
