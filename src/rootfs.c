@@ -331,7 +331,8 @@ bool path_under(const char *root, const char *path)
         return ok;
 }
 
-int read_file_under(const char *root, const char *path, char **ret)
+/* The one confined reader: every byte kept (NUL included), at most max bytes. */
+int read_file_under_len(const char *root, const char *path, size_t max, char **ret, size_t *ret_len)
 {
         struct stat st;
         if (lstat(path, &st) < 0)
@@ -348,7 +349,8 @@ int read_file_under(const char *root, const char *path, char **ret)
                 r = -errno;
         else if (!S_ISREG(st.st_mode))
                 r = -EINVAL;
-        struct sbuf b = {0};
+        char *buf = NULL;
+        size_t len = 0, cap = 0;
         char tmp[8192];
         while (r == 0) {
                 ssize_t n = read(fd, tmp, sizeof(tmp));
@@ -358,16 +360,30 @@ int read_file_under(const char *root, const char *path, char **ret)
                         r = -errno;
                 else if (n == 0)
                         break;
-                else if (b.len + (size_t)n > MiB)
+                else if (len + (size_t)n > max)
                         r = -EFBIG;
-                else
-                        sbuf_printf(&b, "%.*s", (int)n, tmp);
+                else {
+                        if (len + (size_t)n + 1 > cap)
+                                buf = xrealloc(buf, cap = 2 * (len + (size_t)n + 1));
+                        memcpy(buf + len, tmp, (size_t)n);
+                        len += (size_t)n;
+                }
         }
         close(fd);
         if (r < 0) {
-                free(b.s);
+                free(buf);
                 return r;
         }
-        *ret = sbuf_steal(&b);
+        if (!buf)
+                buf = xmalloc(1);
+        buf[len] = 0;
+        *ret = buf;
+        if (ret_len)
+                *ret_len = len;
         return 0;
+}
+
+int read_file_under(const char *root, const char *path, char **ret)
+{
+        return read_file_under_len(root, path, MiB, ret, NULL);
 }

@@ -141,6 +141,9 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
  * real path. -ELOOP for a link, -EXDEV for a path that leaves ROOT. Regular
  * files only (-EINVAL), at most 1 MiB (-EFBIG). */
 int read_file_under(const char *root, const char *path, char **ret);
+/* read_file_under, with every byte kept (NUL included: *ret_len tells the
+ * length; *ret is NUL-terminated beyond it) and a cap of max bytes (-EFBIG). */
+int read_file_under_len(const char *root, const char *path, size_t max, char **ret, size_t *ret_len);
 /* Whether PATH resolves (links followed) to a place inside ROOT. */
 bool path_under(const char *root, const char *path);
 /* Makes the directory rel under root (every component, 0755, no link followed); -errno. */
