@@ -13,6 +13,17 @@ struct blockpart {
         char *name;               /* "sdb1" */
         unsigned major, minor;
         char *fs_type, *fs_uuid;  /* ID_FS_TYPE, ID_FS_UUID in the udev database, NULL if not there */
+        char *fs_label;           /* ID_FS_LABEL_ENC decoded (else ID_FS_LABEL), NULL if none */
+        char *part_uuid, *part_name;  /* ID_PART_ENTRY_UUID, ID_PART_ENTRY_NAME (decoded), NULL if none */
+        char **devlinks;          /* names below /dev that lead to it ("disk/by-id/wwn-…-part1"), see below */
+};
+
+/* How the running system itself uses a disk (struct blockdev.system_kind). */
+enum {
+        SYS_ROOT = 1 << 0,        /* holds /, /boot, /boot/efi, /efi, /usr or /var (also below /sysroot, /mnt/sysimage) */
+        SYS_SWAP = 1 << 1,        /* active swap (proc/swaps), or resume= */
+        SYS_BOOTSRC = 1 << 2,     /* what the system or installer booted from (root=, inst.stage2=hd:, inst.repo=hd:, inst.ks=hd:,
+                                   * root=live:, a mount at /run/install/repo or /run/initramfs/live) */
 };
 
 struct blockdev {
@@ -51,11 +62,17 @@ struct blockdev {
         size_t n_partinfo;
         /* device-mapper multipath (NULL when not there) */
         char *dm_uuid, *dm_name;  /* dm-N: dm/uuid ("mpath-3600…" for a multipath map), dm/name */
-        char **slaves;            /* slaves/ entries, sorted (a map's paths), may be NULL */
+        char **slaves;            /* slaves/ entries, sorted (a map's paths, an md's members, an LV's PVs), may be NULL */
         char *mpath_wwid;         /* the WWID multipath knows the LUN by: a map's dm/uuid after "mpath-"; a
                                    * path's map's, else udev ID_SERIAL (multipath's uid_attribute), else
                                    * "3" + the NAA of device/wwid; NULL for what is neither */
         char *mpath_map;          /* a path: the kernel name of the multipath map that holds it */
+        char **devlinks;          /* names below /dev that lead to it, without "/dev/": the udev database's
+                                   * S: lines ("disk/by-id/wwn-0x…") and the links found under SYSROOT/dev
+                                   * (disk/by-*, mapper, md, and /dev itself), sorted, each at most once */
+        char *fs_label;           /* ID_FS_LABEL_ENC decoded (else ID_FS_LABEL), NULL if none */
+        unsigned system_kind;     /* SYS_* bits: how the running system uses it, through any partition, md or dm */
+        char *system_use;         /* the first such use as a sentence ("sda2 is mounted at /"), NULL: none */
 };
 
 struct sysinfo {
@@ -64,10 +81,15 @@ struct sysinfo {
         size_t n_devs;
         uint64_t mem_total_bytes; /* proc/meminfo MemTotal, 0 if unknown */
         long page_size;           /* 4096 unless the tree says otherwise */
+        /* proc/self/mountinfo, proc/swaps or proc/cmdline that could not be read as the kernel writes
+         * them ("proc/self/mountinfo line 7: …"): which disks the system runs from is then not known */
+        char **system_errors;
 };
 
 /* Reads SYSROOT/sys/block/ (every entry except loop devices that have no backing file,
- * ram*, zram*), SYSROOT/run/udev/data/b<major>:<minor> and SYSROOT/proc/meminfo.
+ * ram*, zram*), SYSROOT/run/udev/data/b<major>:<minor>, the links under SYSROOT/dev,
+ * SYSROOT/proc/meminfo, and (for system_kind) SYSROOT/proc/self/mountinfo,
+ * proc/swaps and proc/cmdline.
  * Returns 0, or -errno when SYSROOT/sys/block cannot be read at all (with a
  * diagnostic added to d). Missing individual attributes are not errors. */
 int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d);

@@ -207,6 +207,8 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                         json_object_object_add(j, "signatures", jstrv(u.signatures));
                         json_object_object_add(j, "mounts", jstrv(u.mounts));
                         json_object_object_add(j, "in_use", json_object_new_boolean(u.mounts || u.holders));
+                        json_object_object_add(j, "links", jstrv(b->devlinks));
+                        json_object_object_add(j, "system_use", jstr(b->system_use));
                         json_object_object_add(j, "multipath_wwid", jstr(b->mpath_wwid));
                         json_object_object_add(j, "multipath_map", jstr(b->mpath_map));
                         json_object_array_add(disks, j);
@@ -227,6 +229,15 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                         _cleanup_free_ char *s = u.signatures ? strv_join(u.signatures, ", ") : xstrdup("none");
                         _cleanup_free_ char *mm = u.mounts ? strv_join(u.mounts, ", ") : xstrdup("none");
                         fprintf(f, "    holders: %s\n    signatures: %s\n    mounted: %s\n", h, s, mm);
+                        /* every name --os-disks takes for it */
+                        fprintf(f, "    names: %s", b->name);
+                        for (size_t k = 0; b->devlinks && b->devlinks[k]; k++)
+                                fprintf(f, ", /dev/%s", b->devlinks[k]);
+                        fputs("\n", f);
+                        if (b->system_use) {
+                                _cleanup_free_ char *su = comment_dup(b->system_use);
+                                fprintf(f, "    system disk: %s (storprov never selects it)\n", su);
+                        }
                         if (b->mpath_map) {
                                 const struct blockdev *mp = sysinfo_find(si, b->mpath_map);
                                 _cleanup_free_ char *mn = comment_dup(mp ? mp->dm_name : NULL);
@@ -245,6 +256,10 @@ void inventory_print(const struct sysinfo *si, bool json, const char *tool_versi
                 json_object_put(root);
         } else
                 fprintf(f, "%zu disk%s\n", count, count == 1 ? "" : "s");
+        for (size_t k = 0; si->system_errors && si->system_errors[k]; k++) {
+                _cleanup_free_ char *e = comment_dup(si->system_errors[k]);
+                fprintf(stderr, "storprov inventory: warning: %s; which disks the system runs from is not known\n", e);
+        }
         for (size_t i = 0; i < nm; i++) {
                 free(m[i].src);
                 free(m[i].target);

@@ -30,6 +30,7 @@
 #include "render_ks.h"
 #include "inventory.h"
 #include "render.h"
+#include "sanitize.h"
 #include "util.h"
 #include "version.h"
 
@@ -104,13 +105,15 @@ static const struct verb {
         const int *opts;
 } verbs[] = {
         {"geometry", NULL, (const int[]){OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK, OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_FORMAT, 0}},
-        {"validate", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OFFLINE, OPT_FORMAT, 0}},
+        {"validate", NULL,
+         (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OFFLINE, OPT_FORMAT, OPT_OS_DISKS, 0}},
         {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
-        {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, 0}},
+        {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
                                       OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE,
                                       OPT_KS_INCLUDE, OPT_OS_DISKS, 0}},
-        {"verify", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, 0}},
+        {"verify", NULL,
+         (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"inventory", NULL, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
         {"select", NULL, (const int[]){OPT_PROFILES, OPT_SYSROOT, 0}},
 };
@@ -269,14 +272,26 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_LOCK_FILE: a->lock_file = optarg; break;
                 case OPT_OFFLINE: a->offline = true; break;
                 case OPT_KS_INCLUDE: a->ks_include = optarg; break;
-                case OPT_OS_DISKS:
+                case OPT_OS_DISKS: {
+                        /* every spelling of a disk is resolved against the machine by the planner;
+                         * here only what cannot be a name at all */
                         strv_free(a->os_disks);
                         a->os_disks = strv_split(optarg, ",");
-                        for (size_t k = 0; a->os_disks && a->os_disks[k]; k++)
-                                if (!ks_disk_name(a->os_disks[k]))
-                                        return usage_error(v->name, "--os-disks takes disk names (sda,sdb or "
-                                                           "disk/by-id/...), not '%s'", a->os_disks[k]);
+                        if (!a->os_disks)
+                                return usage_error(v->name, "--os-disks takes disk names (sda,sdb, /dev/sda or "
+                                                   "/dev/disk/by-id/...), not an empty list");
+                        for (size_t k = 0; a->os_disks[k]; k++) {
+                                const char *why = NULL;
+                                char *norm = devname_normalize(a->os_disks[k], &why);
+                                free(norm);
+                                if (!norm) {
+                                        _cleanup_free_ char *shown = comment_dup(a->os_disks[k]);
+                                        return usage_error(v->name, "--os-disks takes disk names (sda,sdb, /dev/sda or "
+                                                           "/dev/disk/by-id/...), not '%s': %s", shown, why);
+                                }
+                        }
                         break;
+                }
                 case OPT_PROFILES: a->profiles = optarg; break;
                 }
         }
@@ -286,8 +301,8 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 return usage_error(v->name, "--root %s: %s", a->root, strerror(errno));
         if (a->offline && a->sysroot)
                 return usage_error(v->name, "--offline and --sysroot exclude each other");
-        if (a->os_disks && !a->ks_include && !(a->format && !strcmp(a->format, "ks")))
-                return usage_error(v->name, "--os-disks goes with %s", !strcmp(v->name, "plan") ? "--format ks" : "--ks-include");
+        if (a->os_disks && a->offline)
+                return usage_error(v->name, "--os-disks names disks of this machine; --offline has none");
         return 0;
 }
 
@@ -433,6 +448,7 @@ static int load_plan(const struct args *a, const char *verb, struct profile *p, 
         }
         struct plan_options o = {
                 .sysroot = a->offline ? "(offline)" : sysroot,
+                .os_disks = a->os_disks,
                 .seed = a->seed,
                 .seed_set = a->seed_set,
                 .mdadm_conf = a->mdadm_conf,
@@ -553,7 +569,7 @@ static int cmd_plan(struct args *a)
         char *out;
         if (a->format && !strcmp(a->format, "ks")) {
                 struct diags d = {0};
-                out = render_ks_include(&pl, a->os_disks, &d);
+                out = render_ks_include(&pl, &d);
                 diags_print(&d, stderr);
                 diags_free(&d);
                 if (!out) {
@@ -614,7 +630,7 @@ static int cmd_apply(struct args *a)
         char *ks = NULL;
         if (a->ks_include) {
                 struct diags d = {0};
-                ks = render_ks_include(&pl, a->os_disks, &d);
+                ks = render_ks_include(&pl, &d);
                 diags_print(&d, stderr);
                 diags_free(&d);
                 if (!ks) {

@@ -157,6 +157,22 @@ char *plan_format_text(const struct plan *pl)
                             fmt_size_human(pl->mem_total_bytes, a), fmt_size_human(pl->queue_mem_bytes, c),
                             fmt_size_human(pl->mem_total_bytes / 8, e));
 
+        if (pl->n_sysdisks) {
+                sbuf_puts(&b, "\nSystem disks (never selected, never written)\n");
+                for (size_t i = 0; i < pl->n_sysdisks; i++) {
+                        const struct pl_sysdisk *s = &pl->sysdisks[i];
+                        sbuf_printf(&b, "  %s: %s\n", s->bd->name, s->why ? s->why : "?");
+                        if (s->n_paths) {
+                                sbuf_puts(&b, "      paths:");
+                                for (size_t k = 0; k < s->n_paths; k++)
+                                        sbuf_printf(&b, " %s", s->paths[k]->name);
+                                sbuf_puts(&b, "\n");
+                        }
+                        if (s->ks_name)
+                                sbuf_printf(&b, "      OS disk: the kickstart include names it %s\n", s->ks_name);
+                }
+        }
+
         sbuf_puts(&b, "\nObjects\n");
         for (size_t i = 0; i < pl->n_objs; i++)
                 text_obj(&b, pl, &pl->objs[i]);
@@ -414,6 +430,32 @@ void plan_write_json(const struct plan *pl, FILE *f)
         put_member(f, "seed_source", jstr(pl->seed_src == SRC_PROFILE ? "option" : "derived"));
         put_member(f, "mem_total_bytes", ju64(pl->mem_total_bytes));
         put_member(f, "queue_mem_bytes", ju64(pl->queue_mem_bytes));
+        if (pl->n_sysdisks) {
+                json_object *a = json_object_new_array();
+                for (size_t i = 0; i < pl->n_sysdisks; i++) {
+                        const struct pl_sysdisk *s = &pl->sysdisks[i];
+                        json_object *j = json_object_new_object();
+                        json_object_object_add(j, "name", jstr(s->bd->name));
+                        json_object_object_add(j, "device", jstr(s->bd->devnode));
+                        json_object *paths = json_object_new_array();
+                        for (size_t k = 0; k < s->n_paths; k++)
+                                json_object_array_add(paths, jstr(s->paths[k]->name));
+                        json_object_object_add(j, "paths", paths);
+                        json_object *how = json_object_new_array();
+                        if (s->how & SYSDISK_FOUND)
+                                json_object_array_add(how, jstr("found"));
+                        if (s->how & SYSDISK_GROUP)
+                                json_object_array_add(how, jstr("system-group"));
+                        if (s->how & SYSDISK_OS_DISKS)
+                                json_object_array_add(how, jstr("os-disks"));
+                        json_object_object_add(j, "source", how);
+                        json_object_object_add(j, "why", jstr(s->why));
+                        json_object_object_add(j, "group", jstr(s->group));
+                        json_object_object_add(j, "kickstart_name", jstr(s->ks_name));
+                        json_object_array_add(a, j);
+                }
+                put_member(f, "system_disks", a);
+        }
         bool first = true;
         fputs("  \"objects\": [", f);
         for (size_t i = 0; i < pl->n_objs; i++)

@@ -206,6 +206,7 @@ static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
         g->wipe = bool_attr(n, "wipe");
         g->preserve = bool_attr(n, "preserve");
         g->multipath = bool_attr(n, "multipath");
+        g->system = bool_attr(n, "system");
         g->hwraid.level = RAID_NONE;
         g->match.rotational = -1;
         for (xmlNode *c = n->children; c; c = c->next) {

@@ -50,6 +50,7 @@ struct p_disks {
         unsigned count;
         bool wipe, preserve;
         bool multipath;           /* multipath="true": each LUN is one disk, its dm-multipath map, whatever its paths */
+        bool system;              /* system="true": the OS disks; selected first, never written, handed to the installer */
         struct p_match match;
         struct p_hwraid hwraid;
         struct tune_set tune;

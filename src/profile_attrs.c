@@ -76,6 +76,7 @@ static const struct attr_rule attr_rules[] = {
         {"allow", "rule", A_ENUM, 0, 0, "queue-memory topology-mismatch sysctl-key"},
         {"allow", "reason", A_TEXT, 0, 1024, NULL},
         {"disks", "multipath", A_BOOL, 0, 0, NULL},
+        {"disks", "system", A_BOOL, 0, 0, NULL},
         {"*", "wipe", A_BOOL, 0, 0, NULL},
         {"*", "preserve", A_BOOL, 0, 0, NULL},
 };

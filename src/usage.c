@@ -27,7 +27,7 @@ const char *const main_help =
 
 const char *const verify_help =
         "Usage: storprov verify --profile FILE [--sysroot DIR] [--root DIR] [--format text|json]\n"
-        "                       [--seed N] [--mdadm-conf PATH]\n"
+        "                       [--seed N] [--mdadm-conf PATH] [--os-disks LIST]\n"
         "\n"
         "Reads the live node back and compares it, object by object, with the plan: partition\n"
         "starts (sysfs), md level/chunk/members/bitmap (sysfs md/, mdadm --detail), PV pe_start\n"
@@ -38,13 +38,18 @@ const char *const verify_help =
         "  --sysroot DIR   a captured tree: only its sysfs and proc are read\n"
         "  --root DIR      where the generated files are (default /)\n"
         "  --format F      text (default) or json (for fleet collection)\n"
+        "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
+        "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n"
         "Exit status: 0 clean, 3 drift or missing, 1 runtime failure, 2 bad input.\n";
 
 const char *const inventory_help =
         "Usage: storprov inventory [--sysroot DIR] [--format text|json]\n"
         "\n"
         "Lists every disk storprov can see: WWN, serial, by-path, vendor/model, size, sector\n"
-        "sizes, exported io hints, rotational, holders, signatures and mount use.\n";
+        "sizes, exported io hints, rotational, holders, signatures and mount use, every name\n"
+        "below /dev it answers to (what --os-disks takes), and whether the running system uses\n"
+        "it (a system disk: storprov never selects it).\n";
 
 const char *const select_help =
         "Usage: storprov select --profiles DIR [--sysroot DIR]\n"
@@ -69,13 +74,17 @@ const char *const geometry_help =
 
 const char *const validate_help =
         "Usage: storprov validate --profile FILE [--sysroot DIR | --offline] [--format text|json]\n"
+        "                         [--os-disks LIST]\n"
         "\n"
         "Checks the profile against the schema and every rule, including the disks it selects\n"
         "on this machine (or in the captured tree DIR). Prints the problems; touches nothing.\n"
         "  --offline       without the disks (a workstation): each <disks> group gets made-up\n"
         "                  disks that its <match> selects; the rules that need the real\n"
         "                  hardware (" OFFLINE_UNCHECKED ") are skipped\n"
-        "  --format json   the verdict and every diagnostic as JSON on stdout\n";
+        "  --format json   the verdict and every diagnostic as JSON on stdout\n"
+        "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
+        "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n";
 
 const char *const plan_help =
         "Usage: storprov plan --profile FILE [--sysroot DIR] [--seed N] [--format text|json|ks]\n"
@@ -88,31 +97,37 @@ const char *const plan_help =
         "                  profile name and the selected disks' WWN/serial)\n"
         "  --mdadm-conf P  where mdadm.conf lives on the target (default /etc/mdadm/mdadm.conf)\n"
         "  --format ks     the kickstart include for anaconda: ignoredisk --drives= of the\n"
-        "                  profile's disks, or with --os-disks an ignoredisk --only-use= and\n"
-        "                  clearpart --all --drives= of the OS disks\n"
-        "  --os-disks LIST the OS disks, comma-separated (sda or disk/by-id/...)\n";
+        "                  profile's disks, or with OS disks (--os-disks, <disks system=\"true\">)\n"
+        "                  an ignoredisk --only-use= and clearpart --all --drives= of those\n"
+        "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
+        "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n";
 
 const char *const render_help =
         "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
-        "                       [--mdadm-conf PATH]\n"
+        "                       [--mdadm-conf PATH] [--os-disks LIST]\n"
         "\n"
         "Writes the config files under DIR, atomically: /etc/fstab and mdadm.conf are merged\n"
         "(storprov's lines sit in a marked block, foreign lines are kept), the udev rules and\n"
-        "sysctl.d files are storprov's own.\n";
+        "sysctl.d files are storprov's own.\n"
+        "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
+        "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n";
 
 const char *const apply_help =
         "Usage: storprov apply --profile FILE [--root DIR] [--sysroot DIR] [--yes] [--dry-run]\n"
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
         "                      [--wait] [--lock-file PATH]\n"
-        "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE\n"
-        "                      [--os-disks LIST]]\n"
+        "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE]\n"
+        "                      [--os-disks LIST]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
         "Every target is probed first; a device that carries a partition table, filesystem,\n"
         "md superblock or LVM label is refused unless the profile (wipe=\"true\") or --wipe\n"
         "allows it. A second run on a provisioned node changes nothing; a run that died\n"
-        "resumes. Objects marked preserve=\"true\" are verified and never written.\n"
+        "resumes. Objects marked preserve=\"true\" are verified and never written. System disks\n"
+        "(in use by the running system, <disks system=\"true\">, --os-disks) are never selected.\n"
         "  --yes           do not ask for confirmation\n"
         "  --dry-run       print the plan and touch nothing (--format json: the plan as JSON\n"
         "                  with \"dry_run\" and the \"exit_code\" apply would have)\n"
@@ -126,5 +141,6 @@ const char *const apply_help =
         "  --lock-file P   the run lock (default " STORPROV_LOCK_FILE ")\n"
         "  --mdadm-conf P  where mdadm.conf lives on the target (EL: /etc/mdadm.conf)\n"
         "  --ks-include F  after success, write the kickstart include (see plan --format ks)\n"
-        "  --os-disks LIST the OS disks for the include's ignoredisk --only-use= and clearpart\n";
+        "  --os-disks LIST the OS disks, in any spelling: never selected, never written; the\n"
+        "                  include's ignoredisk --only-use= and clearpart name them\n";
 

@@ -71,6 +71,7 @@ int plan_build(const struct profile *p, const struct sysinfo *si, const struct p
         build_steps(&c);
         build_files(&pl, o);
         free(c.creator);
+        free(c.sys_of);
         strv_free(c.failed_groups);
 
         if (diags_errors(d) > errors_before) {

@@ -169,8 +169,8 @@ static bool mpath_word_safe(const char *v)
 
 /* The disks of group g, not claimed by an earlier group. Reports a count
  * that differs from the profile's; returns the matches (ret) and their count. */
-static bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
-                         size_t *ret_n)
+bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
+                  size_t *ret_n)
 {
         const struct sysinfo *si = c->si;
         size_t *found = NULL, n_found = 0;
@@ -256,13 +256,18 @@ static bool select_disks(struct ctx *c, const struct p_disks *g, const char *wha
                                 if (si->devs[i].is_partition)
                                         continue;
                                 char *s = describe_disk(&si->devs[i]);
-                                sbuf_printf(&b, "\n      %s%s", s, claimed[i] ? " [taken by an earlier <disks>]" : "");
+                                bool sys = c->sys_of && c->sys_of[i] != NO_OBJ;
+                                sbuf_printf(&b, "\n      %s%s", s,
+                                            sys ? " [a system disk]" : claimed[i] ? " [taken by an earlier <disks>]" : "");
                                 free(s);
                         }
                 }
-                err(c, g->match.line ? g->match.line : g->line, what, "disk-count",
-                    "expected %u disk%s, found %zu%s", g->count, g->count == 1 ? "" : "s", n_found,
-                    b.s ? b.s : "");
+                /* a data group that comes up short while a system disk fits its <match>: that is the
+                 * disk a broad match would have taken (a data disk missing, the OS disk filling in) */
+                _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
+                err(c, g->match.line ? g->match.line : g->line, what, left ? "system-disk" : "disk-count",
+                    "expected %u disk%s, found %zu%s%s", g->count, g->count == 1 ? "" : "s", n_found,
+                    b.s ? b.s : "", left ? left : "");
                 free(b.s);
                 free(found);
                 strv_push(&c->failed_groups, g->id);
@@ -439,8 +444,9 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                                 free(p);
                         }
                 }
-                err(c, line, what, "disk-count", "expected %u multipath LUN%s, found %zu%s", g->count,
-                    g->count == 1 ? "" : "s", n_found, b.s ? b.s : "");
+                _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
+                err(c, line, what, left ? "system-disk" : "disk-count", "expected %u multipath LUN%s, found %zu%s%s",
+                    g->count, g->count == 1 ? "" : "s", n_found, b.s ? b.s : "", left ? left : "");
                 free(b.s);
                 strv_push(&c->failed_groups, g->id);
                 goto out;
@@ -538,8 +544,12 @@ void plan_disks(struct ctx *c)
         bool *claimed = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
         bool *shared[2] = {shared_ids(si, offsetof(struct blockdev, wwn)), shared_ids(si, offsetof(struct blockdev, wwid))};
 
+        /* the system's disks first: data groups select around them */
+        plan_system(c, claimed);
         for (size_t gi = 0; gi < c->p->n_disks; gi++) {
                 const struct p_disks *g = &c->p->disks[gi];
+                if (g->system)
+                        continue;
                 char *what = xasprintf("disks %s", g->id);
                 size_t *found = NULL, n_found = 0;
                 if (g->multipath) {

@@ -26,6 +26,7 @@ struct ctx {
         size_t *creator;          /* per object: the step that creates it, NO_OBJ if it exists */
         size_t n_creator;
         char **failed_groups;     /* <disks> ids whose selection failed: references to them are not reported again */
+        size_t *sys_of;           /* per device of si: its entry in pl->sysdisks, NO_OBJ: none */
 };
 
 #define OBJ(c, i) (&(c)->pl->objs[(i)])
@@ -58,6 +59,16 @@ uint64_t md_array_bytes(enum raid_level level, const char *metadata, const char 
 
 /* The phases, in the order plan_build runs them. */
 void check_unique_names(struct ctx *c);
+/* System disks (system.c): the running system's, --os-disks and the system="true" groups, into
+ * pl->sysdisks and c->sys_of, each claimed (claimed[], per device of si) before any data group. */
+void plan_system(struct ctx *c, bool *claimed);
+/* "\n    left out: …" for the system disks g's <match> fits (a count that came up short), or NULL. */
+char *system_left_out(struct ctx *c, const struct p_disks *g);
+/* Is ref (an md's devices=, a vg's pvs=, an xfs's on=) a system group or one of its disks? */
+const struct p_disks *system_group_of(const struct ctx *c, const char *ref);
+/* The disks of group g not claimed yet, exactly g->count of them (else an error); disks.c. */
+bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
+                  size_t *ret_n);
 void plan_disks(struct ctx *c);
 void plan_mds(struct ctx *c);
 void plan_vgs(struct ctx *c);

@@ -97,6 +97,15 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
         for (size_t r = 0; refs && refs[r]; r++) {
                 size_t *v = NULL;
                 size_t k = resolve(c, refs[r], &v);
+                const struct p_disks *sg = c->p ? system_group_of(c, refs[r]) : NULL;
+                if (sg) {
+                        err(c, line, what, "system-disk",
+                            "%s=\"%s\" names the OS disks of <disks id=\"%s\" system=\"true\"> (line %d); storprov "
+                            "never writes to a system disk: use a data group",
+                            attrname, refs[r], sg->id, sg->line);
+                        free(v);
+                        continue;
+                }
                 if (!k) {
                         char *group = strndup(refs[r], strcspn(refs[r], "."));
                         bool known_failure = strv_contains(c->failed_groups, group);
@@ -229,6 +238,13 @@ void plan_free(struct plan *pl)
         free(pl->mdadm_conf_path);
         free(pl->multipath_conf_path);
         free(pl->multipath_wwids_path);
+        for (size_t i = 0; i < pl->n_sysdisks; i++) {
+                free(pl->sysdisks[i].paths);
+                free(pl->sysdisks[i].why);
+                free(pl->sysdisks[i].ks_name);
+                free(pl->sysdisks[i].group);
+        }
+        free(pl->sysdisks);
         *pl = (struct plan){0};
 }
 

@@ -186,6 +186,7 @@ struct pl_sysctl {
 
 struct plan_options {
         const char *sysroot;      /* for messages */
+        char *const *os_disks;    /* --os-disks, as given (any spelling, globs); NULL: none */
         uint64_t seed;
         bool seed_set;
         const char *mdadm_conf;   /* default "/etc/mdadm/mdadm.conf" */
@@ -195,6 +196,21 @@ struct plan_options {
         const char *multipath_conf; /* default "/etc/multipath/conf.d/storprov.conf" */
         const char *multipath_wwids; /* default "/etc/multipath/wwids" */
         const char *lvm_config;   /* lvm --config text */
+};
+
+/* A disk storprov never selects nor writes: the running system's (mounted at /,
+ * swap, what it booted from), or named as an OS disk by a system="true" group or
+ * --os-disks. Data groups select around them. */
+enum { SYSDISK_FOUND = 1 << 0, SYSDISK_GROUP = 1 << 1, SYSDISK_OS_DISKS = 1 << 2 };
+struct pl_sysdisk {
+        const struct blockdev *bd;       /* the disk; a multipath LUN: its map when there is one, else its first path */
+        const struct blockdev **paths;   /* a multipath LUN's paths (NULL: a plain disk) */
+        size_t n_paths;
+        unsigned how;                    /* SYSDISK_* */
+        char *why;                       /* every reason, "; "-joined */
+        char *ks_name;                   /* its name in the kickstart include; NULL: not an OS disk (found only) */
+        char *group;                     /* the system group that selected it, NULL: none */
+        int line;                        /* that group's line */
 };
 
 struct plan {
@@ -210,6 +226,7 @@ struct plan {
         struct pl_sysctl *sysctls; size_t n_sysctls;
         char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
         char *multipath_conf_path, *multipath_wwids_path;
+        struct pl_sysdisk *sysdisks; size_t n_sysdisks;   /* in order: --os-disks, system groups, found */
 };
 
 /* Builds the plan. Returns 0, or -EINVAL with errors in d (warnings are added
@@ -258,7 +275,9 @@ void mpath_luns_free(struct mpath_lun *l, size_t n);
 unsigned mpath_lun_failures(const struct p_match *m, const struct sysinfo *si, const struct mpath_lun *l);
 /* "3600a0b8… (paths sdb, sdc; map dm-0 \"mpatha\")", the WWID as comment text. */
 char *mpath_lun_describe(const struct sysinfo *si, const struct mpath_lun *l);
-/* Does every <disks> group of p find exactly its count on si? Returns 0, or -1
+/* Does every <disks> group of p find exactly its count on si (system="true" groups
+ * first, then the rest in profile order, none taking a disk the running system
+ * uses)? Returns 0, or -1
  * with the failed rules and near misses in ret_misses (may be NULL) and the
  * total count difference in ret_distance. */
 int profile_select(const struct profile *p, const struct sysinfo *si, char ***ret_misses, unsigned *ret_distance);

@@ -196,8 +196,18 @@ int profile_select(const struct profile *p, const struct sysinfo *si, char ***re
         unsigned *fails = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(unsigned));
         char **misses = NULL;
         unsigned distance = 0;
-        for (size_t gi = 0; gi < p->n_disks; gi++) {
-                const struct p_disks *g = &p->disks[gi];
+        /* as plan_disks: the system="true" groups first, then the data groups around them and around
+         * every disk the running system uses */
+        size_t *order = xcalloc(p->n_disks ? p->n_disks : 1, sizeof(size_t)), n_order = 0;
+        for (int pass = 0; pass < 2; pass++)
+                for (size_t gi = 0; gi < p->n_disks; gi++)
+                        if (p->disks[gi].system == !pass)
+                                order[n_order++] = gi;
+        for (size_t oi = 0; oi < n_order; oi++) {
+                const struct p_disks *g = &p->disks[order[oi]];
+                if (!g->system && (oi == 0 || p->disks[order[oi - 1]].system))
+                        for (size_t i = 0; i < si->n_devs; i++)
+                                claimed[i] |= si->devs[i].system_use != NULL;
                 size_t found = 0;
                 if (g->multipath) {
                         distance += select_multipath(g, si, claimed, &misses);
@@ -238,6 +248,7 @@ int profile_select(const struct profile *p, const struct sysinfo *si, char ***re
         }
         free(claimed);
         free(fails);
+        free(order);
         if (ret_distance)
                 *ret_distance = distance;
         if (ret_misses)

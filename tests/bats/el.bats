@@ -70,9 +70,14 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	assert_line "clearpart --all --initlabel --drives=sda"
 	[ "$(grep -c '^ignoredisk' <<<"$output")" = 1 ]
 	run -2 "$SP" plan --profile "$TOP/profiles/many-luns.xml" --sysroot "$SYSROOT/many-luns" --format ks --os-disks 'sda;reboot'
+	assert_output --partial 'no disk of'
+	assert_output --partial 'answers to "sda;reboot"'
+	assert_output --partial "[os-disks]"
+	run -2 "$SP" plan --profile "$TOP/profiles/many-luns.xml" --sysroot "$SYSROOT/many-luns" --format ks --os-disks $'sda\nreboot'
 	assert_output --partial "--os-disks takes disk names"
-	run -2 "$SP" plan --profile "$TOP/profiles/many-luns.xml" --sysroot "$SYSROOT/many-luns" --os-disks sda
-	assert_output --partial "--os-disks goes with --format ks"
+	# the OS disks shape the plan in every format: they are kept from the data groups
+	run -0 "$SP" plan --profile "$TOP/profiles/many-luns.xml" --sysroot "$SYSROOT/many-luns" --os-disks sda
+	assert_line "  sda: --os-disks sda"
 	run -2 "$SP" validate --profile "$TOP/profiles/many-luns.xml" --format ks
 }
 
@@ -109,7 +114,8 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	world grid-3ware
 	run -2 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root2" \
 		--seed 1 --yes --ks-include "$BATS_TEST_TMPDIR/inc.ks" --os-disks sdc
-	assert_output --partial "OS disk sdc is lun2"
+	assert_output --partial "left out: sdc matches too, but it is a system disk (--os-disks sdc)"
+	assert_output --partial "[system-disk]"
 	[ ! -e "$BATS_TEST_TMPDIR/inc.ks" ]
 	[ ! -s "$FAKE_LOG" ]
 }

@@ -105,7 +105,7 @@ run_pre() { # CMDLINE
 	: >"$FAKE_LOG"
 	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sdb"
 	assert_failure
-	assert_output --partial "OS disk sdb is lun1"
+	assert_output --partial "left out: sdb matches too, but it is a system disk (--os-disks sdb)"
 	[ ! -e "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" ]
 	[ ! -s "$FAKE_LOG" ]
 }
@@ -155,8 +155,9 @@ run_pre() { # CMDLINE
 	# a profile with one filesystem the node can boot without
 	sed 's|mount-options="noatime,inode64"/>|mount-options="noatime,inode64" boot-critical="false"/>|' \
 		"$TOP/profiles/grid-3ware-raid5.xml" >"$BATS_TEST_TMPDIR/node.xml"
-	run_pre "ro storprov.profile=$BATS_TEST_TMPDIR/node.xml"
+	run_pre "ro storprov.profile=$BATS_TEST_TMPDIR/node.xml storprov.os-disks=/dev/disk/by-path/pci-0000:00:1f.2-ata-1"
 	assert_success
+	grep -Fx 'ignoredisk --only-use=disk/by-path/pci-0000:00:1f.2-ata-1' "$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
 	ks_sections "$TOP/kickstart/storprov-post.ks"
 	sysimage=$BATS_TEST_TMPDIR/sysimage
 	mkdir -p "$sysimage/root" "$sysimage/etc"
@@ -173,6 +174,10 @@ run_pre() { # CMDLINE
 	assert_file_exists "$sysimage/usr/sbin/storprov"
 	cmp "$BATS_TEST_TMPDIR/node.xml" "$sysimage/etc/storprov/profiles/grid-3ware-raid5.xml"
 	assert_file_exists "$sysimage/etc/udev/rules.d/70-storprov.rules"
+	# %post planned with the same OS disk as %pre
+	tail -n 1 "$BATS_TEST_TMPDIR/argv.log" | grep -F -- '--root '"$sysimage"
+	tail -n 1 "$BATS_TEST_TMPDIR/argv.log" | grep -F -- '--os-disks /dev/disk/by-path/pci-0000:00:1f.2-ata-1'
+	[ "$(grep -c -- '--os-disks /dev/disk/by-path/pci-0000:00:1f.2-ata-1' "$BATS_TEST_TMPDIR/argv.log")" -eq 2 ]
 }
 
 @test "dracut module: shellcheck-clean, sourced hooks return and never exit" {

@@ -194,7 +194,8 @@ P="$TOP/profiles/multipath-2path.xml"
 	assert_line "ignoredisk --drives=disk/by-id/dm-uuid-mpath-3600c0ff000530a3b1f2e6a6501000000,sdb,sdd,disk/by-id/dm-uuid-mpath-3600c0ff000530a3b2a2e6a6501000000,sdc,sde"
 	for os in sdd dm-1 disk/by-id/dm-uuid-mpath-3600c0ff000530a3b1f2e6a6501000000; do
 		run -2 "$SP" plan --profile "$P" --sysroot "$SYSROOT/multipath-2path" --format ks --os-disks "$os"
-		assert_output --partial "[os-disks]"
+		assert_output --partial "[system-disk]"
+		assert_output --partial "left out: dm-"
 	done
 	run -0 "$SP" plan --profile "$P" --sysroot "$SYSROOT/multipath-2path" --format ks --os-disks sda
 	assert_line "ignoredisk --only-use=sda"
