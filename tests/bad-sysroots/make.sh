@@ -75,5 +75,50 @@ devname-escape)     # DEVNAME that would make the device node /dev/../etc/passwd
 kernel-name-newline) # a kernel name with a newline (a directory name can hold one)
 	mv "$B/sdc" "$B/sdc
 RUN+=\"x\"" ;;
+mountinfo-root-on-lun) # the running system's / is on sdb, a LUN the profile selects
+	mkdir -p "$out/proc/self"
+	printf '22 1 8:16 / / rw,relatime shared:1 - xfs /dev/sdb rw\n23 22 8:1 / /boot rw - ext3 /dev/sda1 rw\n' \
+		>"$out/proc/self/mountinfo" ;;
+mountinfo-no-newline) # the same, the root line last and without its newline
+	mkdir -p "$out/proc/self"
+	printf '23 22 8:1 / /boot rw - ext3 /dev/sda1 rw\n22 1 8:32 / / rw - xfs /dev/sdc rw' >"$out/proc/self/mountinfo" ;;
+mountinfo-nul)      # a NUL byte, which the kernel never writes: the table cannot be trusted
+	mkdir -p "$out/proc/self"
+	printf '22 1 8:2 / / rw - ext3 /dev/sda2 rw\n23 22 8:1 / /bo\0ot rw - ext3 /dev/sda1 rw\n' >"$out/proc/self/mountinfo" ;;
+mountinfo-long-line) # an overlay line of 2 MiB (lowerdir= of many layers), then / on sda2
+	mkdir -p "$out/proc/self"
+	{ printf '30 22 0:50 / /var/lib/containers/storage/overlay/x/merged rw - overlay overlay rw,lowerdir='
+	  head -c 2097152 /dev/zero | tr '\0' L
+	  printf '\n22 1 8:2 / / rw - ext3 /dev/sda2 rw\n'; } >"$out/proc/self/mountinfo" ;;
+mountinfo-bytes)    # mountpoints with a CR, bytes that are not UTF-8, udev syntax and escapes; / on sda2
+	mkdir -p "$out/proc/self"
+	printf '22 1 8:2 / / rw - ext3 /dev/sda2 rw\n24 22 8:1 / /boot\r rw - ext3 /dev/sda1 rw\n25 22 8:1 / /\377\376",RUN+="x rw - ext3 /dev/sda1 rw\n26 22 8:1 / /a\\040b rw - ext3 /dev/sda1 rw\r\n' \
+		>"$out/proc/self/mountinfo" ;;
+mountinfo-huge)     # a mount table over 64 MiB
+	mkdir -p "$out/proc/self"
+	{ printf '22 1 8:2 / / rw - ext3 /dev/sda2 rw\n'; head -c 68000000 /dev/zero | tr '\0' '\n'; } >"$out/proc/self/mountinfo" ;;
+mountinfo-symlink)  # proc/self/mountinfo linked to the secret
+	mkdir -p "$out/proc/self"
+	ln -s "$secret/secret" "$out/proc/self/mountinfo" ;;
+swaps-on-lun)       # active swap on sdc, named by a by-id link
+	printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/disk/by-id/wwn-0x600050e04ab926008e3100005d170000 partition\t2097148\t0\t-2\n' \
+		>"$out/proc/swaps" ;;
+cmdline-install-source) # the installer's stage2 on the XFS that sdb carries (ID_FS_UUID), quoted, CR-separated
+	printf 'BOOT_IMAGE=vmlinuz\r"inst.stage2=hd:UUID=5D0C2B7E-93A4-4F61-B8D2-0E6F3A91C457:/images" quiet' >"$out/proc/cmdline" ;;
+cmdline-nul)        # a NUL byte on the kernel command line
+	printf 'ro root=/dev/sda2\0 quiet\n' >"$out/proc/cmdline" ;;
+udev-link-injection) # S: lines that climb out, carry a CR, blanks or udev syntax: never names
+	for d in 8:16 8:32; do
+		printf 'S:../../etc/passwd\nS:disk/by-id/x\r\nS:disk/by-id/a b\nS:disk/by-id/RUN+="/bin/sh"\nS:disk/by-id/./x\nS:/etc/shadow\n' >>"$U/b$d"
+	done ;;
+dev-links-out)      # links under dev/ that lead out of the tree, loop, or sit behind a linked directory
+	mkdir -p "$out/dev/disk/by-id" "$secret/disk-by-path"
+	ln -s ../../../../etc/passwd "$out/dev/disk/by-id/climb"
+	ln -s "$secret/secret" "$out/dev/disk/by-id/abs-out"
+	ln -s loop-b "$out/dev/disk/by-id/loop-a"
+	ln -s loop-a "$out/dev/disk/by-id/loop-b"
+	ln -s ../../sdb "$secret/disk-by-path/outside-sdb"
+	ln -s "$secret/disk-by-path" "$out/dev/disk/by-path"
+	ln -s ../../sdc "$out/dev/disk/by-id/site-lun-2" ;;
 *) echo "make.sh: unknown case $case" >&2; exit 2 ;;
 esac

@@ -229,6 +229,14 @@ bad_profile() {
 @test "bad profile: sysctl-value-control" { bad_profile sysctl-value-control; }
 @test "bad profile: sysctl-value-del" { bad_profile sysctl-value-del; }
 @test "bad profile: sysctl-value-newline" { bad_profile sysctl-value-newline; }
+@test "bad profile: system-count" { bad_profile system-count; }
+@test "bad profile: system-gpt" { bad_profile system-gpt; }
+@test "bad profile: system-md-member" { bad_profile system-md-member; }
+@test "bad profile: system-not-bool" { bad_profile system-not-bool; }
+@test "bad profile: system-steals" { bad_profile system-steals; }
+@test "bad profile: system-tune" { bad_profile system-tune; }
+@test "bad profile: system-wipe" { bad_profile system-wipe; }
+@test "bad profile: system-xfs-on" { bad_profile system-xfs-on; }
 @test "bad profile: truncated" { bad_profile truncated; }
 @test "bad profile: unclosed-element" { bad_profile unclosed-element; }
 @test "bad profile: unknown-attribute" { bad_profile unknown-attribute; }

@@ -164,6 +164,135 @@ rule_keys() { grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -oE
 	[ "$(grep -c 'RUN' <<<"$out")" -eq 1 ]   # only in the warning, shown with the newline as ?
 }
 
+# ---- the running system's own disks (proc/self/mountinfo, proc/swaps, proc/cmdline, links) ----
+
+# inv: the inventory of the world, for the names storprov knows each disk by
+inv() { "$SP" inventory --sysroot "$W" --format json 2>&1; }
+
+@test "bad sysroot: mountinfo-root-on-lun: the LUN holding / is never selected" {
+	world mountinfo-root-on-lun
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'left out: sdb matches too, but it is a system disk (sdb is mounted at /)' <<<"$out"
+	grep -F '[system-disk]' <<<"$out"
+	[ ! -e "$root" ]
+}
+
+@test "bad sysroot: mountinfo-no-newline: the last line counts without its newline" {
+	world mountinfo-no-newline
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'left out: sdc matches too, but it is a system disk (sdc is mounted at /)' <<<"$out"
+	[ ! -e "$root" ]
+}
+
+@test "bad sysroot: mountinfo-nul: a NUL byte refuses, naming the file and line" {
+	world mountinfo-nul
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'proc/self/mountinfo line 2 holds a NUL byte' <<<"$out"
+	grep -F '[system-probe]' <<<"$out"
+	[ ! -e "$root" ]
+}
+
+@test "bad sysroot: mountinfo-long-line: a line of 2 MiB is read whole, / after it still found" {
+	world mountinfo-long-line
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(jq -r '.system_disks[0].why' <<<"$plan")" = "sda2 is mounted at /" ]
+	[ "$(jq -r '[.objects[] | select(.kind=="disk") | .device] | join(" ")' <<<"$plan")" = "/dev/sdb /dev/sdc" ]
+}
+
+@test "bad sysroot: mountinfo-bytes: CR, bytes that are not UTF-8 and escapes are path bytes, never output bytes" {
+	world mountinfo-bytes
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(jq -r '.system_disks | length' <<<"$plan")" = 1 ]
+	[ "$(jq -r '.system_disks[0].why' <<<"$plan")" = "sda2 is mounted at /" ]
+	# "/boot\r" is not /boot: sda1's other mounts make no second reason; nothing raw reaches a message
+	absent grep -qP '\r|[\x80-\xff]' <<<"$out$plan$(inv)"
+}
+
+@test "bad sysroot: mountinfo-huge: a table over 64 MiB refuses" {
+	world mountinfo-huge
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'proc/self/mountinfo cannot be read: larger than 64 MiB' <<<"$out"
+}
+
+@test "bad sysroot: mountinfo-symlink: never read through the link, the secret never printed" {
+	world mountinfo-symlink
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'proc/self/mountinfo cannot be read: it is a symbolic link' <<<"$out"
+	absent grep -F SECRET <<<"$(inv)"
+}
+
+@test "bad sysroot: swaps-on-lun: swap named by a by-id link keeps its LUN out" {
+	world swaps-on-lun
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'left out: sdc matches too, but it is a system disk (sdc is active swap)' <<<"$out"
+}
+
+@test "bad sysroot: cmdline-install-source: the installer's hd: source, by a quoted upper-case UUID, is kept out" {
+	world cmdline-install-source
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F "left out: sdb matches too, but it is a system disk (sdb is the installer's or live system's source" <<<"$out"
+	# and it cannot be named an OS disk either: clearpart would wipe the install media
+	printf '<profile version="1" name="one"><disks id="d" count="1"><match wwn="0x600050e04ab92600"/></disks>%s</profile>\n' \
+		'<xfs on="d" mountpoint="/d"/>' >"$BATS_TEST_TMPDIR/one.xml"
+	run -0 "$SP" plan --profile "$BATS_TEST_TMPDIR/one.xml" --sysroot "$W" --format ks
+	run -2 "$SP" plan --profile "$BATS_TEST_TMPDIR/one.xml" --sysroot "$W" --format ks --os-disks sdb
+	assert_output --partial "is what the system or installer booted from"
+	assert_output --partial "[os-disks]"
+}
+
+@test "bad sysroot: cmdline-nul: a NUL byte on the command line refuses" {
+	world cmdline-nul
+	[ "$rc" -eq 2 ]
+	clean
+	grep -F 'proc/cmdline holds a NUL byte' <<<"$out"
+}
+
+@test "bad sysroot: udev-link-injection: S: lines that climb, carry a CR, blanks or quotes are no names" {
+	world udev-link-injection
+	[ "$rc" -eq 0 ]
+	clean
+	local names
+	names=$(jq -r '.disks[].links[]' <<<"$(inv)")
+	absent grep -E '\.\.|^/|["[:space:][:cntrl:]]|(^|/)\.(/|$)' <<<"$names"
+	grep -Fx 'disk/by-id/wwn-0x600050e04ab71d001f5a0000c3e80000' <<<"$names"
+	for n in ../../etc/passwd /etc/shadow 'disk/by-id/a b' 'disk/by-id/RUN+="/bin/sh"'; do
+		run -2 "$SP" plan --profile "$PROFILE" --sysroot "$W" --format ks --os-disks "$n"
+		refute_output --partial 'SECRET'
+	done
+}
+
+@test "bad sysroot: dev-links-out: links under dev/ that leave it, loop or sit behind a linked directory name nothing" {
+	world dev-links-out
+	[ "$rc" -eq 0 ]
+	clean
+	for n in /dev/disk/by-id/climb /dev/disk/by-id/abs-out /dev/disk/by-id/loop-a /dev/disk/by-path/outside-sdb; do
+		run -2 "$SP" plan --profile "$PROFILE" --sysroot "$W" --format ks --os-disks "$n"
+		assert_output --partial "answers to \"$n\""
+	done
+	# a link that stays inside dev/ is a name like any other: here, of a LUN the profile needs
+	run -2 "$SP" plan --profile "$PROFILE" --sysroot "$W" --format ks --os-disks /dev/disk/by-id/site-lun-2
+	assert_output --partial "left out: sdc matches too, but it is a system disk (--os-disks /dev/disk/by-id/site-lun-2)"
+}
+
+@test "every case of make.sh has its test here and its row in the README" {
+	local missing=0 c
+	for c in $(sed -n 's/^\([a-z0-9-]*\))[ \t].*/\1/p' "$TOP/tests/bad-sysroots/make.sh"); do
+		grep -qF "world $c" "$BATS_TEST_FILENAME" || { echo "no test for $c"; missing=1; }
+		grep -qF "| $c |" "$TOP/tests/bad-sysroots/README.md" || { echo "no README row for $c"; missing=1; }
+	done
+	[ "$(sed -n 's/^\([a-z0-9-]*\))[ \t].*/\1/p' "$TOP/tests/bad-sysroots/make.sh" | wc -l)" -ge 26 ]
+	[ "$missing" -eq 0 ]
+}
+
 @test "a profile file name with a newline stays inside its comment lines" {
 	local f="$BATS_TEST_TMPDIR/evil
 RUN+=\"x\".xml" root="$BATS_TEST_TMPDIR/root"
