@@ -129,11 +129,20 @@ run_pre() { # CMDLINE
 	assert_output --partial "no storprov.profile= on the kernel command line"
 }
 
-@test "storage-node.ks: %pre requires storprov.os-disks= and writes the --only-use include" {
+@test "storage-node.ks: %pre requires the OS disks (storprov.os-disks= or system=\"true\") and writes the --only-use include" {
 	pre_world "$TOP/kickstart/storage-node.ks"
 	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml"
 	assert_failure
 	assert_output --partial "give storprov.os-disks="
+	[ ! -s "$FAKE_LOG" ]   # refused before anything was provisioned
+	# or the profile names them: no storprov.os-disks= needed, the OS disk goes by its by-id link
+	sed 's|^  <disks id="lun"|  <disks id="os" count="1" system="true"><match vendor="ATA"/></disks>\n&|' \
+		"$TOP/profiles/grid-3ware-raid5.xml" >"$BATS_TEST_TMPDIR/sys.xml"
+	grep -q 'system="true"' "$BATS_TEST_TMPDIR/sys.xml"
+	run_pre "ro storprov.profile=$BATS_TEST_TMPDIR/sys.xml"
+	assert_success
+	grep -Fx 'clearpart --all --initlabel --drives=disk/by-id/ata-WDC_WD2500JS-60NCB1_WD-WCANK7381924' \
+		"$BATS_TEST_TMPDIR/tmp/storprov-include.ks"
 	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda"
 	assert_success
 	# the whole kickstart as anaconda sees it: exactly one ignoredisk form, one clearpart, limited
