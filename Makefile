@@ -28,7 +28,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img
+.PHONY: all check check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img
 
 all: $(B)/storprov
 
@@ -149,6 +149,11 @@ check-root: all
 
 check-vm: all
 	@SUITES=vm tests/run-all.sh
+
+# Randomized property test of the geometry against an independent model
+# (tests/geometry/README.md): 10,000 layouts; SEED=N replays a seed.
+check-geometry-sweep: all
+	python3 tests/geometry/sweep.py --count 10000 $(if $(SEED),--seed $(SEED))
 
 # A throwaway VM with sparse disks, a bundled profile applied for real.
 demo:

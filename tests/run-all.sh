@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test suite and prints one closing line: "N passed, N failed".
-# SUITES (space-separated) picks a subset: unit bats asan fuzz root vm
+# SUITES (space-separated) picks a subset: unit bats asan fuzz geometry root vm
 # (default: all). asan runs the unit and bats suites again against the
 # ASan+UBSan build (make asan); fuzz is a short libFuzzer pass (make
 # fuzz-build; FUZZ_SECONDS each, default 5) plus the regression inputs.
@@ -10,7 +10,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 export LC_ALL=C STORPROV_TOP="$top"
-suites=${SUITES:-unit bats asan fuzz root vm}
+suites=${SUITES:-unit bats asan fuzz geometry root vm}
 results=build/results
 mkdir -p "$results"
 passed=0 failed=0 skipped=0
@@ -75,6 +75,13 @@ for s in $suites; do
 		;;
 	fuzz)
 		run_tap "fuzz" env FUZZ_SECONDS="${FUZZ_SECONDS:-5}" tests/fuzz.sh
+		;;
+	geometry)
+		# 1000 random layouts against tests/geometry/model.py, a new seed
+		# each run (printed; GEOMETRY_SEED=N replays one).
+		gseed=${GEOMETRY_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+		echo "geometry sweep seed $gseed"
+		run_tap "geometry" python3 tests/geometry/sweep.py --count 1000 --seed "$gseed" --tap
 		;;
 	root)
 		for t in tests/root/*.bats; do
