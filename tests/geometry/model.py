@@ -159,9 +159,14 @@ def md_data_legs(level, n, layout):
 
 
 def common(geos):
+    """The members' (or PVs') common layout: equal su, sw and F; a layout
+    that some of them declare as parity has parity (rule 2/3, as reconciled:
+    the same stripe is the same stripe, and the parity ones pay for RMW)."""
     geos = list(geos)
-    if geos and all(g == geos[0] for g in geos):
-        return geos[0]
+    if geos and all((g.su, g.sw) == (geos[0].su, geos[0].sw) for g in geos):
+        if not geos[0].stripe:
+            return NONE
+        return Geo(geos[0].su, geos[0].sw, any(g.parity for g in geos))
     return NONE
 
 
@@ -210,6 +215,9 @@ def lv_geometry(lv, g):
         c = derive(g) if g.stripe else 0
         if not c:
             c = 64 * KIB
+    if g.parity and not (g.full % c == 0 or c % g.full == 0):
+        raise Refused("lv %s: stripe size %d neither divides nor is a multiple of the "
+                      "PVs' parity full stripe %d" % (lv["name"], c, g.full))
     return Geo(c, stacked_sw(s, c, g), g.parity), c
 
 
@@ -283,8 +291,10 @@ def expected(layout):
         for vg in layout.get("vgs", ()):
             pv_refs = expand(vg["pvs"])
             pv_geos = [geo[r] for r in pv_refs]
+            # the extent follows the derived alignment (lcm(1 MiB, the PVs' full
+            # stripes)); a profile's data-alignment moves only the first extent
+            e = vg.get("extent_size") or extent_size(data_alignment(pv_geos))
             a = vg.get("data_alignment") or data_alignment(pv_geos)
-            e = vg.get("extent_size") or extent_size(a)
             g = common(pv_geos)
             objs[vg["id"]] = {"kind": "vg", "extent_bytes": e, "pv_data_alignment_bytes": a,
                               "name": vg["name"]}
@@ -368,6 +378,18 @@ def self_test():
     assert lv_geometry({"stripes": 2}, r6) == (Geo(256 * K, 2, True), 256 * K)
     assert lv_geometry({"stripes": 2, "stripe_size": 64 * K}, r6) == (Geo(64 * K, 8, True), 64 * K)
     assert lv_geometry({"stripes": 3}, NONE) == (Geo(64 * K, 3, False), 64 * K)
+    # the same stripe with and without parity is one layout, with parity:
+    # RAID5 3 x 64k and RAID0 2 x 64k LUNs (su 64k, sw 2, F 128k) under md RAID0
+    # of 4: chunk F = 128k, su 128k, sw 4, parity
+    r5, r0 = Geo(64 * K, 2, True), Geo(64 * K, 2, False)
+    assert common([r5, r0, r5, r0]) == Geo(64 * K, 2, True)
+    assert md_geometry(md(0, 4), [r5, r0, r5, r0]) == (Geo(128 * K, 4, True), 128 * K)
+    # a stripe size that straddles parity PVs (192k full stripe, 128k) is refused
+    try:
+        lv_geometry({"name": "l", "stripes": 2, "stripe_size": 128 * K}, Geo(64 * K, 3, True))
+        raise AssertionError("model self-test: a straddling LV stripe over parity PVs was accepted")
+    except Refused:
+        pass
     return True
 
 
