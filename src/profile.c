@@ -320,6 +320,7 @@ static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
         f->mkfs_options = attr(n, "mkfs-options");
         f->mount_options = attr(n, "mount-options");
         f->preserve = bool_attr(n, "preserve");
+        f->system = bool_attr(n, "system");
         _cleanup_free_ char *bc = attr(n, "boot-critical");
         f->boot_critical = !bc || strcmp(bc, "false") != 0;
 }

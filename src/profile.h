@@ -102,6 +102,7 @@ struct p_xfs {
         char *mkfs_options, *mount_options;
         bool preserve;
         bool boot_critical;       /* default true; boot-critical="false": fstab gets nofail */
+        bool system;              /* system="true": may mount on the OS's own mountpoints (/, /var, ...) */
 };
 
 struct p_sysctl {

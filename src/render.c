@@ -188,8 +188,11 @@ static bool fstab_conflict(const struct plan *pl, char **f, size_t nf)
                 const struct pl_obj *o = &pl->objs[i];
                 if (o->kind != OBJ_FS || !o->fs.mountpoint)
                         continue;
+                /* "/d1/", "//d1" and "/d1/." are /d1 to mount(8) and systemd */
                 struct sbuf mp = {0};
-                bool same = fstab_escape(&mp, o->fs.mountpoint) && !strcmp(f[1], mp.s);
+                char *canon = path_canonical(f[1]);
+                bool same = fstab_escape(&mp, o->fs.mountpoint) && !strcmp(canon, mp.s);
+                free(canon);
                 free(mp.s);
                 if (same)
                         return true;
@@ -211,8 +214,57 @@ static bool fstab_has_option(const char *opts, const char *opt)
         return r;
 }
 
+/* The OS mountpoints the target root's fstab may have (/, /boot and
+ * /boot/efi are refused by the planner whatever the root holds). */
+static const char *const os_fstab_mountpoints[] = {"/usr", "/var", "/etc", "/home", NULL};
+
+/* A planned filesystem (not system="true") on, or above, one of the OS's
+ * mountpoints that a foreign line of the target root's fstab mounts. */
+static void check_os_mountpoints(const struct plan *pl, const char *existing, struct diags *d)
+{
+        if (!existing || !d)
+                return;
+        int depth = 0, lineno = 0;
+        const char *s = existing;
+        while (*s) {
+                const char *e = strchr(s, '\n');
+                size_t len = e ? (size_t)(e - s) : strlen(s);
+                char *l = strndup(s, len);
+                s += len + (e ? 1 : 0);
+                lineno++;
+                if (startswith(l, BEGIN_MARK))
+                        depth = 1;
+                else if (startswith(l, END_MARK))
+                        depth = 0;
+                char *f[3] = {0};
+                size_t nf = depth || l[0] == '#' ? 0 : fields(l, f, 3);
+                char *canon = nf >= 2 ? path_canonical(f[1]) : NULL;
+                for (size_t m = 0; canon && os_fstab_mountpoints[m]; m++) {
+                        if (strcmp(canon, os_fstab_mountpoints[m]))
+                                continue;
+                        for (size_t i = 0; i < pl->n_objs; i++) {
+                                const struct pl_obj *o = &pl->objs[i];
+                                if (o->kind != OBJ_FS || !o->fs.mountpoint || o->fs.system ||
+                                    !path_covers(o->fs.mountpoint, canon))
+                                        continue;
+                                diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                                         "mountpoint %s %s the OS's own %s (line %d of %s mounts it); a data "
+                                         "filesystem there hides the running system's files: choose another "
+                                         "mountpoint (such as /storage/data%%n), or add system=\"true\" to this "
+                                         "<xfs> if it really replaces that OS filesystem",
+                                         o->fs.mountpoint, strcmp(o->fs.mountpoint, canon) ? "lies above" : "is",
+                                         canon, lineno, pl->fstab_path);
+                        }
+                }
+                free(canon);
+                free_fields(f, nf);
+                free(l);
+        }
+}
+
 char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
 {
+        check_os_mountpoints(pl, existing, d);
         struct sbuf b = {0};
         begin_mark(&b, pl);
         for (size_t i = 0; i < pl->n_objs; i++) {

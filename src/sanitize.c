@@ -118,6 +118,38 @@ bool mount_options_safe(const char *s)
         return all_in(s, "._,=:/+@-", 1, 1024);
 }
 
+char *path_canonical(const char *s)
+{
+        if (!s || s[0] != '/')
+                return xstrdup(s ? s : "");
+        struct sbuf b = {0};
+        const char *p = s;
+        while (*p) {
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                const char *e = p;
+                while (*e && *e != '/')
+                        e++;
+                size_t n = (size_t)(e - p);
+                if (!(n == 1 && p[0] == '.'))
+                        sbuf_printf(&b, "/%.*s", (int)n, p);
+                p = e;
+        }
+        if (!b.len)
+                sbuf_puts(&b, "/");
+        return sbuf_steal(&b);
+}
+
+bool path_covers(const char *mp, const char *other)
+{
+        if (mp[0] != '/' || other[0] != '/')
+                return !strcmp(mp, other);
+        size_t n = strlen(mp);
+        return !strcmp(mp, other) || !strcmp(mp, "/") || (!strncmp(mp, other, n) && other[n] == '/');
+}
+
 char *mountpoint_normalize(const char *s, const char **ret_why)
 {
         *ret_why = NULL;

@@ -62,6 +62,15 @@ bool mount_options_safe(const char *s);
  * static reason in *ret_why. */
 char *mountpoint_normalize(const char *s, const char **ret_why);
 
+/* Any path, as mount(8) and systemd resolve it: repeated slashes collapsed,
+ * "." components and a trailing slash dropped ("//a/./b/" is "/a/b"); ".."
+ * and every other byte are kept. A relative path (fstab's "none", "swap")
+ * comes back unchanged. Never NULL. */
+char *path_canonical(const char *s);
+
+/* True when `mp` equals `other` or is a directory above it (both canonical). */
+bool path_covers(const char *mp, const char *other);
+
 /* ---- mdadm.conf and sysctl.d --------------------------------------------- */
 
 /* An ARRAY device: "/dev/" then [A-Za-z0-9._+/-], no "..". */

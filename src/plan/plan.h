@@ -100,6 +100,7 @@ struct pl_fs {
         uint64_t log_su_bytes;
         struct pl_ident uuid;     /* RFC 4122 */
         bool nofail;              /* boot-critical="false": fstab adds nofail */
+        bool system;              /* system="true": may take the OS's own mountpoints */
 };
 
 struct pl_obj {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * XFS: stripe geometry checks, log stripe unit, mount options. */
 #include "plan/internal.h"
+#include "sanitize.h"
 #include "strmap.h"
 
 #include <inttypes.h>
@@ -131,6 +132,12 @@ static void check_mkfs_options(struct ctx *c, const struct p_xfs *f, const char 
         }
 }
 
+/* The OS's own mountpoints that every EL install has: a data filesystem
+ * mounted on one (or on a directory above one) hides or replaces the running
+ * system's files. /usr, /var, /etc and /home count when the target root's
+ * fstab has them (render.c checks those). */
+static const char *const os_mountpoints[] = {"/", "/boot", "/boot/efi", NULL};
+
 void plan_fss(struct ctx *c)
 {
         /* keys borrowed from the objects' mountpoints, which do not move when objs is reallocated */
@@ -195,6 +202,18 @@ void plan_fss(struct ctx *c)
                                     t->dev, fmt_size_human(t->size_bytes, sz));
                         o->fs.mount_options = fs_mount_options(c, f, what, o);
                         o->fs.nofail = !f->boot_critical;
+                        o->fs.system = f->system;
+                        const char *os = NULL;
+                        for (size_t m = 0; o->fs.mountpoint && !os && os_mountpoints[m]; m++)
+                                if (path_covers(o->fs.mountpoint, os_mountpoints[m]))
+                                        os = os_mountpoints[m];
+                        if (os && !f->system)
+                                err(c, f->line, what, "system-mountpoint",
+                                    "mountpoint %s %s the OS's own %s; a data filesystem there hides the running "
+                                    "system's files: choose a mountpoint outside /, /boot, /boot/efi, /usr, /var, "
+                                    "/etc and /home (such as /storage/data%%n), or add system=\"true\" to this "
+                                    "<xfs> if it really is an OS filesystem",
+                                    o->fs.mountpoint, strcmp(os, o->fs.mountpoint) ? "lies above" : "is", os);
                         if (o->fs.mountpoint && !strmap_add(&mountpoints, o->fs.mountpoint, oi, NULL))
                                 err(c, f->line, what, "mountpoint", "mountpoint %s is used twice", o->fs.mountpoint);
                 }

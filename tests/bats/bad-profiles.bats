@@ -237,6 +237,8 @@ bad_profile() {
 @test "bad profile: system-tune" { bad_profile system-tune; }
 @test "bad profile: system-wipe" { bad_profile system-wipe; }
 @test "bad profile: system-xfs-on" { bad_profile system-xfs-on; }
+@test "bad profile: system-mountpoint-root" { bad_profile system-mountpoint-root; }
+@test "bad profile: system-mountpoint-boot" { bad_profile system-mountpoint-boot; }
 @test "bad profile: truncated" { bad_profile truncated; }
 @test "bad profile: unclosed-element" { bad_profile unclosed-element; }
 @test "bad profile: unknown-attribute" { bad_profile unknown-attribute; }
