@@ -79,3 +79,26 @@ os_fstab() {
 	grep -qF '# storprov: replaced by the managed block: UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0004 //var' "$ROOT/etc/fstab"
 	grep -qP '^UUID=\S+\t/var\txfs' "$ROOT/etc/fstab"
 }
+
+@test "a foreign fstab line spelling the profile's mountpoint /storage/data1/, //storage/data1 or /storage/./data1 clashes" {
+	local sp
+	for sp in /storage/data1/ //storage/data1 /storage/./data1 /storage//data1//; do
+		rm -rf "$ROOT"
+		mkdir -p "$ROOT/etc"
+		printf '/dev/sdz1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
+		run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+		assert_output --partial "conflicts with what the profile manages; commented out"
+		# the foreign device is no longer mounted there: only the managed line is live
+		! grep -q "^/dev/sdz1" "$ROOT/etc/fstab"
+		grep -qxF "# storprov: replaced by the managed block: /dev/sdz1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
+		grep -qP '^UUID=\S+\t/storage/data1\txfs' "$ROOT/etc/fstab"
+	done
+}
+
+@test "a foreign /storage/data10 or /storage/data1.old is not /storage/data1" {
+	printf '/dev/sdz1 /storage/data10 xfs defaults 0 0\n/dev/sdz2 /storage/data1.old xfs defaults 0 0\n' >"$ROOT/etc/fstab"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+	refute_output --partial "commented out"
+	run -0 grep -c "^/dev/sdz" "$ROOT/etc/fstab"
+	assert_output 2
+}
