@@ -42,16 +42,36 @@ static const char *kind_path(const struct plan *pl, enum file_kind k)
         }
 }
 
+/* storprov merges text: a NUL byte (a zero-filled block a crash left) would
+ * end the text there and drop every line after it. Such a file is refused,
+ * whole, with where the byte is; other bytes (invalid UTF-8 included) are
+ * kept as they are. Returns false after adding the error. */
+static bool text_ok(const char *path, const char *existing, size_t len, struct diags *d)
+{
+        const char *z = existing ? memchr(existing, 0, len) : NULL;
+        if (!z)
+                return true;
+        diag_add(d, DIAG_ERROR, path, 0, NULL, "nul-byte",
+                 "holds a NUL byte at offset %zu (of %zu bytes; a zero-filled block after a crash?): storprov keeps "
+                 "every line outside its managed block and cannot merge around it; restore the file from a backup "
+                 "or remove the NUL bytes (tr -d '\\000'), check what remains, and run again; nothing was written",
+                 (size_t)(z - existing), len);
+        return false;
+}
+
 /* A file the plan writes: rendered, and written when it differs. */
 static enum file_action write_one(const struct plan *pl, const char *root, const struct pl_file *f, const char *path,
                                   struct diags *d)
 {
         _cleanup_free_ char *existing = NULL;
-        int r = read_file_in_root(root, f->path, &existing, NULL);
+        size_t len = 0;
+        int r = read_file_in_root(root, f->path, &existing, &len);
         if (r < 0 && r != -ENOENT) {
                 diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s", io_why(r));
                 return FILE_FAILED;
         }
+        if (!text_ok(path, existing, len, d))
+                return FILE_FAILED;
         _cleanup_free_ char *owner = owned_whole(f->kind) ? render_owner(existing) : NULL;
         if (owner && strcmp(owner, pl->profile_name)) {
                 diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
@@ -81,9 +101,19 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
 {
         const char *rel = kind_path(pl, k);
         _cleanup_free_ char *existing = NULL;
-        if (!rel || read_file_in_root(root, rel, &existing, NULL) < 0)
+        size_t len = 0;
+        if (!rel || read_file_in_root(root, rel, &existing, &len) < 0)
                 return false;
         _cleanup_free_ char *path = path_join(root, rel);
+        if (!owned_whole(k) && memchr(existing, 0, len)) {
+                /* a block of ours may sit after the NUL, out of strstr's sight */
+                static const char mark[] = "# >>> storprov managed block";
+                if (!memmem(existing, len, mark, sizeof mark - 1))
+                        return false;
+                text_ok(path, existing, len, d);
+                *ret = FILE_FAILED;
+                return true;
+        }
         if (owned_whole(k)) {
                 _cleanup_free_ char *owner = render_owner(existing);
                 if (!owner || strcmp(owner, pl->profile_name))
@@ -113,8 +143,11 @@ bool render_files_preflight(const struct plan *pl, const char *root, struct diag
         for (size_t i = 0; i < pl->n_files; i++) {
                 const struct pl_file *f = &pl->files[i];
                 _cleanup_free_ char *existing = NULL, *path = path_join(root, f->path);
-                if (read_file_in_root(root, f->path, &existing, NULL) < 0)
+                size_t len = 0;
+                if (read_file_in_root(root, f->path, &existing, &len) < 0)
                         continue; /* missing, or reported when it is written */
+                if (!text_ok(path, existing, len, d))
+                        continue;
                 _cleanup_free_ char *owner = owned_whole(f->kind) ? render_owner(existing) : NULL;
                 if (owner && strcmp(owner, pl->profile_name))
                         diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",

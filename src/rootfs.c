@@ -120,8 +120,10 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
                 else if (st.st_size > (off_t)(64 * MiB))
                         r = -EFBIG;
                 else {
-                        struct sbuf b = {0};
-                        char tmp[8192];
+                        /* bytes, not a string: a NUL (a zero-filled block
+                         * after a crash) must not end the text early */
+                        char *buf = NULL, tmp[8192];
+                        size_t len = 0, cap = 0;
                         for (;;) {
                                 ssize_t n = read(fd, tmp, sizeof(tmp));
                                 if (n < 0 && errno == EINTR)
@@ -132,18 +134,24 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
                                 }
                                 if (n == 0)
                                         break;
-                                if (b.len + (size_t)n > 64 * MiB) {
+                                if (len + (size_t)n > 64 * MiB) {
                                         r = -EFBIG;
                                         break;
                                 }
-                                sbuf_printf(&b, "%.*s", (int)n, tmp);
+                                if (len + (size_t)n + 1 > cap)
+                                        buf = xrealloc(buf, cap = 2 * (len + (size_t)n + 1));
+                                memcpy(buf + len, tmp, (size_t)n);
+                                len += (size_t)n;
                         }
                         if (r < 0)
-                                free(b.s);
+                                free(buf);
                         else {
+                                if (!buf)
+                                        buf = xrealloc(NULL, 1);
+                                buf[len] = 0;
                                 if (ret_len)
-                                        *ret_len = b.len;
-                                *ret = sbuf_steal(&b);
+                                        *ret_len = len;
+                                *ret = buf;
                         }
                 }
         }
