@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "sanitize.h"
 
 static const char *io_why(int r)
 {
@@ -134,12 +135,63 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
         return true;
 }
 
+/* A systemd .mount unit in the target root's etc/systemd/system whose
+ * Where= is (canonically) a mountpoint the profile puts in fstab: systemd
+ * would mount the unit's What= there, or the two would fight. storprov does
+ * not edit unit files, so the render is refused. */
+static void check_mount_units(const struct plan *pl, const char *root, struct diags *d)
+{
+        static const char dir[] = "etc/systemd/system";
+        char **names = NULL;
+        if (list_dir_in_root(root, dir, &names) < 0)
+                return;
+        for (size_t i = 0; names && names[i]; i++) {
+                size_t nl = strlen(names[i]);
+                if (nl <= 6 || strcmp(names[i] + nl - 6, ".mount"))
+                        continue;
+                _cleanup_free_ char *rel = xasprintf("%s/%s", dir, names[i]), *text = NULL;
+                if (read_file_in_root(root, rel, &text, NULL) < 0)
+                        continue;
+                int lineno = 0;
+                for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+                        e = strchr(l, '\n');
+                        if (e)
+                                *e = 0;
+                        lineno++;
+                        l += strspn(l, " \t");
+                        if (!startswith(l, "Where"))
+                                continue;
+                        char *v = l + 5;
+                        v += strspn(v, " \t");
+                        if (*v != '=')
+                                continue;
+                        v++;
+                        v += strspn(v, " \t");
+                        v[strcspn(v, " \t\r")] = 0;
+                        _cleanup_free_ char *canon = path_canonical(v);
+                        for (size_t k = 0; k < pl->n_objs; k++) {
+                                const struct pl_obj *o = &pl->objs[k];
+                                if (o->kind != OBJ_FS || !o->fs.mountpoint || strcmp(o->fs.mountpoint, canon))
+                                        continue;
+                                _cleanup_free_ char *path = path_join(root, rel);
+                                diag_add(d, DIAG_ERROR, path, lineno, o->id, "mount-unit",
+                                         "Where=%s is the profile's mountpoint %s: systemd would mount this unit's "
+                                         "device there as well as the fstab line storprov writes; remove or disable "
+                                         "the unit, or give the <xfs> (%s line %d) another mountpoint",
+                                         v, o->fs.mountpoint, pl->profile_path, o->line);
+                        }
+                }
+        }
+        strv_free(names);
+}
+
 /* Before anything is written: a file another profile owns, or a line another
  * profile's block manages, refuses the whole render (exit 2), so that no file
  * is half-updated for a plan that cannot be carried out. */
 bool render_files_preflight(const struct plan *pl, const char *root, struct diags *d)
 {
         size_t errors = diags_errors(d);
+        check_mount_units(pl, root, d);
         for (size_t i = 0; i < pl->n_files; i++) {
                 const struct pl_file *f = &pl->files[i];
                 _cleanup_free_ char *existing = NULL, *path = path_join(root, f->path);

@@ -166,6 +166,41 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
         return r;
 }
 
+int list_dir_in_root(const char *root, const char *rel, char ***ret)
+{
+        char **dirs = strv_split(rel, "/");
+        for (size_t i = 0; dirs && dirs[i]; i++)
+                if (!strcmp(dirs[i], "..")) {
+                        strv_free(dirs);
+                        return -EXDEV;
+                }
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
+        strv_free(dirs);
+        if (rootfd >= 0)
+                close(rootfd);
+        if (dfd < 0)
+                return dfd;
+        DIR *dir = fdopendir(dfd);
+        if (!dir) {
+                int r = -errno;
+                close(dfd);
+                return r;
+        }
+        char **v = NULL;
+        size_t n = 0;
+        for (struct dirent *e; (e = readdir(dir));) {
+                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                        continue;
+                v = xrealloc(v, (n + 2) * sizeof(char *));
+                v[n++] = xstrdup(e->d_name);
+                v[n] = NULL;
+        }
+        closedir(dir);
+        *ret = v;
+        return 0;
+}
+
 /* Temp files of our pattern (".BASE.storprov-PID-…") whose writer is gone: a
  * run killed between create and rename left them. A live writer's are kept. */
 static void remove_stale_temps(int dfd, const char *base)

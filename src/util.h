@@ -148,6 +148,9 @@ int read_file_under_len(const char *root, const char *path, size_t max, char **r
 bool path_under(const char *root, const char *path);
 /* Makes the directory rel under root (every component, 0755, no link followed); -errno. */
 int mkdir_in_root(const char *root, const char *rel);
+/* The names in directory REL under ROOT (no link followed, no "." or ".."),
+ * NULL-terminated (NULL: empty); -errno. */
+int list_dir_in_root(const char *root, const char *rel, char ***ret);
 /* Removes a regular file under root (confined like the others); -errno. */
 int unlink_in_root(const char *root, const char *rel);
 /* write: temp file + fsync + renameat + fsync of the directory, in the same

@@ -102,3 +102,22 @@ os_fstab() {
 	run -0 grep -c "^/dev/sdz" "$ROOT/etc/fstab"
 	assert_output 2
 }
+
+@test "a systemd .mount unit whose Where= spells the profile's mountpoint is refused, nothing written" {
+	local w
+	for w in /storage/data1 /storage/data1/ //storage//data1 /storage/./data1; do
+		rm -rf "$ROOT"
+		mkdir -p "$ROOT/etc/systemd/system"
+		printf '[Unit]\nDescription=foreign\n\n[Mount]\nWhat=/dev/sdz1\nWhere = %s\nType=xfs\n' "$w" \
+			>"$ROOT/etc/systemd/system/storage-data1.mount"
+		run -2 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+		assert_output --partial "$ROOT/etc/systemd/system/storage-data1.mount:6"
+		assert_output --partial "[mount-unit]"
+		assert_output --partial "Where=$w is the profile's mountpoint /storage/data1"
+		[ "$(find "$ROOT" -type f | wc -l)" -eq 1 ]
+	done
+	# another mountpoint, or a unit that is not a .mount, is left alone
+	printf '[Mount]\nWhat=/dev/sdz1\nWhere=/storage/data10\n' >"$ROOT/etc/systemd/system/storage-data1.mount"
+	printf '[Mount]\nWhere=/storage/data1\n' >"$ROOT/etc/systemd/system/x.service"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+}
