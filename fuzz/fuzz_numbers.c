@@ -148,16 +148,26 @@ static void check_geometry(const uint8_t *d, size_t n)
                 unsigned legs = (unsigned)take(&d, &n, 2);
                 uint64_t chunk = take(&d, &n, 8);
                 struct stripe_geom s;
-                if (stack_geometry(&g, legs, chunk, g.parity, &s, &e) == 0) {
+                int sr = stack_geometry(&g, legs, chunk, g.parity, &s, &e);
+                if (sr >= 0) {
                         if ((u128)s.su_bytes * s.sw != s.full_stripe_bytes && s.su_bytes)
                                 FUZZ_FAIL("stacked full stripe %llu != su x sw", (unsigned long long)s.full_stripe_bytes);
-                        /* the stacking rule: legs x max(chunk, lower full stripe); chunk and F divide one another */
-                        uint64_t row = g.full_stripe_bytes && chunk < g.full_stripe_bytes ? g.full_stripe_bytes : chunk;
+                        /* the stacking rule: legs x chunk, widened to legs x F when the lower
+                         * stripe has parity and the chunk divides it */
+                        uint64_t F = g.su_bytes ? g.full_stripe_bytes : 0;
+                        bool straddles = F && chunk % F && F % chunk;
+                        uint64_t row = F && g.parity && chunk < F && !straddles ? F : chunk;
                         if (s.su_bytes && (u128)row * legs != s.full_stripe_bytes)
-                                FUZZ_FAIL("stacked full stripe %llu != legs x max(chunk, F)",
+                                FUZZ_FAIL("stacked full stripe %llu != legs x (F or chunk)",
                                           (unsigned long long)s.full_stripe_bytes);
-                        if (s.su_bytes && g.full_stripe_bytes && chunk % g.full_stripe_bytes && g.full_stripe_bytes % chunk)
-                                FUZZ_FAIL("a chunk that straddles the lower stripes was accepted");
+                        if (straddles && g.parity)
+                                FUZZ_FAIL("a chunk that straddles parity stripes below was accepted");
+                        if ((sr == 1) != straddles)
+                                FUZZ_FAIL("a straddled hint was %s", sr == 1 ? "reported without straddling" : "not reported");
+                        if (sr == 1 && !e)
+                                FUZZ_FAIL("a warning without its reason");
+                        free(e);
+                        e = NULL;
                 } else {
                         free(e);
                         e = NULL;
