@@ -311,6 +311,16 @@ if sc:
                                 'quadratic_share_at_max': rnd(q[2] * X0[-1] ** 2 / Y0[-1], 3)}
     res['plan_scale'] = {'points': {str(n): sc[n] for n in ns}, 'fit': fit}
 
+# ---- 7. RMW sweep (bench/rmw_sweep.py) -------------------------------------------
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import rmw_sweep  # noqa: E402
+sweep = rmw_sweep.summarize(rmw_sweep.parse(raw))
+if sweep['layouts']:
+    res['rmw_sweep'] = {'seeds': sweep['seeds'], 'summary': sweep['summary'],
+                        'layouts': [{'layout': d['layout'], 'desc': d.get('DESC'), 'sp_ratio': d['sp_ratio'],
+                                     'def_ratio': d['def_ratio'], 'goal': d['goal']} for d in sweep['layouts']]}
+
 with open(os.path.join(out, 'latest.json'), 'w') as fh:
     json.dump(res, fh, indent=2, sort_keys=False)
     fh.write('\n')
@@ -418,6 +428,10 @@ if sc:
             qf = f['quadratic']
             md += ['Least-squares fit Ir = %s + %s N + %s N^2: the N^2 term is %s of the instructions at the largest N.' % (
                 qf['q0'], qf['q1_per_disk'], qf['q2_per_disk2'], qf['quadratic_share_at_max'])]
+    md.append('')
+if sweep['layouts']:
+    md += ['## 7. RMW sweep: random parity LUN layouts (details: rmw-sweep.md)', '']
+    md += rmw_sweep.markdown(sweep, head=False)
     md.append('')
 bad = [b for b in BOOTS if b.get('rc') != 0]
 if bad:

@@ -3,8 +3,12 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw agalign reads sync prov scale"   benchmarks to run (default: all;
+#   BENCH_ONLY="rmw agalign reads sync prov scale rmw-sweep"   benchmarks to run (default: all;
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS)
+#   RMW_SEED=N        rmw-sweep: the seed of its layouts (default: the time, printed)
+#   BENCH_SWEEP_N=12  rmw-sweep: layouts (tests/vm/rmw-layouts.py); BENCH_SWEEP_PER_BOOT
+#                     of them (default all) in one VM boot; BENCH_SWEEP_PROBE=0 skips the
+#                     diagnosis of md layers (storprov's md again with an aligned data offset)
 #   BENCH_CASES="raid5 raid6 lvm-raid6 part-raid5 loop-lun"   rmw layouts
 #   BENCH_QUICK=1     smaller data, fewer repetitions (about 15 minutes)
 #   BENCH_OUT=DIR     results directory (default bench/results)
@@ -20,13 +24,13 @@ set -euo pipefail
 top=$VM_TOP
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
-only=${BENCH_ONLY:-rmw agalign reads sync prov scale}
+only=${BENCH_ONLY:-rmw agalign reads sync prov scale rmw-sweep}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
-	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3
+	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3 SWEEP_MB=96
 else
-	MB=96 REPS=2 SW_MB=512 SW_REPS=4 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4
+	MB=96 REPS=2 SW_MB=512 SW_REPS=4 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4 SWEEP_MB=160
 fi
 mkdir -p "$out" "$raw"
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -116,6 +120,31 @@ for b in $only; do
 		[ "$quick" != 1 ] || sizes="12 120 1200"
 		# shellcheck disable=SC2086
 		"$top/bench/plan-scale.sh" "$raw/scale.out" $sizes >/dev/null
+		;;
+	rmw-sweep)
+		# issue 17: BENCH_SWEEP_N parity layouts drawn from a seed (hardware
+		# RAID LUN stand-ins under LVM, md RAID0, md RAID5 or XFS alone),
+		# storprov's layout and a naive one on the same LUNs, the member-read
+		# ratio under full-stripe O_DIRECT writes; results/rmw-sweep.md.
+		# A new seed replaces the previous sweep's raw files.
+		seed=${RMW_SEED:-$(date +%s)}
+		sn=${BENCH_SWEEP_N:-12}
+		per=${BENCH_SWEEP_PER_BOOT:-$sn}
+		d=$top/build/bench/rmw-sweep
+		rm -rf "$d" "$raw"/rmw-sweep-*
+		log "rmw-sweep: seed $seed, $sn layouts, $SWEEP_MB MiB a side"
+		for ((first = 1; first <= sn; first += per)); do
+			c=$((sn - first + 1 < per ? sn - first + 1 : per))
+			"$VM_DIR/rmw-layouts.py" --seed "$seed" --first "$first" --count "$c" --write-mib "$SWEEP_MB" --out "$d/$first"
+			# shellcheck source=/dev/null
+			. "$d/$first/layouts.env"
+			# shellcheck disable=SC2046
+			boot "rmw-sweep-$first" $((600 + 300 * c)) "$VM_DIR/scenarios/rmw-sweep.sh" --udev \
+				--env RMW_PROBE="${BENCH_SWEEP_PROBE:-1}" \
+				--add "$d/$first:/usr/lib/storprov-tests/rmw" \
+				$(dset "rmw-sweep-$first" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M")
+		done
+		python3 "$top/bench/rmw_sweep.py" "$raw" "$out"
 		;;
 	*) log "unknown benchmark $b"; exit 2 ;;
 	esac

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""tests/vm/rmw-layouts.py - draw parity layouts for the RMW sweep (issue 17).
+
+Usage: rmw-layouts.py --seed S [--count N] [--first K] [--out DIR]
+                      [--write-mib M] [--min-upper-mib M]
+
+Layout i (i = K .. K+N-1, default 1 .. N) is drawn from random.Random("S:i")
+alone, so one layout of a seed replays without the others (--first i
+--count 1) and a sweep split over several VM boots draws the same layouts.
+
+Each layout: hardware RAID LUNs, emulated in the guest as md RAID5 (3-8
+members) or RAID6 (4-10 members) with a strip of 16K-256K (md needs a power
+of 2; the data widths 2-8 make full stripes such as 384K, 640K or 1792K),
+each exported through a loop device (no exported stripe, like a real LUN),
+and one upper layer, all declared with <hwraid level members chunk/>:
+
+  lv    LVM striped LV over 2-4 LUNs (stripe size left to storprov)
+  md0   md RAID0 over 2-4 LUNs (chunk left to storprov)
+  md5   md RAID5 over 3-4 LUNs (chunk left to storprov)
+  xfs   XFS directly on one LUN (half the time on a GPT partition)
+
+Without --out it prints, per layout, the guest-side shell parameters and the
+profile XML (a "# ---- layout i" line before each). With --out DIR it writes
+DIR/layouts.env (all parameters, sourced by tests/vm/scenarios/rmw-sweep.sh)
+and DIR/L<i>.xml (the profiles).
+
+The member size is drawn from 64-128 MiB and raised when the upper device
+would be smaller than --min-upper-mib (default 1024: mkfs.xfs refuses small
+data sections with a striped log, and 1 GiB keeps its stripe logic in play);
+images are sparse. The EXP_* values are what the geometry rules of issue 17
+give (informative; the guest records what storprov planned):
+  F = strip x data disks; chunk = F if F is a power of 2, else the strip;
+  LV / md0: su = chunk, sw = LUNs x F/chunk; md5: sw = (LUNs-1) x F/chunk;
+  XFS on a LUN: su = strip, sw = data disks; PV data alignment lcm(1 MiB, F).
+"""
+import argparse
+import math
+import os
+import random
+import sys
+
+STRIPS_K = [16, 32, 64, 128, 256]
+UPPERS = ['lv', 'md0', 'md5', 'xfs']
+MAX_LUNS = 4
+
+
+def pow2(x):
+    return x > 0 and x & (x - 1) == 0
+
+
+def draw(seed, i, min_upper_mib):
+    r = random.Random('%s:%d' % (seed, i))
+    level = r.choice([5, 6])
+    members = r.randint(3, 8) if level == 5 else r.randint(4, 10)
+    strip = r.choice(STRIPS_K)
+    upper = r.choice(UPPERS)
+    nluns = {'lv': r.randint(2, 4), 'md0': r.randint(2, 4), 'md5': r.randint(3, 4), 'xfs': 1}[upper]
+    part = r.randint(0, 1) if upper == 'xfs' else 0
+    member = r.randrange(64, 129, 16)
+    data = members - (2 if level == 6 else 1)
+    luns_of_data = nluns - 1 if upper == 'md5' else nluns
+    need = -(-min_upper_mib // (luns_of_data * data))
+    if member < need:
+        member = -(-need // 16) * 16
+    F = strip * data
+    chunk = F if pow2(F) else strip
+    if upper == 'xfs':
+        su, sw = strip, data
+    else:
+        su, sw = chunk, luns_of_data * (F // chunk)
+    lcm_k = F * 1024 // math.gcd(F, 1024)
+    return {
+        'LUN_LEVEL': level, 'LUN_MEMBERS': members, 'STRIP_K': strip, 'LUNS': nluns,
+        'UPPER': upper, 'PART': part, 'MEMBER_MIB': member, 'DATA': data, 'FULL_K': F,
+        'EXP_CHUNK_K': chunk if upper in ('lv', 'md0', 'md5') else 0,
+        'EXP_SU_K': su, 'EXP_SW': sw, 'EXP_FULL_K': su * sw,
+        'EXP_PV_ALIGN_K': lcm_k if upper == 'lv' else 0,
+    }
+
+
+def describe(L):
+    up = {'lv': 'LVM striped LV over %d LUNs' % L['LUNS'],
+          'md0': 'md RAID0 over %d LUNs' % L['LUNS'],
+          'md5': 'md RAID5 over %d LUNs' % L['LUNS'],
+          'xfs': 'XFS on one LUN' + (' (GPT partition)' if L['PART'] else ' (whole LUN)')}[L['UPPER']]
+    return ('%s; LUN = RAID%d %d x %dK (%d data, full stripe %dK), members %d MiB'
+            % (up, L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'], L['DATA'], L['FULL_K'], L['MEMBER_MIB']))
+
+
+def profile(seed, i, L):
+    n = L['LUNS']
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<!-- RMW sweep (tests/vm/rmw-layouts.py), seed %s, layout %d: %s.' % (seed, i, describe(L)),
+           '     The LUNs are loop devices over md arrays built in the guest (no',
+           '     exported stripe); the only loop devices when this is applied. -->',
+           '<profile version="1" name="rmw-%d">' % i,
+           '  <disks id="lun" count="%d">' % n,
+           '    <match name="loop*"/>',
+           '    <hwraid level="%d" members="%d" chunk="%dK"/>' % (L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'])]
+    if L['UPPER'] == 'xfs' and L['PART']:
+        out += ['    <gpt>', '      <partition id="data" size="100%"/>', '    </gpt>']
+    out.append('  </disks>')
+    if L['UPPER'] == 'lv':
+        out += ['  <vg id="sp" name="sp" pvs="lun">',
+                '    <lv name="vol" size="90%%VG" stripes="%d"/>' % n,
+                '  </vg>']
+        on = 'sp/vol'
+    elif L['UPPER'] in ('md0', 'md5'):
+        out.append('  <md id="up" name="up" level="%s" devices="lun"/>' % L['UPPER'][2])
+        on = 'up'
+    else:
+        on = 'lun.data' if L['PART'] else 'lun'
+    out += ['  <xfs on="%s" label="sp" mountpoint="/sp" mount-options="noatime"/>' % on, '</profile>']
+    return '\n'.join(out) + '\n'
+
+
+def shell(i, L):
+    lines = ['L%d_%s=%s' % (i, k, v) for k, v in L.items()]
+    lines.append("L%d_DESC='%s'" % (i, describe(L)))
+    return '\n'.join(lines) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--seed', required=True)
+    ap.add_argument('--count', type=int, default=2)
+    ap.add_argument('--first', type=int, default=1)
+    ap.add_argument('--out')
+    ap.add_argument('--write-mib', type=int, default=128, help='MiB written per layout and side (default 128)')
+    ap.add_argument('--min-upper-mib', type=int, default=1024)
+    a = ap.parse_args()
+    idx = list(range(a.first, a.first + a.count))
+    lays = {i: draw(a.seed, i, a.min_upper_mib) for i in idx}
+    disks = max(L['LUN_MEMBERS'] for L in lays.values())
+    part = max(L['MEMBER_MIB'] for L in lays.values()) + 16
+    head = ('RMW_SEED=%s\nRMW_LAYOUTS="%s"\nRMW_DISKS=%d\nRMW_MAX_LUNS=%d\nRMW_PART_MIB=%d\nRMW_WRITE_MIB=%d\n'
+            % (a.seed, ' '.join(map(str, idx)), disks, MAX_LUNS, part, a.write_mib))
+    if a.out:
+        os.makedirs(a.out, exist_ok=True)
+        with open(os.path.join(a.out, 'layouts.env'), 'w') as f:
+            f.write(head + ''.join(shell(i, lays[i]) for i in idx))
+        for i in idx:
+            with open(os.path.join(a.out, 'L%d.xml' % i), 'w') as f:
+                f.write(profile(a.seed, i, lays[i]))
+        return 0
+    sys.stdout.write(head)
+    for i in idx:
+        sys.stdout.write('# ---- layout %d: %s\n' % (i, describe(lays[i])))
+        sys.stdout.write(shell(i, lays[i]))
+        sys.stdout.write(profile(a.seed, i, lays[i]))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
