@@ -166,7 +166,9 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
         return r;
 }
 
-int list_dir_in_root(const char *root, const char *rel, char ***ret)
+/* The directory rel under root (every component confined, no ".."), opened
+ * (created first when `create`); an fd or -errno (-EXDEV for ".."). */
+static int open_dir_in_root(const char *root, const char *rel, bool create)
 {
         char **dirs = strv_split(rel, "/");
         for (size_t i = 0; dirs && dirs[i]; i++)
@@ -175,10 +177,16 @@ int list_dir_in_root(const char *root, const char *rel, char ***ret)
                         return -EXDEV;
                 }
         int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
-        strv_free(dirs);
+        int fd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, create);
         if (rootfd >= 0)
                 close(rootfd);
+        strv_free(dirs);
+        return fd;
+}
+
+int list_dir_in_root(const char *root, const char *rel, char ***ret)
+{
+        int dfd = open_dir_in_root(root, rel, false);
         if (dfd < 0)
                 return dfd;
         DIR *dir = fdopendir(dfd);
@@ -229,19 +237,9 @@ static void remove_stale_temps(int dfd, const char *base)
 
 int mkdir_in_root(const char *root, const char *rel)
 {
-        char **dirs = strv_split(rel, "/");
-        for (size_t i = 0; dirs && dirs[i]; i++)
-                if (!strcmp(dirs[i], "..")) {
-                        strv_free(dirs);
-                        return -EXDEV;
-                }
-        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        int fd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+        int fd = open_dir_in_root(root, rel, true);
         if (fd >= 0)
                 close(fd);
-        if (rootfd >= 0)
-                close(rootfd);
-        strv_free(dirs);
         return fd < 0 ? fd : 0;
 }
 
