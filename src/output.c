@@ -315,6 +315,8 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                 jident(j, &o->md.uuid);
                 json_object_object_add(j, "chunk_bytes", ju64(o->md.chunk_bytes));
                 json_object_object_add(j, "metadata", jstr(o->md.metadata));
+                if (o->md.data_offset_bytes)
+                        json_object_object_add(j, "data_offset_bytes", ju64(o->md.data_offset_bytes));
                 json_object_object_add(j, "bitmap", jstr(o->md.bitmap));
                 json_object_object_add(j, "spares", ju64(o->md.spares));
         }

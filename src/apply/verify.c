@@ -198,6 +198,15 @@ static void verify_md_obj(struct run *r, const struct pl_obj *o)
                                 strv_push(&have, e->d_name + 4);
                 if (dd)
                         closedir(dd);
+                /* where the data starts on each member (md/dev-X/offset, sectors), when the
+                 * plan chose it to start on a whole member stripe */
+                for (size_t k = 0; o->md.data_offset_bytes && have && have[k]; k++) {
+                        _cleanup_free_ char *p = xasprintf("%s/dev-%s/offset", mdir, have[k]);
+                        _cleanup_free_ char *off = read_line_file(p);
+                        _cleanup_free_ char *what = xasprintf("data offset of %s (md/dev-%s/offset, sectors)",
+                                                              have[k], have[k]);
+                        vcompare_u64(r, o, what, o->md.data_offset_bytes / SECTOR_BYTES, off);
+                }
         }
         size_t nw = strv_len(want), nh = strv_len(have);
         if (nw)

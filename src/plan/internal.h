@@ -53,9 +53,10 @@ void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const str
 
 /* md sizes before the array exists (md.c): the bytes of a member after mdadm's data offset, and
  * the array's size, both estimated from below. */
-uint64_t md_member_data_bytes(const char *metadata, uint64_t member_bytes, uint64_t chunk_bytes);
+uint64_t md_data_offset_bytes(const char *metadata, uint64_t member_bytes, uint64_t chunk_bytes, uint64_t align_bytes);
+uint64_t md_member_data_bytes(const char *metadata, uint64_t member_bytes, uint64_t chunk_bytes, uint64_t align_bytes);
 uint64_t md_array_bytes(enum raid_level level, const char *metadata, const char *layout, unsigned active,
-                        uint64_t smallest_member, uint64_t chunk_bytes);
+                        uint64_t smallest_member, uint64_t chunk_bytes, uint64_t align_bytes);
 
 /* The phases, in the order plan_build runs them. */
 void check_unique_names(struct ctx *c);

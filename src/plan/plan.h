@@ -69,6 +69,9 @@ struct pl_md {
         char *bitmap;             /* "internal" / "none" */
         char *layout, *parity;    /* as the profile gives them, NULL: mdadm's default */
         uint64_t chunk_bytes;     /* what --chunk gets (KiB in argv); 0 on raid1 */
+        uint64_t data_align_bytes;  /* the members' data must start on a multiple of this
+                                     * (lcm(1 MiB, their full stripe)); 0: mdadm's 1 MiB */
+        uint64_t data_offset_bytes; /* what --data-offset gets (KiB in argv); 0: mdadm's own */
         struct pl_ident uuid;     /* mdadm form "8:8:8:8" */
 };
 

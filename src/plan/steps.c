@@ -121,6 +121,8 @@ static char **mdadm_create_argv(const struct plan *pl, const struct pl_obj *o)
         else if (m->parity)
                 strv_pushf(&argv, "--parity=%s", m->parity);
         strv_pushf(&argv, "--metadata=%s", m->metadata);
+        if (m->data_offset_bytes)
+                strv_pushf(&argv, "--data-offset=%" PRIu64, m->data_offset_bytes / KiB); /* KiB */
         /* always explicit where a bitmap exists (mdadm 4.4 asks otherwise); raid0 has none and
          * mdadm refuses even --bitmap=none for it */
         if (m->level != RAID_0)

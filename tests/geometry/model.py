@@ -190,6 +190,24 @@ def md_geometry(md, members):
     return Geo(c, sw, level in PARITY_LEVELS_MD or m.parity), c
 
 
+def md_data_align(md, members, c):
+    """Rule 2b: the data on striped members starts on a whole member stripe.
+    mdadm's own data offset (metadata 1.1/1.2) is a multiple of 1 MiB, so a
+    member full stripe F that does not divide 1 MiB (448 KiB, 1280 KiB)
+    needs the offset on a multiple of lcm(1 MiB, F). Returns that
+    multiple, or 1 MiB when mdadm's offset already is one: no common
+    stripe, metadata 1.0 (data at 0), a chunk that straddles a member hint
+    (the hint is not followed), or an lcm above 256 MiB (not worth the
+    space; a warning)."""
+    m = common(members)
+    if md.get("metadata") == "1.0" or not m.stripe:
+        return MIB
+    if md["level"] != 1 and m.full % c and c % m.full:
+        return MIB
+    a = lcm(MIB, m.full)
+    return a if a <= 256 * MIB else MIB
+
+
 # ---- rule 3: LVM -------------------------------------------------------------
 
 def data_alignment(pv_geos):
@@ -283,7 +301,8 @@ def expected(layout):
             align = lcm(MIB, g.full, pb)
             objs[md["id"]] = {"kind": "md", "geometry": g.as_dict(), "chunk_bytes": c,
                               "partition_align_bytes": align, "has_gpt": bool(md.get("gpt")),
-                              "level": md["level"]}
+                              "level": md["level"],
+                              "data_align": md_data_align(md, [geo[r] for r in md["devices_expanded"]], c)}
             geo[md["id"]] = g
             pbs[md["id"]] = pb
             add_partitions(md["id"], md.get("gpt"), g, align, pb)
@@ -368,6 +387,21 @@ def self_test():
     ]
     for i, (got, want) in enumerate(md_checks):
         assert got == want, "model md self-test %d: %r != %r" % (i, got, want)
+    # rule 2b: RAID6 9 x 16k LUNs (F 112k): lcm(1 MiB, 112k) = 7 MiB; RAID6 6 x 64k
+    # (F 256k) and no stripe: mdadm's 1 MiB; a 48k chunk straddling a 64k x 2 hint
+    # (not parity): the hint is not followed; metadata 1.0: data at 0
+    lun9 = Geo(16 * K, 7, True)
+    hint = Geo(64 * K, 2, False)
+    align_checks = [
+        (md_data_align(md(0, 3), [lun9] * 3, 16 * K), 7 * M),
+        (md_data_align(md(1, 2), [lun9] * 2, 0), 7 * M),
+        (md_data_align(md(5, 4), [lun6] * 4, 256 * K), M),
+        (md_data_align(md(5, 4), [NONE] * 4, 512 * K), M),
+        (md_data_align(md(0, 2), [hint] * 2, 48 * K), M),
+        (md_data_align(dict(md(0, 3), metadata="1.0"), [lun9] * 3, 16 * K), M),
+    ]
+    for i, (got, want) in enumerate(align_checks):
+        assert got == want, "model data-offset self-test %d: %r != %r" % (i, got, want)
     try:
         md_geometry(md(0, 2, 256 * K), [Geo(64 * K, 11, True)] * 2)
         raise AssertionError("model self-test: a straddling chunk over parity members was accepted")

@@ -752,6 +752,18 @@ def compare(L, exp, rc, out, err):
                 ch = argv_opt(st[0].get("argv", []), "--chunk")
                 c.eq(oid, "mdadm --chunk (bytes)", e["chunk_bytes"] or None,
                      parse_size(ch, "k") if ch is not None else None)
+                # rule 2b: --data-offset only when mdadm's own (a 1 MiB multiple)
+                # would not start the data on a whole member stripe; then a
+                # multiple of the alignment, and the JSON says the same
+                off = argv_opt(st[0].get("argv", []), "--data-offset")
+                off = parse_size(off, "k") if off is not None else None
+                if e["data_align"] > MIB:
+                    c.eq(oid, "mdadm --data-offset % lcm(1 MiB, members' full stripe)", 0,
+                         off % e["data_align"] if off else off,
+                         "--data-offset %r bytes, alignment %d" % (off, e["data_align"]))
+                else:
+                    c.eq(oid, "mdadm --data-offset (none: mdadm's 1 MiB multiple)", None, off)
+                c.eq(oid, "data_offset_bytes = mdadm --data-offset", off, o.get("data_offset_bytes"))
             else:
                 c.eq(oid, "mdadm step present", True, False)
         if kind == "partition":

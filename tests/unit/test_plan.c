@@ -1017,20 +1017,33 @@ static void test_mkfs_options_per_fs(void **state)
 static void test_md_data_offset(void **state)
 {
         (void)state;
-        assert_int_equal(md_member_data_bytes("1.2", 1 * TiB, 64 * KiB), 1 * TiB - 129 * MiB);
-        assert_int_equal(md_member_data_bytes("1.1", 1 * TiB, 0), 1 * TiB - 129 * MiB);
-        assert_int_equal(md_member_data_bytes("1.2", 512 * MiB, 64 * KiB), 511 * MiB);
-        assert_int_equal(md_member_data_bytes("1.2", 512 * MiB, 0), 511 * MiB);
-        assert_int_equal(md_member_data_bytes("1.2", 64 * MiB, 512 * KiB), 62 * MiB);
-        assert_int_equal(md_member_data_bytes("1.0", 1 * TiB, 64 * KiB), 1 * TiB - 280 * 512);
+        assert_int_equal(md_member_data_bytes("1.2", 1 * TiB, 64 * KiB, 0), 1 * TiB - 129 * MiB);
+        assert_int_equal(md_member_data_bytes("1.1", 1 * TiB, 0, 0), 1 * TiB - 129 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 512 * MiB, 64 * KiB, 0), 511 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 512 * MiB, 0, 0), 511 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 64 * MiB, 512 * KiB, 0), 62 * MiB);
+        assert_int_equal(md_member_data_bytes("1.0", 1 * TiB, 64 * KiB, 0), 1 * TiB - 280 * 512);
         /* arrays: RAID5 4 x 1 TiB: 3 x (1 TiB - 129 MiB) = 3145341 MiB; RAID6 8: 6 x;
          * RAID10 n2 4 x: 2 x; f3 6 x: 2 x; RAID1: one member, rounded to 64 KiB */
-        assert_int_equal(md_array_bytes(RAID_5, "1.2", NULL, 4, 1 * TiB, 64 * KiB), 3145341 * MiB);
-        assert_int_equal(md_array_bytes(RAID_6, "1.2", NULL, 8, 1 * TiB, 128 * KiB), 6 * (1 * TiB - 129 * MiB));
-        assert_int_equal(md_array_bytes(RAID_10, "1.2", NULL, 4, 1 * TiB, 512 * KiB), 2 * (1 * TiB - 129 * MiB));
-        assert_int_equal(md_array_bytes(RAID_10, "1.2", "f3", 6, 1 * TiB, 512 * KiB), 2 * (1 * TiB - 129 * MiB));
-        assert_int_equal(md_array_bytes(RAID_1, "1.2", NULL, 2, 512 * MiB, 0), 511 * MiB);
-        assert_int_equal(md_array_bytes(RAID_0, "1.2", NULL, 2, 64 * MiB, 512 * KiB), 2 * 62 * MiB);
+        assert_int_equal(md_array_bytes(RAID_5, "1.2", NULL, 4, 1 * TiB, 64 * KiB, 0), 3145341 * MiB);
+        assert_int_equal(md_array_bytes(RAID_6, "1.2", NULL, 8, 1 * TiB, 128 * KiB, 0), 6 * (1 * TiB - 129 * MiB));
+        assert_int_equal(md_array_bytes(RAID_10, "1.2", NULL, 4, 1 * TiB, 512 * KiB, 0), 2 * (1 * TiB - 129 * MiB));
+        assert_int_equal(md_array_bytes(RAID_10, "1.2", "f3", 6, 1 * TiB, 512 * KiB, 0), 2 * (1 * TiB - 129 * MiB));
+        assert_int_equal(md_array_bytes(RAID_1, "1.2", NULL, 2, 512 * MiB, 0, 0), 511 * MiB);
+        assert_int_equal(md_array_bytes(RAID_0, "1.2", NULL, 2, 64 * MiB, 512 * KiB, 0), 2 * 62 * MiB);
+        /* over LUNs whose full stripe is 448 KiB (RAID6 9 x 64K): the data starts on a
+         * multiple of lcm(1 MiB, 448 KiB) = 7 MiB. 1 TiB member: 129 MiB -> 133 MiB
+         * (7 x 19). 80 MiB member, 16 KiB chunk: headroom 64 KiB (halved while more
+         * than 1/1024 of 163840 sectors), 12 + 4 + 64 KiB -> 1 MiB -> 7 MiB, 73 MiB left.
+         * An alignment of 1 MiB or less changes nothing; metadata 1.0 keeps 0. */
+        assert_int_equal(md_data_offset_bytes("1.2", 1 * TiB, 64 * KiB, 7 * MiB), 133 * MiB);
+        assert_int_equal(md_member_data_bytes("1.2", 1 * TiB, 64 * KiB, 7 * MiB), 1 * TiB - 133 * MiB);
+        assert_int_equal(md_data_offset_bytes("1.2", 80 * MiB, 16 * KiB, 7 * MiB), 7 * MiB);
+        assert_int_equal(md_data_offset_bytes("1.2", 80 * MiB, 16 * KiB, 0), 1 * MiB);
+        assert_int_equal(md_data_offset_bytes("1.2", 80 * MiB, 16 * KiB, 1 * MiB), 1 * MiB);
+        assert_int_equal(md_data_offset_bytes("1.0", 1 * TiB, 64 * KiB, 7 * MiB), 0);
+        /* RAID0 3 x 80 MiB over them: 3 x 73 MiB (a multiple of the 16 KiB chunk) */
+        assert_int_equal(md_array_bytes(RAID_0, "1.2", NULL, 3, 80 * MiB, 16 * KiB, 7 * MiB), 3 * 73 * MiB);
 }
 
 /* RAID5 4 x 64 KiB on 1 TiB members, a GPT of 60 % XFS + 40 % PV:
