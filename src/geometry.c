@@ -193,13 +193,30 @@ int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t
         return r;
 }
 
-uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, char **ret_why)
+uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, bool parity_upper, char **ret_why)
 {
         char a[32], b[32];
         *ret_why = NULL;
         if (!lower || !lower->su_bytes)
                 return 0;
         uint64_t F = lower->full_stripe_bytes;
+        if (parity_upper) {
+                uint64_t c = F & -F; /* the largest power of 2 dividing F ... */
+                while (c > PARITY_MD_MAX_CHUNK_BYTES) /* ... within what a parity md gathers well */
+                        c >>= 1;
+                if (c < 4096)
+                        return 0;
+                if (c == F)
+                        *ret_why = xasprintf("= one full stripe %s of the devices below (a parity md's chunk is kept "
+                                             "to %s or less)",
+                                             fmt_size_exact(F, a), fmt_size_exact(PARITY_MD_MAX_CHUNK_BYTES, b));
+                else
+                        *ret_why = xasprintf("= the largest power of 2 of at most %s that divides the full stripe %s "
+                                             "below: a parity md gathers each stripe in chunk / 4 KiB rows of its "
+                                             "stripe cache, and a wider chunk leaves concurrent writes half gathered",
+                                             fmt_size_exact(PARITY_MD_MAX_CHUNK_BYTES, a), fmt_size_exact(F, b));
+                return c;
+        }
         if (is_pow2(F) && F >= 4096 && (!limit_bytes || F <= limit_bytes)) {
                 *ret_why = xasprintf("= one full stripe %s of the devices below, so each leg writes whole stripes "
                                      "of its device in one piece",
@@ -220,10 +237,11 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
         return c;
 }
 
-char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes)
+char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes,
+                         bool parity_upper)
 {
         char a[32], b[32];
-        if (!lower || !lower->su_bytes || !lower->parity)
+        if (!lower || !lower->su_bytes || !lower->parity || parity_upper)
                 return NULL;
         uint64_t F = lower->full_stripe_bytes;
         if (chunk_bytes >= F || F % chunk_bytes || !is_pow2(F) || (limit_bytes && F > limit_bytes))

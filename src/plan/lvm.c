@@ -42,7 +42,7 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                 _cleanup_free_ char *chosen = NULL;
                 uint64_t extent = OBJ(c, oi)->vg.extent_bytes;
                 if (!sb && vg_geom.full_stripe_bytes && !vg_mixed) {
-                        sb = stack_chunk_bytes(&vg_geom, extent, &chosen);
+                        sb = stack_chunk_bytes(&vg_geom, extent, false, &chosen);
                         ss = SRC_DERIVED;
                 }
                 if (!sb) {
@@ -68,7 +68,7 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                                         warn(c, l->line, lwhat, "lv-stripe-hint", "%s", e);
                                         free(e);
                                 }
-                                _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent)
+                                _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent, false)
                                                                               : NULL;
                                 if (adv)
                                         warn(c, l->line, lwhat, "lv-stripe-rmw", "%s", adv);

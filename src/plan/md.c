@@ -143,7 +143,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         enum val_source chunk_src = SRC_PROFILE;
         _cleanup_free_ char *chosen = NULL;
         if (!chunk && mg.su_bytes) {
-                chunk = stack_chunk_bytes(&mg, 0, &chosen);
+                chunk = stack_chunk_bytes(&mg, 0, raid_level_has_parity(m->level), &chosen);
                 chunk_src = SRC_DERIVED;
                 if (!chunk) {
                         err(c, m->line, what, "md-chunk",
@@ -185,7 +185,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                         md_data_align(c, m, o, &mg, mdesc, what);
                 }
                 if (chunk_src == SRC_PROFILE) {
-                        _cleanup_free_ char *adv = stack_chunk_advice(&mg, chunk, 0);
+                        _cleanup_free_ char *adv = stack_chunk_advice(&mg, chunk, 0, raid_level_has_parity(m->level));
                         if (adv)
                                 warn(c, m->line, what, "md-chunk-rmw", "%s", adv);
                 }

@@ -9,7 +9,7 @@ load test_helper
 cases() {
 	cat <<'T'
 md5-nvme-hints|-d su=64k,sw=3 -l version=2,su=64k|--chunk=64|-
-md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=64k|--chunk=64|md-chunk-rmw
+md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=64k|--chunk=64|-
 md5-over-raid6-luns-derived|-d su=256k,sw=3 -l version=2,su=256k|--chunk=256|-
 md1-over-raid6-luns|-d su=64k,sw=4 -l version=2,su=64k|--level=1 --raid-devices=4 --metadata|-
 md0-over-raid6-9x16-luns|-d su=16k,sw=28 -l version=2,su=16k|--chunk=16 --metadata=1.2 --data-offset=136192 |-

@@ -207,12 +207,12 @@ static void test_stack(void **state)
         assert_int_equal(g.sw, 8);
         assert_int_equal(g.full_stripe_bytes, 1 * MiB);
         /* ... and the advice: 256k (one LUN stripe, a power of 2) would reach each LUN in one piece */
-        e = stack_chunk_advice(&lun, 128 * KiB, 0);
+        e = stack_chunk_advice(&lun, 128 * KiB, 0, false);
         assert_non_null(e);
         assert_non_null(strstr(e, "2 pieces"));
         free(e);
-        assert_null(stack_chunk_advice(&lun, 256 * KiB, 0));
-        assert_null(stack_chunk_advice(&lun, 128 * KiB, 128 * KiB)); /* 256k is over the limit: no better choice */
+        assert_null(stack_chunk_advice(&lun, 256 * KiB, 0, false));
+        assert_null(stack_chunk_advice(&lun, 128 * KiB, 128 * KiB, false)); /* 256k is over the limit: no better choice */
         /* md RAID5 of 4 such LUNs (3 data legs), chunk 64k: sw = 3 x 256k / 64k = 12 */
         assert_int_equal(stack_geometry(&lun, 3, 64 * KiB, true, &g, &e), 0);
         assert_int_equal(g.sw, 12);
@@ -242,15 +242,35 @@ static void test_stack(void **state)
         free(e);
         assert_int_equal(g.sw, 3);
         /* the derived chunk: the lower full stripe when it is a power of 2 ... */
-        assert_int_equal(stack_chunk_bytes(&lun, 0, &e), 256 * KiB);
+        assert_int_equal(stack_chunk_bytes(&lun, 0, false, &e), 256 * KiB);
         free(e);
         /* ... within the limit (an LV's extent), else the lower su when it is a power of 2 ... */
-        assert_int_equal(stack_chunk_bytes(&lun, 128 * KiB, &e), 64 * KiB);
+        assert_int_equal(stack_chunk_bytes(&lun, 128 * KiB, false, &e), 64 * KiB);
         free(e);
         /* ... else the largest power of 2 dividing the lower full stripe: 4 x 96k = 384k = 3 x 128k */
         struct stripe_geom odd = {.su_bytes = 96 * KiB, .sw = 4, .full_stripe_bytes = 384 * KiB, .parity = true};
-        assert_int_equal(stack_chunk_bytes(&odd, 0, &e), 128 * KiB);
+        assert_int_equal(stack_chunk_bytes(&odd, 0, false, &e), 128 * KiB);
         assert_non_null(strstr(e, "largest power of 2"));
+        free(e);
+        /* a parity md above (raid4/5/6): the largest power of 2 of at most 512k dividing F.
+         * RAID6 10 x 256K LUNs (F 2 MiB): 512k (a 2 MiB chunk measured 2.98 in the VM);
+         * F 256k: 256k itself; F 384k (3 x 128k): 128k; F 64k x 5 = 320k: 64k */
+        struct stripe_geom lun2m = {.su_bytes = 256 * KiB, .sw = 8, .full_stripe_bytes = 2 * MiB, .parity = true};
+        assert_int_equal(stack_chunk_bytes(&lun2m, 0, true, &e), 512 * KiB);
+        assert_non_null(strstr(e, "parity md"));
+        free(e);
+        assert_int_equal(stack_chunk_bytes(&lun2m, 0, false, &e), 2 * MiB);
+        free(e);
+        assert_int_equal(stack_chunk_bytes(&lun, 0, true, &e), 256 * KiB);
+        free(e);
+        assert_int_equal(stack_chunk_bytes(&odd, 0, true, &e), 128 * KiB);
+        free(e);
+        struct stripe_geom five = {.su_bytes = 64 * KiB, .sw = 5, .full_stripe_bytes = 320 * KiB, .parity = true};
+        assert_int_equal(stack_chunk_bytes(&five, 0, true, &e), 64 * KiB);
+        free(e);
+        assert_null(stack_chunk_advice(&lun2m, 512 * KiB, 0, true));
+        e = stack_chunk_advice(&lun2m, 512 * KiB, 0, false);
+        assert_non_null(e);
         free(e);
         assert_int_equal(stack_geometry(&odd, 2, 128 * KiB, false, &g, &e), 0);
         assert_int_equal(g.sw, 6); /* 2 x 384k / 128k */
@@ -304,7 +324,7 @@ static void test_stack_table(void **state)
                 assert_int_equal(raid_geometry(&d, &lun, &e), 0);
                 assert_int_equal(pv_data_alignment_bytes(&lun), t[i].pv_align);
                 assert_int_equal(vg_extent_bytes(t[i].pv_align), t[i].extent);
-                uint64_t c = stack_chunk_bytes(&lun, t[i].extent, &e);
+                uint64_t c = stack_chunk_bytes(&lun, t[i].extent, false, &e);
                 free(e);
                 e = NULL;
                 assert_int_equal(c, t[i].chunk);
