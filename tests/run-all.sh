@@ -15,22 +15,23 @@ results=build/results
 mkdir -p "$results"
 passed=0 failed=0 skipped=0
 
-count() { # name tapfile
+count() { # name tapfile [seconds]
 	local p f s
 	p=$(grep -cE '^ok ' "$2" | tr -d ' ')
 	s=$(grep -cE '^ok .*# (skip|SKIP)' "$2" | tr -d ' ')
 	f=$(grep -cE '^not ok ' "$2" | tr -d ' ')
 	p=$((p - s))
-	printf '%-28s %4d passed, %d failed, %d skipped\n' "$1" "$p" "$f" "$s"
+	printf '%-28s %4d passed, %d failed, %d skipped%s\n' "$1" "$p" "$f" "$s" "${3:+ ($3 s)}"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
 run_tap() { # name command...
-	local name=$1 out="$results/${1//\//-}.tap" rc
+	local name=$1 out="$results/${1//\//-}.tap" rc t0=$SECONDS
 	shift
 	echo "=== $name"
 	"$@" >"$out" 2>&1
 	rc=$?
+	local took=$((SECONDS - t0))
 	grep -vE '^(ok|not ok|1\.\.)' "$out" | sed 's/^/    /' | tail -n 60
 	grep -E '^not ok' "$out" | sed 's/^/    FAILED: /'
 	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok' "$out"; then
@@ -39,7 +40,7 @@ run_tap() { # name command...
 	if ! grep -qE '^(ok|not ok) ' "$out"; then
 		echo "not ok - $name ran no test" >>"$out"
 	fi
-	count "$name" "$out"
+	count "$name" "$out" "$took"
 }
 
 for s in $suites; do
@@ -99,5 +100,6 @@ for s in $suites; do
 	esac
 done
 echo
+echo "wall time: $SECONDS s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

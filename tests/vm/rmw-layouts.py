@@ -2,7 +2,7 @@
 """tests/vm/rmw-layouts.py - draw parity layouts for the RMW sweep (issue 17).
 
 Usage: rmw-layouts.py --seed S [--count N] [--first K] [--out DIR]
-                      [--write-mib M] [--min-upper-mib M]
+                      [--write-mib M] [--min-upper-mib M] [--uppers LIST]
 
 Layout i (i = K .. K+N-1, default 1 .. N) is drawn from random.Random("S:i")
 alone, so one layout of a seed replays without the others (--first i
@@ -48,12 +48,12 @@ def pow2(x):
     return x > 0 and x & (x - 1) == 0
 
 
-def draw(seed, i, min_upper_mib):
+def draw(seed, i, min_upper_mib, uppers=None):
     r = random.Random('%s:%d' % (seed, i))
     level = r.choice([5, 6])
     members = r.randint(3, 8) if level == 5 else r.randint(4, 10)
     strip = r.choice(STRIPS_K)
-    upper = r.choice(UPPERS)
+    upper = r.choice(uppers or UPPERS)
     nluns = {'lv': r.randint(2, 4), 'md0': r.randint(2, 4), 'md5': r.randint(3, 4), 'xfs': 1}[upper]
     part = r.randint(0, 1) if upper == 'xfs' else 0
     member = r.randrange(64, 129, 16)
@@ -128,9 +128,14 @@ def main():
     ap.add_argument('--out')
     ap.add_argument('--write-mib', type=int, default=128, help='MiB written per layout and side (default 128)')
     ap.add_argument('--min-upper-mib', type=int, default=1024)
+    ap.add_argument('--uppers', help='comma-separated subset of %s to draw from (the draws then '
+                    'differ from a run without it)' % ','.join(UPPERS))
     a = ap.parse_args()
+    uppers = a.uppers.split(',') if a.uppers else None
+    if uppers and not set(uppers) <= set(UPPERS):
+        ap.error('--uppers: not in %s: %s' % (','.join(UPPERS), a.uppers))
     idx = list(range(a.first, a.first + a.count))
-    lays = {i: draw(a.seed, i, a.min_upper_mib) for i in idx}
+    lays = {i: draw(a.seed, i, a.min_upper_mib, uppers) for i in idx}
     disks = max(L['LUN_MEMBERS'] for L in lays.values())
     part = max(L['MEMBER_MIB'] for L in lays.values()) + 16
     head = ('RMW_SEED=%s\nRMW_LAYOUTS="%s"\nRMW_DISKS=%d\nRMW_MAX_LUNS=%d\nRMW_PART_MIB=%d\nRMW_WRITE_MIB=%d\n'

@@ -300,16 +300,28 @@ run_layout() {
 		kv "L${i}_BS_K" "$bs"
 		measure "L${i}_SP" "$mnt" "$bs" || kv "L${i}_SP_ERROR" "fio"
 		# RMW_PROBE=1 (diagnosis, not part of the pass/fail): storprov's md
-		# again, by its own argv, with the data on the LUNs starting at
-		# lcm(1 MiB, F) (mdadm --data-offset), its mkfs.xfs line and mount
-		# options; the same workload (L<i>_PROBE_RATIO), for md RAID5 then
-		# also with stripe_cache_size 4096 (L<i>_PROBE_SC_RATIO)
+		# again, by its own argv but with no bitmap, with the data on the LUNs
+		# starting at lcm(1 MiB, F) (mdadm --data-offset), its mkfs.xfs line
+		# and mount options; the same workload (L<i>_PROBE_RATIO), for md
+		# RAID5 then also with stripe_cache_size 4096 (L<i>_PROBE_SC_RATIO)
 		if [ "${RMW_PROBE:-0}" = 1 ] && [[ $upper == md? ]]; then
 			local create mk opts f x=1024 y t
 			f=$(v FULL_K) y=$f
 			while [ "$y" -ne 0 ]; do t=$((x % y)) x=$y y=$t; done
 			local off=$((f * 1024 / x))
 			read -r -a create <<<"$(sed -n 's/^ *\$ \(mdadm --create .*\)/\1/p' /tmp/plan.txt | head -1)"
+			# storprov's own --data-offset (when it gives one) makes way for the
+			# probe's; its internal bitmap gives way to none (a bitmap update is a
+			# small write that each parity LUN pays for with a read-modify-write)
+			local a2=() a
+			for a in "${create[@]}"; do
+				case $a in
+				--data-offset=*) ;;
+				--bitmap=internal) a2+=(--bitmap=none) ;;
+				*) a2+=("$a") ;;
+				esac
+			done
+			create=("${a2[@]}")
 			read -r -a mk <<<"$(grep '^mkfs.xfs ' /tmp/cmds.txt | grep -v ' -N ' | tail -1)"
 			opts=$(awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts | tail -1)
 			umount "$mnt" && mdadm --stop /dev/md/up >/dev/null 2>&1
