@@ -40,11 +40,19 @@ static void text_tune(struct sbuf *b, const struct pl_obj *o)
 {
         if (!o->tune.line)
                 return;
-        sbuf_puts(b, "      tune:");
+        bool given = false;
         for (int a = 0; a < _TUNE_MAX; a++)
-                if (o->tune.val[a])
+                if (o->tune.val[a] && !o->tune.derived[a]) {
+                        sbuf_puts(b, given ? "" : "      tune:");
                         sbuf_printf(b, " %s %s", tune_defs[a].name, o->tune.val[a]);
-        sbuf_printf(b, " [profile line %d]\n", o->tune.line);
+                        given = true;
+                }
+        if (given)
+                sbuf_printf(b, " [profile line %d]\n", o->tune.line);
+        for (int a = 0; a < _TUNE_MAX; a++)
+                if (o->tune.val[a] && o->tune.derived[a])
+                        sbuf_printf(b, "      tune: %s %s [derived: %s]\n", tune_defs[a].name, o->tune.val[a],
+                                    o->tune.derived[a]);
 }
 
 /* " (found on disk; planned X)" after an identity that is there already */
@@ -254,6 +262,14 @@ static json_object *jtune(const struct tune_set *t)
                         continue;
                 int64_t n = tune_num(t, a);
                 json_object_object_add(j, tune_defs[a].name, n >= 0 ? ju64((uint64_t)n) : jstr(t->val[a]));
+                if (t->derived[a]) {
+                        json_object *d = NULL;
+                        if (!json_object_object_get_ex(j, "derived", &d)) {
+                                d = json_object_new_object();
+                                json_object_object_add(j, "derived", d);
+                        }
+                        json_object_object_add(d, tune_defs[a].name, jstr(t->derived[a]));
+                }
         }
         return j;
 }

@@ -46,8 +46,10 @@ int64_t tune_num(const struct tune_set *t, enum tune_attr a)
 void tune_set_copy(struct tune_set *dst, const struct tune_set *src)
 {
         dst->line = src->line;
-        for (int a = 0; a < _TUNE_MAX; a++)
+        for (int a = 0; a < _TUNE_MAX; a++) {
                 dst->val[a] = xstrdup(src->val[a]);
+                dst->derived[a] = xstrdup(src->derived[a]);
+        }
 }
 
 void tune_set_free(struct tune_set *t)
@@ -55,5 +57,7 @@ void tune_set_free(struct tune_set *t)
         for (int a = 0; a < _TUNE_MAX; a++) {
                 free(t->val[a]);
                 t->val[a] = NULL;
+                free(t->derived[a]);
+                t->derived[a] = NULL;
         }
 }

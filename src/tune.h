@@ -47,8 +47,9 @@ extern const struct tune_def tune_defs[_TUNE_MAX];
 
 /* Values as the profile wrote them (numbers canonical decimal), NULL: leave alone. */
 struct tune_set {
-        int line;                 /* profile line of <tune>, 0: none */
+        int line;                 /* profile line of <tune> (or of the object a value was derived for), 0: none */
         char *val[_TUNE_MAX];
+        char *derived[_TUNE_MAX]; /* why the planner chose a value the profile left out, NULL: the profile's */
 };
 
 bool tune_set_any(const struct tune_set *t);

@@ -53,6 +53,8 @@ static unsigned md_rules(struct ctx *c, const struct p_md *m, const char *what, 
  * when it is more than mdadm's 1 MiB; the offset follows from the members'
  * size (plan_mds). */
 #define MAX_MD_DATA_ALIGN_BYTES (UINT64_C(256) * 1024 * 1024)
+#define MD_STRIPE_CACHE_DEFAULT 256u   /* the kernel's, rows (pages per member) */
+#define MD_STRIPE_CACHE_MAX 32768u
 
 static void md_data_align(struct ctx *c, const struct p_md *m, struct pl_obj *o, const struct stripe_geom *mg,
                           const char *desc, const char *what)
@@ -297,6 +299,47 @@ static uint64_t md_smallest_member(struct ctx *c, const struct pl_obj *o)
         return smallest;
 }
 
+/* md's stripe cache (raid4/5/6) when the profile sets none: md gathers a
+ * stripe in 4 KiB rows, one per 4 KiB of each member, and computes parity
+ * without reading only when every data row of it arrived while it sat in
+ * the cache (256 rows by default). A full-stripe write of the file system
+ * (su x sw, widened over parity members) holds su x sw / (data legs x 4 KiB)
+ * rows; room for 8 of them (4 concurrent writers, each with the next write
+ * gathering while the last is written) as a power of 2, never below the
+ * kernel's 256, at most 32768, and pinning at most 1/32 of the memory.
+ * Measured in the VM (md RAID5 over RAID6 9 x 64K LUNs, chunk 64k, sw 14:
+ * 112 rows a write, 4 fio writers): member-read ratio 0.07 at 256, 0.0018
+ * at 4096; 28 and 48 rows a write read 0.0006 and 0.0025 at 256. */
+static void md_stripe_cache(struct ctx *c, struct pl_obj *o, int line, unsigned active)
+{
+        enum tune_attr a = TUNE_STRIPE_CACHE_SIZE;
+        if (o->tune.val[a] || !raid_level_has_parity(o->md.level) || !o->geom.full_stripe_bytes)
+                return;
+        unsigned legs = active > (o->md.level == RAID_6 ? 2u : 1u) ? active - (o->md.level == RAID_6 ? 2u : 1u) : 0;
+        if (!legs)
+                return;
+        uint64_t rows = o->geom.full_stripe_bytes / ((uint64_t)legs * 4096);
+        uint64_t want = MD_STRIPE_CACHE_DEFAULT;
+        while (want < MD_STRIPE_CACHE_MAX && want < mul_sat_u64(rows, 8))
+                want <<= 1;
+        uint64_t mem = c->pl->mem_total_bytes, fits = want;
+        while (mem && fits > MD_STRIPE_CACHE_DEFAULT && mul_sat_u64(mul_sat_u64(fits, 4096), o->md.n_members) > mem / 32)
+                fits >>= 1;
+        if (fits <= MD_STRIPE_CACHE_DEFAULT)
+                return;
+        char fb[32], pb[32];
+        o->tune.val[a] = xasprintf("%" PRIu64, fits);
+        o->tune.derived[a] = xasprintf(
+                "room for 8 full-stripe writes of %s, %" PRIu64 " rows of 4 KiB each over %u data legs (the "
+                "kernel's %u holds %" PRIu64 ")%s; pins %zu members x %" PRIu64 " x 4 KiB = %s",
+                fmt_size_exact(o->geom.full_stripe_bytes, fb), rows, legs, MD_STRIPE_CACHE_DEFAULT,
+                rows ? MD_STRIPE_CACHE_DEFAULT / rows : 0, fits < want ? ", halved to fit 1/32 of the memory" : "",
+                o->md.n_members, fits,
+                fmt_size_human(mul_sat_u64(mul_sat_u64(fits, 4096), o->md.n_members), pb));
+        if (!o->tune.line)
+                o->tune.line = line;
+}
+
 void plan_mds(struct ctx *c)
 {
         for (size_t mi = 0; mi < c->p->n_mds; mi++) {
@@ -348,6 +391,7 @@ void plan_mds(struct ctx *c)
                             "the alignment (lcm of 1 MiB, the full stripe and the members' sectors) does not fit in 64 bits");
 
                 tune_set_copy(&o->tune, &m->tune);
+                md_stripe_cache(c, o, m->line, active);
 
                 /* an md made of preserved members must itself be preserved, and the reverse */
                 for (size_t i = 0; i < n; i++) {

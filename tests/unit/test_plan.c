@@ -574,6 +574,48 @@ static const struct pl_obj *find_obj(const struct plan *pl, const char *id)
         return NULL;
 }
 
+/* md's stripe cache when the profile sets none (raid4/5/6): room for 8 full-stripe
+ * writes, rows = su x sw / (data legs x 4 KiB), a power of 2 from 256 (the kernel's,
+ * then left alone) to 32768, pinning at most 1/32 of the memory. */
+static void test_md_stripe_cache(void **state)
+{
+        (void)state;
+        struct run r;
+        struct sysinfo *si = mk_sysinfo(4, 4 * TiB, "ATA", "disk", 64 * GiB);
+        /* RAID5 4 x 64k: full 192k = 16 rows over 3 legs; 8 x 16 = 128 <= 256: left alone */
+        expect_ok(&r, "<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"/>",
+                  si);
+        assert_null(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE]);
+        run_free(&r);
+        free_sysinfo(si);
+        si = mk_sysinfo(10, 4 * TiB, "ATA", "disk", 64 * GiB);
+        /* RAID6 10 x 512k: full 4m over 8 legs = 128 rows; 8 x 128 = 1024 */
+        expect_ok(&r, "<disks id=\"d\" count=\"10\"><match/></disks>\n<md id=\"m\" level=\"6\" devices=\"d\"/>", si);
+        assert_string_equal(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE], "1024");
+        assert_non_null(find_obj(&r.pl, "m")->tune.derived[TUNE_STRIPE_CACHE_SIZE]);
+        assert_non_null(find_step(&r.pl, STEP_SYSFS, 0));
+        run_free(&r);
+        /* the profile's value wins, and raid0/raid1/raid10 get none */
+        expect_ok(&r,
+                  "<disks id=\"d\" count=\"10\"><match/></disks>\n<md id=\"m\" level=\"6\" devices=\"d\"><tune "
+                  "stripe-cache-size=\"300\"/></md>",
+                  si);
+        assert_string_equal(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE], "300");
+        assert_null(find_obj(&r.pl, "m")->tune.derived[TUNE_STRIPE_CACHE_SIZE]);
+        run_free(&r);
+        expect_ok(&r, "<disks id=\"d\" count=\"10\"><match/></disks>\n<md id=\"m\" level=\"10\" devices=\"d\"/>", si);
+        assert_null(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE]);
+        run_free(&r);
+        free_sysinfo(si);
+        /* 1 GiB of memory: 1024 x 4 KiB x 10 members = 40 MiB > 32 MiB (1/32): halved to 512 (20 MiB) */
+        si = mk_sysinfo(10, 4 * TiB, "ATA", "disk", 1 * GiB);
+        expect_ok(&r, "<disks id=\"d\" count=\"10\"><match/></disks>\n<md id=\"m\" level=\"6\" devices=\"d\"/>", si);
+        assert_string_equal(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE], "512");
+        assert_non_null(strstr(find_obj(&r.pl, "m")->tune.derived[TUNE_STRIPE_CACHE_SIZE], "halved"));
+        run_free(&r);
+        free_sysinfo(si);
+}
+
 /* Issue 17: one stacking rule for every md level and for LVM stripes, the
  * families that went wrong. Every figure by hand in the comment above it. */
 static void test_stack_class(void **state)
@@ -1222,6 +1264,7 @@ int main(void)
                 cmocka_unit_test(test_md_raid6_lvm),
                 cmocka_unit_test(test_striped_lv_and_stacks),
                 cmocka_unit_test(test_stack_class),
+                cmocka_unit_test(test_md_stripe_cache),
                 cmocka_unit_test(test_topology),
                 cmocka_unit_test(test_schema_errors_name_line),
                 cmocka_unit_test(test_seed_reproducible),
