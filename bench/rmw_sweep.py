@@ -8,7 +8,7 @@ of latest.md.
 Per layout: what tests/vm/rmw-layouts.py drew, what storprov planned and
 the tools read back, storprov's and the naive layout's member-read ratio
 under full-stripe O_DIRECT writes. The bench's goal: storprov's ratio
-<= 0.01 on every layout; the VM test (tests/vm/rmw-sweep.bats.manual) holds
+<= 0.01 on every layout; the VM test (tests/vm/46-rmw-sweep.bats) holds
 <= 0.02 and <= 1/4 of the naive ratio when the naive one is above 0.02."""
 import json
 import os

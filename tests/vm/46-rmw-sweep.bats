@@ -34,7 +34,7 @@ setup() {
 @test "rmw sweep: 2 random parity layouts, storprov's member-read ratio <= 0.02 and <= 1/4 of the naive one" {
 	command -v fio >/dev/null || skip "no fio on the host (tests/vm/deps.sh installs it)"
 	local seed=${RMW_SEED:-$(date +%s)} n=${RMW_COUNT:-2} first=${RMW_FIRST:-1} d=$BATS_TEST_TMPDIR/rmw
-	echo "# rmw sweep seed $seed (layouts $first to $((first + n - 1)); replay: RMW_SEED=$seed${RMW_UPPERS:+ RMW_UPPERS=$RMW_UPPERS} bats tests/vm/rmw-sweep.bats.manual)" >&3
+	echo "# rmw sweep seed $seed (layouts $first to $((first + n - 1)); replay: RMW_SEED=$seed${RMW_UPPERS:+ RMW_UPPERS=$RMW_UPPERS} bats tests/vm/46-rmw-sweep.bats)" >&3
 	local up=()
 	[ -z "${RMW_UPPERS-}" ] || up=(--uppers "$RMW_UPPERS")
 	"$VM_DIR/rmw-layouts.py" --seed "$seed" --first "$first" --count "$n" ${up[@]+"${up[@]}"} --out "$d"
