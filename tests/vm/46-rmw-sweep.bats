@@ -10,6 +10,7 @@
 # K+N-1 of the seed, default 1 and 2), RMW_UPPERS=md5,lv (draw only those
 # upper layers; a replay needs the same list), RMW_PROBE=1 (diagnose md layers),
 # RMW_LUN_STRIPE_CACHE=N (the LUN arrays' stripe cache, default 4096),
+# RMW_LUN_PREREAD_BYPASS=N (their md/preread_bypass_threshold, default md's),
 # RMW_FIO_HUGE=0 (fio's buffers in 4 KiB pages instead of huge pages: a LUN
 # request is then cut at 128 segments, 512 KiB). The guest's whole output is kept in
 # build/vm/logs/rmw-sweep-SEED.log.
@@ -41,7 +42,7 @@ setup() {
 	# shellcheck source=/dev/null
 	. "$d/layouts.env"
 	local env=() e
-	for e in RMW_LUN_STRIPE_CACHE RMW_PROBE RMW_FIO_HUGE; do
+	for e in RMW_LUN_STRIPE_CACHE RMW_LUN_PREREAD_BYPASS RMW_PROBE RMW_FIO_HUGE; do
 		[ -z "${!e-}" ] || env+=(--env "$e=${!e}")
 	done
 	# shellcheck disable=SC2046 # vm_disks prints one word per line

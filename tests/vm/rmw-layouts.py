@@ -50,6 +50,14 @@ UPPERS = ['lv', 'md0', 'md5', 'xfs']
 # read back by it, while the LUN arrays read 0.23 to complete stripes that
 # came in pieces). That is the emulation's limit, not the layout's.
 MAX_FULL_K = 1024
+# Under md RAID5 the limit is 512 KiB: md writes its members in 4 KiB pages,
+# and a loop request holds at most 128 segments, so any LUN stripe wider
+# than 512 KiB reaches the emulated LUN in pieces however md's chunk is
+# chosen (measured, seed 20261203 layout 6 as first drawn, md RAID5 over
+# RAID5 5 x 256K LUNs, chunk 512k: md RAID5 itself read 0.0017 of what it
+# wrote, the LUN arrays 0.34; with a chunk of the whole 1 MiB or 2 MiB LUN
+# stripe md RAID5 reads 0.09-0.13 itself at stripe_cache_size 4096).
+MAX_FULL_K_UNDER_MD5 = 512
 MAX_LUNS = 4
 
 
@@ -59,13 +67,14 @@ def pow2(x):
 
 def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     r = random.Random('%s:%d' % (seed, i))
+    upper = r.choice(uppers or UPPERS)
+    limit = min(max_full_k, MAX_FULL_K_UNDER_MD5) if upper == 'md5' else max_full_k
     while True:   # a LUN whose full stripe fits the emulation (see MAX_FULL_K)
         level = r.choice([5, 6])
         members = r.randint(3, 8) if level == 5 else r.randint(4, 10)
         strip = r.choice(STRIPS_K)
-        if strip * (members - (2 if level == 6 else 1)) <= max_full_k:
+        if strip * (members - (2 if level == 6 else 1)) <= limit:
             break
-    upper = r.choice(uppers or UPPERS)
     nluns = {'lv': r.randint(2, 4), 'md0': r.randint(2, 4), 'md5': r.randint(3, 4), 'xfs': 1}[upper]
     part = r.randint(0, 1) if upper == 'xfs' else 0
     member = r.randrange(64, 129, 16)

@@ -253,11 +253,16 @@ run_layout() {
 	# 256, 6848 at 1024, 0 at 4096; md RAID5 (aligned, stripe cache 4096)
 	# over 3 x RAID5 7 x 128K: 118464 at 512, 256 at 4096. So 4096
 	# (RMW_LUN_STRIPE_CACHE overrides), for both layouts alike.
-	local sc=${RMW_LUN_STRIPE_CACHE:-4096}
+	local sc=${RMW_LUN_STRIPE_CACHE:-4096} pb=${RMW_LUN_PREREAD_BYPASS:-}
 	for ((j = 0; j < nluns; j++)); do
 		echo "$sc" >"/sys/class/block/$(basename "$(readlink -f "/dev/md/lun$j")")/md/stripe_cache_size" ||
 			{ kv "L${i}_SP_ERROR" "stripe_cache_size $sc"; return 1; }
+		# RMW_LUN_PREREAD_BYPASS=N (experiment): how long md holds back a
+		# stripe that would need a read while full ones are handled
+		[ -z "$pb" ] || echo "$pb" >"/sys/class/block/$(basename "$(readlink -f "/dev/md/lun$j")")/md/preread_bypass_threshold" ||
+			{ kv "L${i}_SP_ERROR" "preread_bypass_threshold $pb"; return 1; }
 	done
+	kv "L${i}_LUN_PREREAD_BYPASS" "$(cat "/sys/class/block/$(basename "$(readlink -f /dev/md/lun0)")/md/preread_bypass_threshold")"
 	kv "L${i}_LUN_MAX_SECTORS_KB" "$(cat /sys/block/loop0/queue/max_sectors_kb) (hw $(cat /sys/block/loop0/queue/max_hw_sectors_kb))"
 	kv "L${i}_LUN_STRIPE_CACHE" "$(cat "/sys/class/block/$(basename "$(readlink -f /dev/md/lun0)")/md/stripe_cache_size")"
 	[ "${loops[0]}" = /dev/loop0 ] && [ "${loops[-1]}" = "/dev/loop$((nluns - 1))" ] ||
