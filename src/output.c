@@ -71,6 +71,9 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                             fmt_size_human(o->size_bytes, a), o->disk.udev_key ? ", udev " : "",
                             o->disk.udev_key ? o->disk.udev_key : "", o->disk.udev_key ? "=" : "",
                             o->disk.udev_value ? o->disk.udev_value : "", o->line);
+                if (o->disk.udev_why)
+                        sbuf_printf(b, "      udev key %s: %s\n", o->disk.udev_key ? o->disk.udev_key : "refused",
+                                    o->disk.udev_why);
                 if (o->disk.n_paths) {
                         sbuf_printf(b, "      multipath wwid %s, alias %s, %s, paths:", o->disk.mpath_wwid ? o->disk.mpath_wwid : "?",
                                     o->disk.mpath_alias, o->disk.mpath_create ? "no map yet (apply makes it)" : "map there");
@@ -80,6 +83,10 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
                                     o->disk.path_udev_key ? o->disk.path_udev_key : "",
                                     o->disk.path_udev_key ? "=" : "",
                                     o->disk.path_udev_value ? o->disk.path_udev_value : "");
+                        if (o->disk.path_udev_why)
+                                sbuf_printf(b, "      paths' udev key %s: %s\n",
+                                            o->disk.path_udev_key ? o->disk.path_udev_key : "refused",
+                                            o->disk.path_udev_why);
                 }
                 text_geom(b, o);
                 sbuf_printf(b, "      topology exported: io_min %" PRIu64 ", io_opt %" PRIu64 "%s\n",
@@ -297,6 +304,8 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                         json_object_object_add(j, "udev_key", jstr(o->disk.udev_key));
                         json_object_object_add(j, "udev_value", jstr(o->disk.udev_value));
                 }
+                if (o->disk.udev_why)
+                        json_object_object_add(j, "udev_why", jstr(o->disk.udev_why));
                 if (o->disk.n_paths) {
                         json_object *mp = json_object_new_object();
                         json_object_object_add(mp, "wwid", jstr(o->disk.mpath_wwid));
@@ -310,6 +319,8 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                                 json_object_object_add(mp, "path_udev_key", jstr(o->disk.path_udev_key));
                                 json_object_object_add(mp, "path_udev_value", jstr(o->disk.path_udev_value));
                         }
+                        if (o->disk.path_udev_why)
+                                json_object_object_add(mp, "path_udev_why", jstr(o->disk.path_udev_why));
                         json_object_object_add(j, "multipath", mp);
                 }
         }

@@ -413,7 +413,7 @@ char *render_udev_rules(const struct plan *pl)
                                 break;
                         }
                         comment_line(&b, "md ", o->md.name, ")", o->dev, o->tune.line);
-                        sbuf_printf(&b, "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", ENV{MD_UUID}==\"%s\"%s\n",
+                        sbuf_printf(&b, "ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", ENV{DEVTYPE}==\"disk\", ENV{MD_UUID}==\"%s\"%s\n",
                                     obj_uuid(o), attrs.s);
                         break;
                 case OBJ_LV: {

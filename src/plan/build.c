@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * plan_build: the phases in order, and the list of files. Derivation (the
- * first phases) reads the profile; from assign_identities() on, only the
- * plan is read. */
+ * first phases) reads the profile; after assign_identities() and the rule
+ * keys' check (which names profile lines), only the plan is read. */
 #include "plan/internal.h"
 
 #include <errno.h>
@@ -65,9 +65,10 @@ int plan_build(const struct profile *p, const struct sysinfo *si, const struct p
         check_tuning(&c);
         check_sysctls(&c);
         check_unused(&c);
+        assign_identities(&c);
+        check_rule_keys(&c);    /* the md UUIDs are known now */
         /* the rest reads the plan only */
         c.p = NULL;
-        assign_identities(&c);
         build_steps(&c);
         build_files(&pl, o);
         free(c.creator);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Checks across objects: tuning, queue memory, sysctls, names. */
 #include "plan/internal.h"
+#include "sanitize.h"
 #include "strmap.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Does tuning attribute a apply to object o? */
 static bool tune_applies(enum tune_attr a, const struct pl_obj *o)
@@ -79,12 +81,12 @@ static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sb
                         free(offered);
                 }
         }
-        if (!o->disk.udev_key)
+        if (!o->disk.udev_key && o->disk.n_paths) /* a plain disk without one was refused [udev-key-shared] */
                 warn(c, t->line, w, "no-stable-id",
                      "%s has no WWN, serial, path or wwid that a udev rule can match safely (src/sanitize.c): its "
                      "tuning is applied now but cannot be persisted as a udev rule",
                      o->disk.bd->name);
-        if (o->disk.n_paths && !o->disk.path_udev_key &&
+        if (o->disk.n_paths && !o->disk.path_udev_key && !o->disk.path_udev_why &&
             (sched || nrq >= 0 || msk >= 0))
                 warn(c, t->line, w, "no-stable-id",
                      "the paths of %s share no ID_WWN or ID_SERIAL that a udev rule can match safely and that no other "
@@ -136,6 +138,56 @@ void check_tuning(struct ctx *c)
                     fmt_size_human(pinned, a), QUEUE_MEM_FRACTION_DEN, fmt_size_human(mem, b), who.s ? who.s : "");
         }
         free(who.s);
+}
+
+/* The keys of the rules that are not a disk's (an md's MD_UUID, an LV's DM_NAME, a
+ * multipath map's DM_UUID) have no next identity: one that another device of the
+ * node carries refuses the plan. A disk's own are picked in plan/disks.c. */
+void check_rule_keys(struct ctx *c)
+{
+        const struct sysinfo *si = c->si;
+        for (size_t i = 0; i < c->pl->n_objs; i++) {
+                const struct pl_obj *o = OBJ(c, i);
+                if (!o->tune.line)
+                        continue;
+                const char *key = NULL;
+                _cleanup_free_ char *value = NULL, *vg_lv = NULL;
+                struct sbuf names = {0};
+                size_t n = 0;
+                for (size_t k = 0; k < si->n_devs; k++) {
+                        const struct blockdev *b = &si->devs[k];
+                        bool shared = false;
+                        if (o->kind == OBJ_MD && obj_uuid(o)) {
+                                key = "MD_UUID";
+                                shared = b->md_uuid && !strcasecmp(b->md_uuid, obj_uuid(o)) &&
+                                         !streq_ptr(b->md_devname, o->md.name);
+                        } else if (o->kind == OBJ_LV) {
+                                const struct pl_obj *vg = &c->pl->objs[o->parent];
+                                key = "DM_NAME";
+                                if (!value)
+                                        value = dm_name(vg->vg.name, o->lv.name);
+                                shared = streq_ptr(b->dm_name, value) &&
+                                         !(streq_ptr(b->dm_vg_name, vg->vg.name) && streq_ptr(b->dm_lv_name, o->lv.name));
+                        } else if (o->kind == OBJ_DISK && o->disk.n_paths && o->disk.udev_value) {
+                                key = "DM_UUID";
+                                shared = streq_ptr(b->dm_uuid, o->disk.udev_value) && b != o->disk.bd;
+                        }
+                        if (!shared)
+                                continue;
+                        if (n < 3)
+                                sbuf_printf(&names, "%s%s", n ? ", " : "", b->name);
+                        n++;
+                }
+                if (n) {
+                        const char *v = o->kind == OBJ_MD ? obj_uuid(o) : o->kind == OBJ_LV ? value : o->disk.udev_value;
+                        _cleanup_free_ char *vc = comment_dup(v);
+                        err(c, o->tune.line, o->what, "udev-key-shared",
+                            "its tuning rule matches %s==\"%s\", which %s%s (not %s) carr%s too: the tuning would land "
+                            "there as well; rename it or stop the other device before planning",
+                            key, vc, names.s, n > 3 ? " and others" : "", o->id, n > 1 ? "y" : "ies");
+                }
+                free(names.s);
+        }
 }
 
 void check_sysctls(struct ctx *c)

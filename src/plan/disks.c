@@ -48,30 +48,27 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
         return true;
 }
 
-/* Per device of c->si: is its WWN shared with another device? One pass
- * with a map (some controllers give every LUN the HBA's WWN). */
-/* Which devices share the string at `off` (a WWN, a wwid) with another: one pass, a hash map. */
-static bool *shared_ids(const struct sysinfo *si, size_t off)
+/* The disk's rule key (src/sanitize.c): checked against every device of the
+ * node, the OS disk and multipath paths included. Refused, or warned about,
+ * only when the disk is tuned (a rule is written). */
+static void pick_udev_identity(struct ctx *c, const char *what, int line, struct pl_obj *o, const struct udev_ids *ids)
 {
-        bool *shared = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
-        struct strmap first = {0};
-        for (size_t i = 0; i < si->n_devs; i++) {
-                size_t old;
-                const char *v = *(char *const *)((const char *)&si->devs[i] + off);
-                if (v && !strmap_add(&first, v, i, &old))
-                        shared[i] = shared[old] = true;
-        }
-        strmap_free(&first);
-        return shared;
-}
-
-static void pick_udev_identity(struct ctx *c, struct pl_obj *o, bool *const shared[2])
-{
-        /* the first of ID_WWN, ID_SERIAL, ID_PATH, wwid that a rule can match safely (src/sanitize.c);
-         * sharing was counted once per node (linear) */
         const struct blockdev *b = o->disk.bd;
-        size_t i = (size_t)(b - c->si->devs);
-        (void)udev_pick_identity_known(b, !shared[0][i], !shared[1][i], &o->disk.udev_key, &o->disk.udev_value);
+        bool found = udev_pick_identity(ids, b, &o->disk.udev_key, &o->disk.udev_value, &o->disk.udev_why);
+        if (!o->tune.line)
+                return; /* no rule is written: the key is only shown */
+        if (!found) {
+                _cleanup_free_ char *name = comment_dup(b->name);
+                _cleanup_free_ char *why = comment_dup(o->disk.udev_why);
+                err(c, line, what, "udev-key-shared",
+                    "%s: no key a udev rule can match it by reaches it alone (%s); its tuning would land on other "
+                    "devices: tune it by hand, or give it an identity of its own",
+                    name, why ? why : "no identity");
+        } else if (streq_ptr(o->disk.udev_key, "KERNEL"))
+                warn(c, line, what, "udev-kernel-name",
+                     "%s's tuning rule matches its kernel name: %s. A kernel name can move at the next boot, and the "
+                     "tuning with it; give the disk a unique WWN or serial (or a stable path) to match it by",
+                     b->name, o->disk.udev_why);
 }
 
 /* The kernel's rule, which udev's links follow (63-md-raid-arrays: /dev/md/NAME1, /dev/md/NAME0p1):
@@ -359,65 +356,49 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
 
 }
 
-/* How many input devices carry each ID_WWN and ID_SERIAL value: one pass, so
- * that picking the paths' identity stays linear at thousands of LUNs. */
-struct id_counts {
-        struct strmap first[2];   /* value -> the first device carrying it */
-        size_t *n[2];             /* per first device: how many carry its value */
-};
-
-static const char *path_id(const struct blockdev *b, size_t k) { return k == 0 ? b->wwn : b->id_serial; }
-
-static void id_counts_init(struct id_counts *ic, const struct sysinfo *si)
-{
-        *ic = (struct id_counts){0};
-        for (size_t k = 0; k < 2; k++) {
-                ic->n[k] = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(size_t));
-                for (size_t i = 0; i < si->n_devs; i++) {
-                        const char *v = path_id(&si->devs[i], k);
-                        size_t old;
-                        if (!v || !disk_is_input(&si->devs[i]))
-                                continue;
-                        if (strmap_add(&ic->first[k], v, i, &old))
-                                ic->n[k][i] = 1;
-                        else
-                                ic->n[k][old]++;
-                }
-        }
-}
-
-static void id_counts_free(struct id_counts *ic)
-{
-        for (size_t k = 0; k < 2; k++) {
-                strmap_free(&ic->first[k]);
-                free(ic->n[k]);
-        }
-}
-
-/* The identity the paths' rule matches: ID_WWN, else ID_SERIAL, when udev-safe,
- * carried by every path and by no device outside the LUN (the paths share it by design). */
-static void pick_path_identity(struct pl_obj *o, const struct id_counts *ic)
+/* The identity the paths' rule (KERNEL!="dm-*") matches: ID_WWN, else ID_SERIAL,
+ * when udev-safe, carried by every path and by no other device outside dm-* (the
+ * paths share it by design; the OS disk, other LUNs' paths and lone disks must not).
+ * A safe key that reaches another device refuses the LUN when no other key does. */
+static void pick_path_identity(struct ctx *c, const char *what, int line, struct pl_obj *o, const struct udev_ids *ids)
 {
         const struct blockdev *p0 = o->disk.paths[0];
-        static const char *const keys[] = {"ID_WWN", "ID_SERIAL"};
+        static const enum udev_id keys[] = {UDEV_ID_WWN, UDEV_ID_SERIAL};
+        static const char *const names[] = {"ID_WWN", "ID_SERIAL"};
+        struct sbuf why = {0};
         for (size_t k = 0; k < ELEMENTSOF(keys); k++) {
-                const char *v = path_id(p0, k);
+                const char *v = k == 0 ? p0->wwn : p0->id_serial;
                 if (!udev_value_safe(v))
                         continue;
                 bool all = true;
                 for (size_t j = 0; j < o->disk.n_paths; j++)
-                        all &= streq_ptr(path_id(o->disk.paths[j], k), v);
-                size_t first = strmap_get(&ic->first[k], v);
-                if (!all || first == (size_t)-1 || ic->n[k][first] != o->disk.n_paths)
+                        all &= streq_ptr(k == 0 ? o->disk.paths[j]->wwn : o->disk.paths[j]->id_serial, v);
+                if (!all)
                         continue;
-                o->disk.path_udev_key = xstrdup(keys[k]);
+                struct sbuf others = {0};
+                if (udev_id_others(ids, keys[k], v, o->disk.paths, o->disk.n_paths, true, &others)) {
+                        sbuf_printf(&why, "%s%s %s is shared with %s", why.len ? "; " : "", names[k], v, others.s);
+                        free(others.s);
+                        continue;
+                }
+                o->disk.path_udev_key = xstrdup(names[k]);
                 o->disk.path_udev_value = xstrdup(v);
-                return;
+                break;
         }
+        if (why.len) {
+                o->disk.path_udev_why = sbuf_steal(&why);
+                if (!o->disk.path_udev_key && o->tune.line)
+                        err(c, line, what, "udev-key-shared",
+                            "the paths of %s: no key a udev rule can match them by reaches them alone (%s); their "
+                            "tuning would land on other devices",
+                            o->id, o->disk.path_udev_why);
+        }
+        free(why.s);
 }
 
 /* multipath="true": the group's LUNs, each once, the map as the disk. */
-static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *what, bool *claimed)
+static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *what, bool *claimed,
+                           const struct udev_ids *ids)
 {
         const struct sysinfo *si = c->si;
         int line = g->match.line ? g->match.line : g->line;
@@ -461,8 +442,6 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
         struct stripe_geom geom = {0};
         char *why = NULL;
         enum val_source src = group_geometry(c, g, what, &geom, &why);
-        struct id_counts ic;
-        id_counts_init(&ic, si);
         for (size_t k = 0; k < n_found; k++) {
                 const struct mpath_lun *x = &l[found[k]];
                 for (size_t j = 0; j < x->n_paths; j++)
@@ -517,7 +496,8 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                         o->disk.udev_key = xstrdup("DM_UUID");
                         o->disk.udev_value = xasprintf("mpath-%s", o->disk.mpath_wwid);
                 }
-                pick_path_identity(o, &ic);
+                tune_set_copy(&o->tune, &g->tune);
+                pick_path_identity(c, what, line, o, ids);
                 /* the geometry the paths export (the map's own io hints are the paths', stacked) */
                 const struct blockdev *saved = o->disk.bd;
                 o->disk.bd = p0;
@@ -528,10 +508,8 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                             "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
                             "fit in 64 bits",
                             o->physical_sector_bytes);
-                tune_set_copy(&o->tune, &g->tune);
                 free(id);
         }
-        id_counts_free(&ic);
         free(why);
 out:
         free(found);
@@ -542,7 +520,8 @@ void plan_disks(struct ctx *c)
 {
         const struct sysinfo *si = c->si;
         bool *claimed = xcalloc(si->n_devs ? si->n_devs : 1, sizeof(bool));
-        bool *shared[2] = {shared_ids(si, offsetof(struct blockdev, wwn)), shared_ids(si, offsetof(struct blockdev, wwid))};
+        struct udev_ids ids;
+        udev_ids_init(&ids, si);
 
         /* the system's disks first: data groups select around them */
         plan_system(c, claimed);
@@ -553,7 +532,7 @@ void plan_disks(struct ctx *c)
                 char *what = xasprintf("disks %s", g->id);
                 size_t *found = NULL, n_found = 0;
                 if (g->multipath) {
-                        plan_multipath(c, g, what, claimed);
+                        plan_multipath(c, g, what, claimed, &ids);
                         free(what);
                         continue;
                 }
@@ -578,7 +557,8 @@ void plan_disks(struct ctx *c)
                         o->physical_sector_bytes = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
                         o->preserve = g->preserve;
                         o->wipe = g->wipe;
-                        pick_udev_identity(c, o, shared);
+                        tune_set_copy(&o->tune, &g->tune);
+                        pick_udev_identity(c, what, g->tune.line, o, &ids);
                         disk_geometry(c, g, what, o, src, &geom, why);
                         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
                         if (!o->align_bytes)
@@ -586,7 +566,6 @@ void plan_disks(struct ctx *c)
                                     "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
                                     "fit in 64 bits",
                                     o->physical_sector_bytes);
-                        tune_set_copy(&o->tune, &g->tune);
                         if (g->gpt)
                                 plan_partitions(c, di, g->id, g->parts, g->n_parts, g->line);
                         free(id);
@@ -596,6 +575,5 @@ void plan_disks(struct ctx *c)
                 free(what);
         }
         free(claimed);
-        free(shared[0]);
-        free(shared[1]);
+        udev_ids_free(&ids);
 }

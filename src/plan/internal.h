@@ -75,6 +75,7 @@ void plan_mds(struct ctx *c);
 void plan_vgs(struct ctx *c);
 void plan_fss(struct ctx *c);
 void check_tuning(struct ctx *c);
+void check_rule_keys(struct ctx *c);
 void check_sysctls(struct ctx *c);
 void check_unused(struct ctx *c);
 void assign_identities(struct ctx *c);

@@ -172,12 +172,14 @@ static void obj_free(struct pl_obj *o)
         tune_set_free(&o->tune);
         free(o->disk.udev_key);
         free(o->disk.udev_value);
+        free(o->disk.udev_why);
         free(o->disk.gpt_guid);
         free(o->disk.paths);
         free(o->disk.mpath_wwid);
         free(o->disk.mpath_alias);
         free(o->disk.path_udev_key);
         free(o->disk.path_udev_value);
+        free(o->disk.path_udev_why);
         free(o->part.name);
         free(o->part.guid);
         free(o->md.members);

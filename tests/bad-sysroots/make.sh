@@ -120,5 +120,17 @@ dev-links-out)      # links under dev/ that lead out of the tree, loop, or sit b
 	ln -s ../../sdb "$secret/disk-by-path/outside-sdb"
 	ln -s "$secret/disk-by-path" "$out/dev/disk/by-path"
 	ln -s ../../sdc "$out/dev/disk/by-id/site-lun-2" ;;
+shared-serial)      # every disk, the OS disk (/ on sda2) too, carries the controller's WWN; the OS disk sdb's serial
+	mkdir -p "$out/proc/self"
+	printf '22 1 8:2 / / rw - ext3 /dev/sda2 rw\n' >"$out/proc/self/mountinfo"
+	for d in 8:0 8:16 8:32; do set_prop $d ID_WWN 0x600050e04ab71d00; done
+	set_prop 8:0 ID_SERIAL 3600050e04ab71d001f5a0000c3e80000 ;;
+shared-path)        # the same, and the OS disk carries sdb's ID_PATH and wwid too: nothing stable is sdb's alone
+	mkdir -p "$out/proc/self"
+	printf '22 1 8:2 / / rw - ext3 /dev/sda2 rw\n' >"$out/proc/self/mountinfo"
+	for d in 8:0 8:16 8:32; do set_prop $d ID_WWN 0x600050e04ab71d00; done
+	set_prop 8:0 ID_SERIAL 3600050e04ab71d001f5a0000c3e80000
+	set_prop 8:0 ID_PATH pci-0000:03:00.0-scsi-0:0:0:0
+	cp "$B/sdb/device/wwid" "$B/sda/device/wwid" ;;
 *) echo "make.sh: unknown case $case" >&2; exit 2 ;;
 esac

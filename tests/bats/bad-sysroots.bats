@@ -105,13 +105,14 @@ rule_keys() { grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -oE
 	grep -F 'ATTRS{wwid}=="eui.0025385b71b0a1f2"' "$root/etc/udev/rules.d/70-storprov.rules"
 }
 
-@test "bad sysroot: all-unsafe: no rule, a comment and a warning" {
+@test "bad sysroot: all-unsafe: nothing stable is safe: the kernel names, with a warning" {
 	world all-unsafe
 	[ "$rc" -eq 0 ]
 	clean
 	[ -z "$(rule_keys)" ]
-	[ "$(grep -c 'not persisted' "$root/etc/udev/rules.d/70-storprov.rules")" -eq 2 ]
-	grep -F '[no-stable-id]' <<<"$out"
+	[ "$(grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -c 'ENV{DEVTYPE}=="disk", KERNEL=="sd[bc]"')" -eq 2 ]
+	[ "$(grep -c '\[udev-kernel-name\]' <<<"$out")" -eq 2 ]
+	grep -F 'ID_WWN is no value a udev rule can match safely' <<<"$out"
 }
 
 @test "bad sysroot: model-newline: the first line only" {
@@ -283,13 +284,56 @@ inv() { "$SP" inventory --sysroot "$W" --format json 2>&1; }
 	assert_output --partial "left out: sdc matches too, but it is a system disk (--os-disks /dev/disk/by-id/site-lun-2)"
 }
 
+# ---- a rule's key must reach its targets only ----
+
+# reaches DEV: does any rule line of the rendered file match DEV's udev record
+# (its ID_WWN / ID_SERIAL / ID_PATH) or kernel name? Read from the world's udev
+# database, not from storprov's plan.
+reaches() {
+	local dev=$1 rec=$2 k v
+	while IFS='=' read -r k v; do
+		case $k in E:ID_WWN | E:ID_SERIAL | E:ID_PATH)
+			grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -qF "ENV{${k#E:}}==\"$v\"" && return 0 ;;
+		esac
+	done <"$W/run/udev/data/$rec"
+	grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -qF "KERNEL==\"$dev\"" && return 0
+	return 1
+}
+
+@test "bad sysroot: shared-serial: the OS disk shares the WWN and sdb's serial: ID_PATH, said why" {
+	world shared-serial
+	[ "$rc" -eq 0 ]
+	clean
+	[ "$(rule_keys)" = "1 ENV{ID_PATH}==
+1 ENV{ID_SERIAL}==" ]
+	absent reaches sda b8:0
+	reaches sdb b8:16
+	reaches sdc b8:32
+	[ "$(jq -r '[.objects[] | select(.kind=="disk") | .udev_key] | join(" ")' <<<"$plan")" = "ID_PATH ID_SERIAL" ]
+	jq -r '.objects[] | select(.kind=="disk") | .udev_why' <<<"$plan" | grep -F 'ID_WWN 0x600050e04ab71d00 is shared with sda (a system disk), sdc; ID_SERIAL 3600050e04ab71d001f5a0000c3e80000 is shared with sda (a system disk)'
+	run -0 "$SP" plan --profile "$PROFILE" --sysroot "$W" --seed 1
+	assert_output --partial 'udev key ID_PATH: ID_WWN 0x600050e04ab71d00 is shared with sda (a system disk), sdc'
+}
+
+@test "bad sysroot: shared-path: nothing stable is sdb's alone: its kernel name, with a warning" {
+	world shared-path
+	[ "$rc" -eq 0 ]
+	clean
+	grep -F '[udev-kernel-name]' <<<"$out"
+	grep -F 'ID_PATH pci-0000:03:00.0-scsi-0:0:0:0 is shared with sda (a system disk)' <<<"$out"
+	[ "$(grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -c 'KERNEL=="sdb"')" -eq 1 ]
+	absent reaches sda b8:0
+	[ "$("$SP" plan --profile "$PROFILE" --sysroot "$W" --seed 1 --format json 2>/dev/null |
+		jq -r '[.objects[] | select(.kind=="disk") | .udev_key] | join(" ")')" = "KERNEL ID_SERIAL" ]
+}
+
 @test "every case of make.sh has its test here and its row in the README" {
 	local missing=0 c
 	for c in $(sed -n 's/^\([a-z0-9-]*\))[ \t].*/\1/p' "$TOP/tests/bad-sysroots/make.sh"); do
 		grep -qF "world $c" "$BATS_TEST_FILENAME" || { echo "no test for $c"; missing=1; }
 		grep -qF "| $c |" "$TOP/tests/bad-sysroots/README.md" || { echo "no README row for $c"; missing=1; }
 	done
-	[ "$(sed -n 's/^\([a-z0-9-]*\))[ \t].*/\1/p' "$TOP/tests/bad-sysroots/make.sh" | wc -l)" -ge 26 ]
+	[ "$(sed -n 's/^\([a-z0-9-]*\))[ \t].*/\1/p' "$TOP/tests/bad-sysroots/make.sh" | wc -l)" -ge 28 ]
 	[ "$missing" -eq 0 ]
 }
 

@@ -8,8 +8,8 @@
  *           values hold no '"', '\\' or control character; match values hold
  *           no glob character except in the fixed items storprov writes
  *           (ACTION=="add|change", KERNEL=="md*" / "dm-*"); the line matches
- *           exactly one identity (ENV{ID_WWN|ID_SERIAL|ID_PATH|MD_UUID|DM_NAME}
- *           or ATTRS{wwid}) and assigns only ATTR{queue/…} / ATTR{md/…};
+ *           exactly one identity (ENV{ID_WWN|ID_SERIAL|ID_PATH|MD_UUID|DM_NAME},
+ *           ATTRS{wwid}, or a KERNEL=="name" that is no glob) and assigns only ATTR{queue/…} / ATTR{md/…};
  *           nothing like RUN, PROGRAM, IMPORT, GOTO or LABEL.
  *   fstab:  every line that is not a comment has exactly 6 fields; the
  *           mountpoint is absolute without "." or ".." components; only the
@@ -98,8 +98,11 @@ static const char *check_udev_line(const char *l, size_t len, char *buf, size_t 
                 size_t vlen = (size_t)(p - vs);
                 p++;
                 size_t item_len = (size_t)(p - ks);
+                /* KERNEL=="sdb": the kernel name as the identity of last resort (not one of the fixed globs) */
+                bool kernel_ident = klen == 6 && !strncmp(ks, "KERNEL", 6) && olen == 2 && !strncmp(os, "==", 2) &&
+                                    !in(ks, item_len, fixed_globs);
                 if (match) {
-                        if (in(ks, klen, identities)) {
+                        if (in(ks, klen, identities) || kernel_ident) {
                                 n_ident++;
                                 if (!vlen || has_glob(vs, vlen))
                                         return fail_at(buf, bn, ln, "an identity value is empty or a glob");

@@ -903,7 +903,7 @@ static void test_udev_rules(void **state)
         assert_non_null(rules);
         assert_non_null(strstr(rules, "ENV{ID_SERIAL}==\"ATA_x_SER000\", ATTR{queue/scheduler}=\"bfq\", ATTR{queue/nr_requests}=\"64\""));
         assert_non_null(strstr(rules, "ENV{ID_WWN}==\"0x5000c50000000002\""));
-        assert_non_null(strstr(rules, "KERNEL==\"md*\", ENV{MD_UUID}=="));
+        assert_non_null(strstr(rules, "KERNEL==\"md*\", ENV{DEVTYPE}==\"disk\", ENV{MD_UUID}=="));
         assert_non_null(strstr(rules, "ATTR{md/stripe_cache_size}=\"1024\", ATTR{md/safe_mode_delay}=\"0.5\""));
         assert_non_null(strstr(rules, "ENV{DM_UDEV_DISABLE_OTHER_RULES_FLAG}!=\"1\", ENV{DM_NAME}==\"my--vg-l\""));
         /* no scheduler or nr_requests on md/dm lines */
@@ -923,6 +923,63 @@ static void test_udev_rules(void **state)
 }
 
 
+/* A rule key another device of the node carries: a disk falls back (and says
+ * why), an md's MD_UUID, an LV's DM_NAME and a LUN's paths' key refuse. */
+static void test_udev_keys_shared(void **state)
+{
+        (void)state;
+        const char *body =
+                "<disks id=\"d\" count=\"4\"><match vendor=\"ATA\"/><tune read-ahead-kb=\"4096\"/></disks>\n"
+                "<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"><tune stripe-cache-size=\"1024\"/></md>\n"
+                "<vg id=\"v\" name=\"my-vg\" pvs=\"m\"><lv name=\"l\" size=\"10%\"><tune read-ahead-kb=\"1024\"/></lv></vg>";
+        struct sysinfo *si = mk_sysinfo(6, 1 * TiB, "ATA", "x", 64 * GiB);
+        /* sdf: the OS disk, another vendor, with sdb's WWN and serial; sdg: free for an md or dm below */
+        struct blockdev *os = &si->devs[4], *x = &si->devs[5];
+        free(os->vendor), free(os->wwn), free(os->id_serial);
+        os->vendor = xstrdup("WDC");
+        os->wwn = xstrdup(si->devs[0].wwn);
+        os->id_serial = xstrdup(si->devs[0].id_serial);
+        os->system_use = xstrdup("sdf2 is mounted at /");
+        free(x->vendor), free(x->name);
+        x->vendor = xstrdup("none");
+        x->name = xstrdup("sdz");
+        struct run r;
+        expect_ok(&r, body, si);
+        const struct pl_obj *d1 = &r.pl.objs[0];
+        assert_string_equal(d1->disk.udev_key, "ID_PATH");
+        assert_string_equal(d1->disk.udev_why, "ID_WWN 0x5000c50000000000 is shared with sdf (a system disk); "
+                                               "ID_SERIAL ATA_x_SER000 is shared with sdf (a system disk)");
+        assert_null(r.pl.objs[1].disk.udev_why);
+        char *md_uuid = NULL;
+        for (size_t i = 0; i < r.pl.n_objs; i++)
+                if (r.pl.objs[i].kind == OBJ_MD)
+                        md_uuid = xstrdup(obj_uuid(&r.pl.objs[i]));
+        assert_non_null(md_uuid);
+        run_free(&r);
+
+        /* a foreign array with the md's planned UUID: its rule would tune it too */
+        free(x->name);
+        x->name = xstrdup("md9");
+        x->md_uuid = md_uuid;
+        x->md_devname = xstrdup("other");
+        expect_error(body, si, "udev-key-shared", 0, "MD_UUID==");
+        free(x->md_uuid), x->md_uuid = NULL;
+        /* a dm device called like the LV, of another VG ("my--vg-l" read as vg "my-" lv "-vg-l" is hostile) */
+        free(x->name);
+        x->name = xstrdup("dm-7");
+        x->dm_name = xstrdup("my--vg-l");
+        x->dm_vg_name = xstrdup("my");
+        x->dm_lv_name = xstrdup("vg-l");
+        expect_error(body, si, "udev-key-shared", 0, "DM_NAME==\"my--vg-l\", which dm-7 (not v/l) carries too");
+        /* the LV itself, found: not shared */
+        free(x->dm_vg_name), free(x->dm_lv_name);
+        x->dm_vg_name = xstrdup("my-vg");
+        x->dm_lv_name = xstrdup("l");
+        expect_ok(&r, body, si);
+        run_free(&r);
+        free_sysinfo(si);
+}
+
 /* ---- multipath ------------------------------------------------------------- */
 
 /* Four devices, two LUNs of two paths each (sdb+sdd, sdc+sde), no map yet. */
@@ -939,6 +996,35 @@ static struct sysinfo *mk_mpath(const char *wwid0, const char *wwid1)
         }
         si->devs[3].max_hw_sectors_kb = 512; /* sde's port allows less */
         return si;
+}
+
+/* The OS disk carries the WWN and serial the paths of LUN 1 share: the paths' rule
+ * would tune it too, and the LUN has no other key its paths share: refused. */
+static void test_multipath_key_shared(void **state)
+{
+        (void)state;
+        struct sysinfo *si = mk_mpath("3600c0ff0000000000000000000000000", "3600c0ff0000000010000000000000000");
+        si->devs = xrealloc(si->devs, 5 * sizeof(struct blockdev));
+        struct blockdev *os = &si->devs[4];
+        *os = (struct blockdev){.name = xstrdup("sda"), .devnode = xstrdup("/dev/sda"), .major = 8, .size_bytes = TiB,
+                                .vendor = xstrdup("WDC"), .model = xstrdup("os"),
+                                .wwn = xstrdup("0x600c0ff000000000"),
+                                .id_serial = xstrdup("3600c0ff0000000000000000000000000")};
+        si->n_devs = 5;
+        const char *body = "<disks id=\"lun\" count=\"2\" multipath=\"true\"><match model=\"MSA*\"/>"
+                           "<tune scheduler=\"mq-deadline\"/></disks>\n<xfs on=\"lun\" mountpoint=\"/d%n\"/>";
+        expect_error(body, si, "udev-key-shared", 0,
+                     "the paths of lun1: no key a udev rule can match them by reaches them alone (ID_WWN "
+                     "0x600c0ff000000000 is shared with sda; ID_SERIAL 3600c0ff0000000000000000000000000 is shared with sda)");
+        /* untuned, no rule is written: planned, the why shown */
+        struct run r;
+        expect_ok(&r, "<disks id=\"lun\" count=\"2\" multipath=\"true\"><match model=\"MSA*\"/></disks>\n"
+                      "<xfs on=\"lun\" mountpoint=\"/d%n\"/>", si);
+        assert_null(r.pl.objs[0].disk.path_udev_key);
+        assert_non_null(r.pl.objs[0].disk.path_udev_why);
+        assert_string_equal(r.pl.objs[1].disk.path_udev_key, "ID_WWN");
+        run_free(&r);
+        free_sysinfo(si);
 }
 
 static void test_multipath(void **state)
@@ -1270,12 +1356,14 @@ int main(void)
                 cmocka_unit_test(test_seed_reproducible),
                 cmocka_unit_test(test_fstab_merge),
                 cmocka_unit_test(test_udev_rules),
+                cmocka_unit_test(test_udev_keys_shared),
                 cmocka_unit_test(test_mkfs_options_per_fs),
                 cmocka_unit_test(test_md_data_offset),
                 cmocka_unit_test(test_md_gpt_raid5),
                 cmocka_unit_test(test_md_gpt_raid6),
                 cmocka_unit_test(test_md_gpt_raid1_raid10),
                 cmocka_unit_test(test_multipath),
+                cmocka_unit_test(test_multipath_key_shared),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

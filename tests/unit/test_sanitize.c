@@ -37,6 +37,32 @@ static void test_udev_values(void **state)
         assert_null(udev_match_key("RUN"));
 }
 
+/* pick: the chosen key and value of d[i] on si, and whether a why was given */
+static void pick(const struct sysinfo *si, size_t i, const char *key, const char *value, const char *why_has)
+{
+        struct udev_ids ids;
+        char *k, *v, *why;
+        udev_ids_init(&ids, si);
+        bool ok = udev_pick_identity(&ids, &si->devs[i], &k, &v, &why);
+        udev_ids_free(&ids);
+        if (!key) {
+                assert_false(ok);
+                assert_null(k);
+                assert_null(v);
+        } else {
+                assert_true(ok);
+                assert_string_equal(k, key);
+                assert_string_equal(v, value);
+        }
+        if (why_has) {
+                assert_non_null(why);
+                if (!strstr(why, why_has))
+                        fail_msg("why \"%s\" lacks \"%s\"", why, why_has);
+        } else
+                assert_null(why);
+        free(k), free(v), free(why);
+}
+
 static void test_identity_fallback(void **state)
 {
         (void)state;
@@ -45,25 +71,58 @@ static void test_identity_fallback(void **state)
                 {.name = "sdb", .wwn = "0x5000", .id_serial = "*", .id_path = "pci 2", .wwid = "eui.0025"},
         };
         struct sysinfo si = {.devs = d, .n_devs = 2};
-        char *k, *v;
         /* a shared WWN is skipped: serial */
-        assert_true(udev_pick_identity(&si, &d[0], &k, &v));
-        assert_string_equal(k, "ID_SERIAL");
-        assert_string_equal(v, "S1");
-        free(k), free(v);
+        pick(&si, 0, "ID_SERIAL", "S1", "ID_WWN 0x5000 is shared with sdb");
         /* shared WWN, glob serial, blank in the path: the kernel's wwid */
-        assert_true(udev_pick_identity(&si, &d[1], &k, &v));
-        assert_string_equal(k, "wwid");
-        assert_string_equal(v, "eui.0025");
-        free(k), free(v);
+        pick(&si, 1, "wwid", "eui.0025", "ID_SERIAL is no value a udev rule can match safely");
+        /* nothing stable is safe: the kernel name, said why */
         d[1].wwid = "t10.ATA  x";
-        assert_false(udev_pick_identity(&si, &d[1], &k, &v));
-        assert_null(k);
-        assert_null(v);
+        pick(&si, 1, "KERNEL", "sdb", "no stable identity is unique to sdb");
         d[1].wwn = "0x6000";
-        assert_true(udev_pick_identity(&si, &d[1], &k, &v));
-        assert_string_equal(k, "ID_WWN");
-        free(k), free(v);
+        pick(&si, 1, "ID_WWN", "0x6000", NULL);
+        /* not even the kernel name can be matched: refused */
+        d[1].wwn = "*";
+        d[1].name = "cciss!c0d0";
+        pick(&si, 1, NULL, NULL, "ID_WWN is no value");
+}
+
+/* Every disk of the node, the OS disk included, shares the controller's WWN
+ * and serial: the key passes to ID_PATH; a path two carry passes on to the
+ * kernel name. A multipath map (dm-*) and the disk itself never count. */
+static void test_identity_shared_with_os_disk(void **state)
+{
+        (void)state;
+        struct blockdev d[4] = {
+                {.name = "sda", .wwn = "0x6000", .id_serial = "3600", .id_path = "pci-0-ata-1", .system_use = "sda2 is mounted at /"},
+                {.name = "sdb", .wwn = "0x6000", .id_serial = "3600", .id_path = "pci-3-scsi-0:0:0:0"},
+                {.name = "sdc", .wwn = "0x6000", .id_serial = "3600", .id_path = "pci-3-scsi-0:0:1:0"},
+                {.name = "sdd", .wwn = "0x7000", .id_serial = "3700", .id_path = "pci-3-scsi-0:0:1:0"},
+        };
+        struct sysinfo si = {.devs = d, .n_devs = 4};
+        pick(&si, 1, "ID_PATH", "pci-3-scsi-0:0:0:0", "ID_WWN 0x6000 is shared with sda (a system disk), sdc");
+        pick(&si, 1, "ID_PATH", "pci-3-scsi-0:0:0:0", "ID_SERIAL 3600 is shared with sda (a system disk), sdc");
+        pick(&si, 2, "KERNEL", "sdc", "ID_PATH pci-3-scsi-0:0:1:0 is shared with sdd");
+        pick(&si, 0, "ID_PATH", "pci-0-ata-1", "is shared with sdb, sdc");
+        pick(&si, 3, "ID_WWN", "0x7000", NULL);
+
+        /* udev_id_others: targets and dm-* are left out, names stop at three */
+        struct blockdev m[6] = {{.name = "sdb", .id_serial = "X"}, {.name = "sdc", .id_serial = "X"},
+                                {.name = "dm-0", .id_serial = "X"}, {.name = "sdd", .id_serial = "X"},
+                                {.name = "sde", .id_serial = "X"}, {.name = "sdf", .id_serial = "X"}};
+        struct sysinfo ms = {.devs = m, .n_devs = 6};
+        struct udev_ids ids;
+        udev_ids_init(&ids, &ms);
+        const struct blockdev *paths[] = {&m[0], &m[1]};
+        struct sbuf names = {0};
+        assert_int_equal(udev_id_others(&ids, UDEV_ID_SERIAL, "X", paths, 2, true, &names), 3);
+        assert_string_equal(names.s, "sdd, sde, sdf");
+        free(names.s), names = (struct sbuf){0};
+        assert_int_equal(udev_id_others(&ids, UDEV_ID_SERIAL, "X", paths, 1, false, &names), 5);
+        assert_string_equal(names.s, "sdc, dm-0, sdd and 2 more");
+        free(names.s);
+        assert_int_equal(udev_id_others(&ids, UDEV_ID_SERIAL, "Y", paths, 2, false, NULL), 0);
+        assert_int_equal(udev_id_others(&ids, UDEV_ID_WWN, "X", paths, 2, false, NULL), 0);
+        udev_ids_free(&ids);
 }
 
 static void test_fstab_escape(void **state)
@@ -319,6 +378,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_udev_values),    cmocka_unit_test(test_identity_fallback),
+                cmocka_unit_test(test_identity_shared_with_os_disk),
                 cmocka_unit_test(test_fstab_escape),   cmocka_unit_test(test_mountpoints),
                 cmocka_unit_test(test_mdadm_sysctl),   cmocka_unit_test(test_comments),
                 cmocka_unit_test(test_checked_numbers), cmocka_unit_test(test_root_openat2),
