@@ -87,8 +87,9 @@ static enum file_action write_one(const struct plan *pl, const char *root, const
                 return FILE_FAILED; /* a line the file cannot carry, or a clash: nothing written */
         if (existing && !strcmp(existing, content))
                 return FILE_UNCHANGED;
-        if ((r = write_file_in_root(root, f->path, content, strlen(content), f->mode)) < 0) {
-                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", io_why(r));
+        const char *stage = NULL;
+        if ((r = write_file_in_root(root, f->path, content, strlen(content), f->mode, &stage)) < 0) {
+                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write (%s): %s", stage ? stage : "?", io_why(r));
                 return FILE_FAILED;
         }
         return FILE_WRITTEN;
@@ -128,9 +129,10 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
         if (!render_has_block(pl, existing))
                 return false;
         _cleanup_free_ char *content = render_without(pl, k, existing, d);
-        int r = write_file_in_root(root, rel, content, strlen(content), 0644);
+        const char *stage = NULL;
+        int r = write_file_in_root(root, rel, content, strlen(content), 0644, &stage);
         if (r < 0)
-                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write: %s", io_why(r));
+                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write (%s): %s", stage ? stage : "?", io_why(r));
         *ret = r < 0 ? FILE_FAILED : FILE_REMOVED;
         return true;
 }

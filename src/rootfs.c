@@ -269,8 +269,11 @@ int unlink_in_root(const char *root, const char *rel)
         return r;
 }
 
-int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode)
+int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode,
+                       const char **ret_stage)
 {
+        const char *stage_buf, **stage = ret_stage ? ret_stage : &stage_buf;
+        *stage = "opening its directory";
         char **dirs = NULL, *base = NULL;
         int r = split_rel(rel, &dirs, &base);
         if (r < 0)
@@ -295,6 +298,7 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
                 goto out;
         }
         remove_stale_temps(dfd, base);
+        *stage = "creating the temp file";
         for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
                 free(tmp);
                 struct timespec ts;
@@ -310,6 +314,7 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
                 r = -EEXIST;
                 goto out;
         }
+        *stage = "writing the temp file";
         for (size_t off = 0; off < len;) {
                 ssize_t n = write(fd, content + off, len - off);
                 if (n < 0 && errno == EINTR)
@@ -321,8 +326,13 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
                 off += (size_t)n;
         }
         /* an existing file keeps its owner and mode (a 0600 fstab stays 0600) */
-        if ((exists && fchown(fd, st.st_uid, st.st_gid) < 0) || fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0 ||
-            fsync(fd) < 0) {
+        *stage = "setting its owner and mode";
+        if ((exists && fchown(fd, st.st_uid, st.st_gid) < 0) || fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0) {
+                r = -errno;
+                goto out_unlink;
+        }
+        *stage = "fsync of the temp file (the file was not replaced)";
+        if (fsync(fd) < 0) {
                 r = -errno;
                 goto out_unlink;
         }
@@ -332,11 +342,18 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
                 r = -errno;
                 goto out_unlink;
         }
+        *stage = "renaming the temp file over it";
         if (renameat(dfd, tmp, dfd, base) < 0) {
                 r = -errno;
                 goto out_unlink;
         }
-        (void)fsync(dfd);
+        /* the new name is durable only once the directory is: an error here is an error */
+        *stage = "fsync of its directory (the new file is in place but may not survive a crash)";
+        if (fsync(dfd) < 0) {
+                r = -errno;
+                goto out;
+        }
+        *stage = NULL;
         r = 0;
         goto out;
 out_unlink:

@@ -554,6 +554,21 @@ int mkdir_parents(const char *path, unsigned mode)
         return 0;
 }
 
+static int fsync_parent(const char *path)
+{
+        char *dir = xstrdup(path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+                *(slash == dir ? slash + 1 : slash) = 0;
+        int r = 0, dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0 || fsync(dfd) < 0)
+                r = -errno;
+        if (dfd >= 0)
+                close(dfd);
+        free(dir);
+        return r;
+}
+
 int write_file_atomic(const char *path, const char *content, size_t len, unsigned mode)
 {
         int r = mkdir_parents(path, 0755);
@@ -586,7 +601,8 @@ int write_file_atomic(const char *path, const char *content, size_t len, unsigne
         if (rename(tmp, path) < 0)
                 goto fail;
         free(tmp);
-        return 0;
+        /* the new name is durable once its directory is: an error there is an error */
+        return fsync_parent(path);
 fail:
         r = -errno;
         if (fd >= 0)

@@ -121,8 +121,9 @@ void diags_free(struct diags *d);
 int read_file(const char *path, char **ret, size_t *ret_len);  /* -errno */
 /* First line of a small file, stripped; NULL if missing. */
 char *read_line_file(const char *path);
-/* Write via temp file + fsync + rename in the same directory; creates
- * missing parent directories (0755). Returns 0 or -errno. */
+/* Write via temp file + fsync + rename in the same directory + fsync of the
+ * directory; creates missing parent directories (0755). Returns 0 or -errno
+ * (an fsync error included). */
 int write_file_atomic(const char *path, const char *content, size_t len, unsigned mode);
 int mkdir_parents(const char *path, unsigned mode);
 
@@ -156,6 +157,9 @@ int unlink_in_root(const char *root, const char *rel);
 /* write: temp file + fsync + renameat + fsync of the directory, in the same
  * (confined) directory; missing parent directories are made 0755 whatever the
  * umask, one component at a time; an existing file keeps its owner and mode;
- * temp files a killed writer left (".NAME.storprov-PID-…", PID gone) are removed. */
-int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode);
+ * temp files a killed writer left (".NAME.storprov-PID-…", PID gone) are removed.
+ * On an error, *ret_stage (if not NULL) says at which stage ("fsync of its
+ * directory (…)"): an fsync error is an error, never ignored. */
+int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode,
+                       const char **ret_stage);
 char *path_join(const char *a, const char *b);

@@ -249,6 +249,12 @@ static int inspect_and_confirm(struct run *r)
                 print_refusals(r);
                 return 2;
         }
+        /* what can fail before the first write fails here (exit 1, as a failed step would) */
+        int nf = mkfs_preflight(r);
+        if (nf) {
+                say(r, "%d mkfs.xfs dry run%s failed: nothing was written", nf, nf == 1 ? "" : "s");
+                return 1;
+        }
         if (r->o->dry_run || !r->o->yes) {
                 char *t = plan_format_text(pl);
                 fputs(t, r->o->dry_run ? stdout : stderr);

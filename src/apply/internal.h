@@ -149,6 +149,8 @@ void step_exited(struct run *r, size_t si, int code);
 bool step_blocks_dependents(const struct run *r, size_t si);
 bool step_is_child(const struct run *r, size_t si);
 int wipe(struct run *r, size_t si, size_t obj);
+/* Every mkfs.xfs of the plan as a dry run, before the first write; the number that failed. */
+int mkfs_preflight(struct run *r);
 /* The MD_UUID mdadm --detail reports for the array node path, or NULL. */
 char *md_uuid_of(const char *path);
 int run_logged(struct run *r, size_t si, char **argv);

@@ -624,20 +624,35 @@ static bool argv_sets_ag(char *const *argv)
  * the AG size it would choose on this device and, when that is not a whole
  * number of stripes, gives it one (xfs_stripe_agsize_blocks). If the dry run
  * fails or prints nothing usable, mkfs keeps its own choice. */
+/* mkfs.xfs -N (a dry run) with argv's options, on target instead of argv's device. */
+static char **mkfs_dry_argv(char *const *argv, const char *target, const char *sector)
+{
+        size_t n = strv_len(argv);
+        char **dry = NULL;
+        for (size_t k = 0; k < n; k++) {
+                if (k == 1)
+                        strv_push(&dry, "-N");
+                if (k == n - 1) {
+                        if (strcmp(dry[strv_len(dry) - 1], "-f"))
+                                strv_push(&dry, "-f");
+                        if (sector) {
+                                strv_push(&dry, "-s");
+                                strv_pushf(&dry, "size=%s", sector);
+                        }
+                        strv_push(&dry, target);
+                } else
+                        strv_push(&dry, argv[k]);
+        }
+        return dry;
+}
+
 static void mkfs_agsize(struct run *r, size_t si, char ***argv)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         if (!o->geom.parity || !o->geom.su_bytes || argv_sets_ag(*argv))
                 return;
         size_t n = strv_len(*argv);
-        char **dry = NULL;
-        for (size_t k = 0; k < n; k++) {
-                if (k == 1)
-                        strv_push(&dry, "-N");
-                if (k == n - 1 && strcmp(dry[strv_len(dry) - 1], "-f"))
-                        strv_push(&dry, "-f");
-                strv_push(&dry, (*argv)[k]);
-        }
+        char **dry = mkfs_dry_argv(*argv, (*argv)[n - 1], NULL);
         char **m = dev_argv(&r->dev, dry);
         _cleanup_free_ char *out = NULL;
         int rc = run_argv(m, &out);
@@ -667,6 +682,64 @@ static void mkfs_agsize(struct run *r, size_t si, char ***argv)
             o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize, agsize);
         strv_free(*argv);
         *argv = nv;
+}
+
+/* Before the first write: every mkfs.xfs of the plan, as a dry run (-N) with
+ * the plan's options, on a sparse file of the size its device will have (the
+ * device may not exist yet: a partition, an md). A device too small for the
+ * XFS log, options mkfs.xfs refuses, ... fail here, not after the GPT is
+ * written. A device whose size is not known before it is made (an LV sized in
+ * percent) is left to the step. Returns how many dry runs failed (each said). */
+int mkfs_preflight(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        int failed = 0;
+        const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        for (size_t i = 0; i < pl->n_steps; i++) {
+                const struct pl_step *st = &pl->steps[i];
+                if (st->kind != STEP_MKFS || !st->argv || !st->argv[0] || st->obj == NO_OBJ)
+                        continue;
+                const struct pl_obj *f = &pl->objs[st->obj];
+                const struct pl_obj *b = f->parent != NO_OBJ ? &pl->objs[f->parent] : NULL;
+                if (!b || !b->size_bytes) {
+                        say(r, "mkfs.xfs dry run for %s: its size is known only once it is made; mkfs.xfs checks it then",
+                            f->dev);
+                        continue;
+                }
+                _cleanup_free_ char *path = xasprintf("%s/storprov-mkfs-XXXXXX", tmp);
+                int fd = mkstemp(path);
+                if (fd < 0 || ftruncate(fd, (off_t)b->size_bytes) < 0) {
+                        say(r, "mkfs.xfs dry run for %s skipped: no sparse file of %" PRIu64 " bytes in %s (%s)", f->dev,
+                            b->size_bytes, tmp, strerror(errno));
+                        if (fd >= 0) {
+                                close(fd);
+                                unlink(path);
+                        }
+                        continue;
+                }
+                close(fd);
+                bool has_s = false;
+                for (size_t k = 0; st->argv[k]; k++)
+                        has_s |= !strcmp(st->argv[k], "-s");
+                _cleanup_free_ char *sector =
+                        !has_s && b->sector_bytes > 512 ? xasprintf("%" PRIu64, (uint64_t)b->sector_bytes) : NULL;
+                char **dry = mkfs_dry_argv(st->argv, path, sector);
+                _cleanup_free_ char *out = NULL;
+                int rc = run_argv(dry, &out);
+                unlink(path);
+                strv_free(dry);
+                if (rc != 0) {
+                        char sz[32];
+                        _cleanup_free_ char *t = xasprintf(
+                                "mkfs.xfs -N (a dry run with the plan's options on a file of %s, the size of %s) failed "
+                                "with exit %d: the XFS on %s cannot be made (mkfs.xfs says why above); nothing was "
+                                "written. Give it a larger device or other mkfs-options",
+                                fmt_size_human(b->size_bytes, sz), b->dev, rc, f->dev);
+                        add_event(r, EV_ERROR, i, t);
+                        failed++;
+                }
+        }
+        return failed;
 }
 
 static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)

@@ -253,3 +253,21 @@ XML
 	done
 	[ ! -e "/sys/class/block/${c}p1" ]
 }
+
+@test "apply: a disk too small for XFS's log (350 MiB, 4 x 64 KiB RAID5) fails at mkfs.xfs's dry run, before the GPT is written" {
+	new_loop 350M
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	before=$(sha256sum <"$IMG")
+	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount --report "$BATS_TEST_TMPDIR/r.json"
+	assert_output --partial "mkfs.xfs -N (a dry run with the plan's options"
+	assert_output --partial "the XFS on /dev/${N}p1 cannot be made"
+	assert_output --partial "1 mkfs.xfs dry run failed: nothing was written"
+	# nothing was written: the image is byte for byte what it was, no table (sgdisk, blkid), no files
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+	run sgdisk -p "$LOOP"
+	assert_output --partial "Creating new GPT entries in memory"   # sgdisk found no table
+	[ ! -e "/sys/class/block/${N}p1" ]
+	[ -z "$(blkid -p -o value -s PTTYPE "$LOOP" || true)" ]
+	[ ! -e "$ROOT/etc/fstab" ]
+	[ "$(jq -r .exit_code "$BATS_TEST_TMPDIR/r.json")" = 1 ]
+}

@@ -48,6 +48,21 @@ render() { # PROFILE SYSROOT-NAME [ROOT]
 	done
 }
 
+@test "files: an fsync error, of the file or of its directory, is reported (exit 1), not ignored" {
+	command -v strace >/dev/null || skip "no strace"
+	# the first fsync is fstab's temp file, the second fstab's directory after the rename
+	run -1 strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=1 \
+		"$SP" render --profile "$TOP/$PROFILE" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$R.1"
+	assert_output --partial "$R.1/etc/fstab: error: cannot write (fsync of the temp file (the file was not replaced)): Input/output error [io]"
+	[ ! -e "$R.1/etc/fstab" ]
+	run -1 strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=2 \
+		"$SP" render --profile "$TOP/$PROFILE" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$R.2"
+	assert_output --partial "$R.2/etc/fstab: error: cannot write (fsync of its directory (the new file is in place but may not survive a crash)): Input/output error [io]"
+	assert_output --partial "failed $R.2/etc/fstab"
+	# without the fault: exit 0
+	run -0 "$SP" render --profile "$TOP/$PROFILE" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$R.3"
+}
+
 @test "files: an existing file keeps its owner and mode" {
 	mkdir -p "$R/etc/sysctl.d"
 	printf 'UUID=1111 / ext4 errors=remount-ro 0 1\n' >"$R/etc/fstab"

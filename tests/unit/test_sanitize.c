@@ -254,7 +254,7 @@ static void confined(bool walk)
         char *root = mkroot(), *host = mkroot();
         char *p;
         /* plain: creates the parents, writes, reads back */
-        assert_int_equal(write_file_in_root(root, "/etc/udev/rules.d/70-x.rules", "hello\n", 6, 0644), 0);
+        assert_int_equal(write_file_in_root(root, "/etc/udev/rules.d/70-x.rules", "hello\n", 6, 0644, NULL), 0);
         char *s = NULL;
         assert_int_equal(read_file_in_root(root, "etc/udev/rules.d/70-x.rules", &s, NULL), 0);
         assert_string_equal(s, "hello\n");
@@ -268,7 +268,7 @@ static void confined(bool walk)
         p = path_join(root, "etc/sysctl.d");
         assert_int_equal(symlink(host, p), 0);
         free(p);
-        assert_int_equal(write_file_in_root(root, "etc/sysctl.d/80.conf", "x", 1, 0644), -ELOOP);
+        assert_int_equal(write_file_in_root(root, "etc/sysctl.d/80.conf", "x", 1, 0644, NULL), -ELOOP);
         assert_int_equal(read_file_in_root(root, "etc/sysctl.d/80.conf", &s, NULL), -ELOOP);
         p = path_join(host, "80.conf");
         assert_int_equal(access(p, F_OK), -1);
@@ -281,14 +281,14 @@ static void confined(bool walk)
         char *link = path_join(root, "etc/fstab");
         assert_int_equal(symlink(p, link), 0);
         assert_int_equal(read_file_in_root(root, "etc/fstab", &s, NULL), -ELOOP);
-        assert_int_equal(write_file_in_root(root, "etc/fstab", "x", 1, 0644), -ELOOP);
+        assert_int_equal(write_file_in_root(root, "etc/fstab", "x", 1, 0644, NULL), -ELOOP);
         assert_int_equal(lstat(link, &st), 0);
         assert_true(S_ISLNK(st.st_mode));
         free(link);
         free(p);
         /* .. is refused */
-        assert_int_equal(write_file_in_root(root, "../escape", "x", 1, 0644), -EXDEV);
-        assert_int_equal(write_file_in_root(root, "etc/../../escape", "x", 1, 0644), -EXDEV);
+        assert_int_equal(write_file_in_root(root, "../escape", "x", 1, 0644, NULL), -EXDEV);
+        assert_int_equal(write_file_in_root(root, "etc/../../escape", "x", 1, 0644, NULL), -EXDEV);
         /* not a regular file */
         p = path_join(root, "fifo");
         assert_int_equal(mkfifo(p, 0600), 0);
