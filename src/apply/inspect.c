@@ -311,6 +311,75 @@ static struct pl_part *planned_parts(const struct plan *pl, size_t di, size_t *r
         return want;
 }
 
+/* storprov's own table (the planned disk GUID) on a disk that has grown since
+ * it was written: every partition starts where planned and only the last ends
+ * before its planned end. --wipe is then the wrong advice (it destroys the
+ * data); what is true is how to grow by hand to the planned table, which
+ * apply then keeps. NULL when it is not that case. */
+static char *grown_advice(struct run *r, size_t di, const char *path, const char *label, const struct gpt_part *have,
+                          size_t n_have)
+{
+        const struct plan *pl = r->pl;
+        const struct pl_obj *d = &pl->objs[di];
+        char guid[37];
+        if (strcmp(label, "gpt") || !d->disk.gpt_guid || gpt_disk_guid(path, d->sector_bytes, guid) < 0 ||
+            !uuid_eq(guid, d->disk.gpt_guid))
+                return NULL;
+        size_t n_want, last = 0;
+        _cleanup_free_ struct pl_part *want = planned_parts(pl, di, &n_want);
+        if (!n_want || n_want != n_have)
+                return NULL;
+        for (size_t i = 1; i < n_want; i++)
+                if (want[i].first_sector > want[last].first_sector)
+                        last = i;
+        const struct gpt_part *hl = NULL;
+        for (size_t i = 0; i < n_want; i++) {
+                const struct gpt_part *h = NULL;
+                for (size_t k = 0; k < n_have && !h; k++)
+                        if (have[k].number == want[i].number)
+                                h = &have[k];
+                if (!h || h->first_sector != want[i].first_sector)
+                        return NULL;
+                if (i == last)
+                        hl = h;
+                else if (h->last_sector != want[i].last_sector)
+                        return NULL;
+        }
+        if (!hl || hl->last_sector >= want[last].last_sector)
+                return NULL;
+        /* what the last partition holds, and how that grows */
+        const char *part_dev = "", *what = NULL;
+        _cleanup_free_ char *grow = NULL;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *q = &pl->objs[i];
+                if (q->kind == OBJ_PART && q->parent == di && q->part.number == want[last].number)
+                        part_dev = q->dev;
+        }
+        for (size_t i = 0; i < pl->n_objs && !what; i++) {
+                const struct pl_obj *q = &pl->objs[i];
+                if (q->kind == OBJ_FS && q->parent != NO_OBJ && streq_ptr(pl->objs[q->parent].dev, part_dev)) {
+                        what = "its XFS";
+                        grow = q->fs.mountpoint ? xasprintf("xfs_growfs %s (mounted)", q->fs.mountpoint)
+                                                : xasprintf("xfs_growfs on it, mounted");
+                }
+        }
+        if (!what) {
+                what = "what it holds";
+                grow = xasprintf("grow what %s holds (pvresize %s for a PV; an md member only once every member has "
+                                 "grown: mdadm --grow --size=max)",
+                                 part_dev, part_dev);
+        }
+        return xasprintf("%s (%s) carries storprov's own partition table (disk GUID %s), written when the disk was "
+                         "smaller: it has grown since, and partition %u (%s) ends at sector %" PRIu64 " where the plan "
+                         "now puts sector %" PRIu64 ". storprov does not grow partitions or filesystems, and --wipe "
+                         "or wipe=\"true\" would destroy %s and its data. To keep the data and use the new space, "
+                         "grow it by hand to the planned table: sgdisk -e %s (the backup table to the new end); "
+                         "parted -s %s unit s resizepart %u %" PRIu64 "s; then %s. apply then finds the planned table "
+                         "and keeps it",
+                         d->id, d->dev, guid, want[last].number, part_dev, hl->last_sector, want[last].last_sector,
+                         what, d->dev, d->dev, want[last].number, want[last].last_sector, grow);
+}
+
 /* The partition table of a disk the plan partitions. Ours (the planned
  * partitions) is kept; ours but damaged (a run died between the primary and
  * the backup) is written again without --wipe; anything else is foreign. */
@@ -349,6 +418,7 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
         struct pl_part *want = planned_parts(r->pl, di, &n_want);
         bool ours = !strcmp(label, "gpt") && gpt_matches(*have, *n_have, want, n_want);
         free(want);
+        _cleanup_free_ char *grown = NULL;
         if (ours && damage && d->preserve)
                 refuse(r, "%s (%s) is preserved, but its partition table is damaged (%s); repair it first (sgdisk -e or "
                           "gdisk), storprov does not write to preserved disks",
@@ -360,6 +430,8 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
                     d->id, d->dev, damage);
         } else if (ours)
                 os->ours = true;
+        else if ((d->preserve || !os->wipe_ok) && (grown = grown_advice(r, di, path, label, *have, *n_have)))
+                refuse(r, "%s", grown);
         else if (d->preserve)
                 refuse(r, "%s (%s) is preserved, but its partition table (%s, %zu partitions) is not the planned one",
                        d->id, d->dev, label, *n_have);

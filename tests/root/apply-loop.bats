@@ -271,3 +271,41 @@ XML
 	[ ! -e "$ROOT/etc/fstab" ]
 	[ "$(jq -r .exit_code "$BATS_TEST_TMPDIR/r.json")" = 1 ]
 }
+
+@test "apply: after the LUN grows, storprov's own table with data is not met with --wipe advice; the advice given works" {
+	new_loop 1G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount
+	echo precious >"$ROOT/data/file"
+	uuid=$(blkid -o value -s UUID "${LOOP}p1")
+	umount "$ROOT/data"
+	# the LUN grows by 512 MiB
+	truncate -s 1536M "$IMG"
+	losetup -c "$LOOP"
+	before=$(sha256sum <"$IMG")
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	assert_output --partial "carries storprov's own partition table (disk GUID"
+	assert_output --partial "storprov does not grow partitions or filesystems"
+	assert_output --partial "xfs_growfs /data (mounted)"
+	refute_output --partial "pass --wipe"
+	refute_output --partial "add wipe=\"true\""
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+	# the advice, word for word, keeps the data and makes the table the planned one
+	cmds=$(sed -n 's/.*grow it by hand to the planned table: \(.*\); then xfs_growfs.*/\1/p' <<<"$output")
+	echo "advice: $cmds"
+	[[ $cmds == "sgdisk -e $LOOP (the backup table to the new end); parted -s $LOOP unit s resizepart 1 "*s ]]
+	sgdisk -e "$LOOP" >/dev/null
+	end=${cmds##* resizepart 1 }
+	parted -s "$LOOP" unit s resizepart 1 "$end"
+	partx -u "$LOOP" 2>/dev/null || true
+	mkdir -p "$BATS_TEST_TMPDIR/m"
+	mount "${LOOP}p1" "$BATS_TEST_TMPDIR/m"
+	xfs_growfs "$BATS_TEST_TMPDIR/m" >/dev/null
+	umount "$BATS_TEST_TMPDIR/m"
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount
+	refute_output --partial "wipe"
+	[ "$(blkid -o value -s UUID "${LOOP}p1")" = "$uuid" ]
+	[ "$(cat "$ROOT/data/file")" = precious ]
+	run -0 xfs_info "${LOOP}p1"
+	assert_output --regexp "sunit=16 +swidth=48 blks"
+}
