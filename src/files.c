@@ -137,54 +137,82 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
         return true;
 }
 
-/* A systemd .mount unit in the target root's etc/systemd/system whose
- * Where= is (canonically) a mountpoint the profile puts in fstab: systemd
- * would mount the unit's What= there, or the two would fight. storprov does
- * not edit unit files, so the render is refused. */
+/* The profile's <xfs> whose mountpoint is path (canonical), or NULL. */
+static const struct pl_obj *fs_at(const struct plan *pl, const char *path)
+{
+        for (size_t k = 0; k < pl->n_objs; k++) {
+                const struct pl_obj *o = &pl->objs[k];
+                if (o->kind == OBJ_FS && o->fs.mountpoint && !strcmp(o->fs.mountpoint, path))
+                        return o;
+        }
+        return NULL;
+}
+
+static void mount_unit_clash(const struct plan *pl, const char *root, const char *rel, int lineno,
+                             const struct pl_obj *o, const char *how, struct diags *d)
+{
+        _cleanup_free_ char *path = path_join(root, rel), *how_c = comment_dup(how);
+        diag_add(d, DIAG_ERROR, path, lineno, o->id, "mount-unit",
+                 "%s is the profile's mountpoint %s: systemd would mount this unit's device there as well as the "
+                 "fstab line storprov writes; remove or mask the unit, or give the <xfs> (%s line %d) another "
+                 "mountpoint",
+                 how_c, o->fs.mountpoint, pl->profile_path, o->line);
+}
+
+/* A systemd .mount unit in the target root (etc/systemd/system, run/systemd/system,
+ * usr/lib/systemd/system) for a mountpoint the profile puts in fstab, by its
+ * Where= (a plain path, compared canonically) or, without one, by its name
+ * (systemd-escape --path reversed): systemd would mount the unit's What= there,
+ * or the two would fight. storprov does not edit unit files, so the render is
+ * refused. */
 static void check_mount_units(const struct plan *pl, const char *root, struct diags *d)
 {
-        static const char dir[] = "etc/systemd/system";
-        char **names = NULL;
-        if (list_dir_in_root(root, dir, &names) < 0)
-                return;
-        for (size_t i = 0; names && names[i]; i++) {
-                size_t nl = strlen(names[i]);
-                if (nl <= 6 || strcmp(names[i] + nl - 6, ".mount"))
+        static const char *const dirs[] = {"etc/systemd/system", "run/systemd/system", "usr/lib/systemd/system"};
+        for (size_t di = 0; di < ELEMENTSOF(dirs); di++) {
+                char **names = NULL;
+                if (list_dir_in_root(root, dirs[di], &names) < 0)
                         continue;
-                _cleanup_free_ char *rel = xasprintf("%s/%s", dir, names[i]), *text = NULL;
-                if (read_file_in_root(root, rel, &text, NULL) < 0)
-                        continue;
-                int lineno = 0;
-                for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
-                        e = strchr(l, '\n');
-                        if (e)
-                                *e = 0;
-                        lineno++;
-                        l += strspn(l, " \t");
-                        if (!startswith(l, "Where"))
+                for (size_t i = 0; names && names[i]; i++) {
+                        _cleanup_free_ char *by_name = mount_unit_path(names[i]);
+                        if (!by_name)
                                 continue;
-                        char *v = l + 5;
-                        v += strspn(v, " \t");
-                        if (*v != '=')
+                        _cleanup_free_ char *rel = xasprintf("%s/%s", dirs[di], names[i]), *text = NULL;
+                        if (read_file_in_root(root, rel, &text, NULL) < 0)
                                 continue;
-                        v++;
-                        v += strspn(v, " \t");
-                        v[strcspn(v, " \t\r")] = 0;
-                        _cleanup_free_ char *canon = path_canonical(v);
-                        for (size_t k = 0; k < pl->n_objs; k++) {
-                                const struct pl_obj *o = &pl->objs[k];
-                                if (o->kind != OBJ_FS || !o->fs.mountpoint || strcmp(o->fs.mountpoint, canon))
+                        int lineno = 0;
+                        bool has_where = false;
+                        for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+                                e = strchr(l, '\n');
+                                if (e)
+                                        *e = 0;
+                                lineno++;
+                                l += strspn(l, " \t");
+                                if (!startswith(l, "Where"))
                                         continue;
-                                _cleanup_free_ char *path = path_join(root, rel);
-                                diag_add(d, DIAG_ERROR, path, lineno, o->id, "mount-unit",
-                                         "Where=%s is the profile's mountpoint %s: systemd would mount this unit's "
-                                         "device there as well as the fstab line storprov writes; remove or disable "
-                                         "the unit, or give the <xfs> (%s line %d) another mountpoint",
-                                         v, o->fs.mountpoint, pl->profile_path, o->line);
+                                char *v = l + 5;
+                                v += strspn(v, " \t");
+                                if (*v != '=')
+                                        continue;
+                                v++;
+                                v += strspn(v, " \t");
+                                v[strcspn(v, " \t\r")] = 0;
+                                has_where = true;
+                                _cleanup_free_ char *canon = path_canonical(v);
+                                const struct pl_obj *w = fs_at(pl, canon);
+                                if (w) {
+                                        _cleanup_free_ char *how = xasprintf("Where=%s", v);
+                                        mount_unit_clash(pl, root, rel, lineno, w, how, d);
+                                }
+                        }
+                        /* without Where=, the unit's name says where it mounts */
+                        const struct pl_obj *o = has_where ? NULL : fs_at(pl, by_name);
+                        if (o) {
+                                _cleanup_free_ char *how = xasprintf("the unit's name (no Where=: %s)", by_name);
+                                mount_unit_clash(pl, root, rel, 0, o, how, d);
                         }
                 }
+                strv_free(names);
         }
-        strv_free(names);
 }
 
 /* Before anything is written: a file another profile owns, or a line another

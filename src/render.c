@@ -188,19 +188,17 @@ static bool fstab_conflict(const struct plan *pl, char **f, size_t nf)
                 const struct pl_obj *o = &pl->objs[i];
                 if (o->kind != OBJ_FS || !o->fs.mountpoint)
                         continue;
-                /* "/d1/", "//d1" and "/d1/." are /d1 to mount(8) and systemd */
-                struct sbuf mp = {0};
-                char *canon = path_canonical(f[1]);
-                bool same = fstab_escape(&mp, o->fs.mountpoint) && !strcmp(canon, mp.s);
-                free(canon);
-                free(mp.s);
-                if (same)
+                /* "/d1/", "//d1", "/d1/." and "/d\0611" are /d1 to mount(8) and systemd: octal
+                 * escapes decoded as libmount does, then canonical; a profile mountpoint needs no escape */
+                _cleanup_free_ char *mp = fstab_unescape(f[1]), *dev = fstab_unescape(f[0]);
+                _cleanup_free_ char *canon = path_canonical(mp);
+                if (!strcmp(canon, o->fs.mountpoint))
                         return true;
-                if (obj_uuid(o) && startswith(f[0], "UUID=") && !strcasecmp(f[0] + 5, obj_uuid(o)))
+                if (obj_uuid(o) && startswith(dev, "UUID=") && !strcasecmp(dev + 5, obj_uuid(o)))
                         return true;
-                if (o->fs.label && startswith(f[0], "LABEL=") && !strcmp(f[0] + 6, o->fs.label))
+                if (o->fs.label && startswith(dev, "LABEL=") && !strcmp(dev + 6, o->fs.label))
                         return true;
-                if (o->dev && !strcmp(f[0], o->dev))
+                if (o->dev && !strcmp(dev, o->dev))
                         return true;
         }
         return false;
@@ -238,7 +236,9 @@ static void check_os_mountpoints(const struct plan *pl, const char *existing, st
                         depth = 0;
                 char *f[3] = {0};
                 size_t nf = depth || l[0] == '#' ? 0 : fields(l, f, 3);
-                char *canon = nf >= 2 ? path_canonical(f[1]) : NULL;
+                char *mp = nf >= 2 ? fstab_unescape(f[1]) : NULL;
+                char *canon = mp ? path_canonical(mp) : NULL;
+                free(mp);
                 for (size_t m = 0; canon && os_fstab_mountpoints[m]; m++) {
                         if (strcmp(canon, os_fstab_mountpoints[m]))
                                 continue;

@@ -85,6 +85,17 @@ char *mountpoint_normalize(const char *s, const char **ret_why);
  * comes back unchanged. Never NULL. */
 char *path_canonical(const char *s);
 
+/* An fstab field as libmount (systemd-fstab-generator, mount(8)) reads it:
+ * every backslash and three octal digits is that byte ("\040" a space,
+ * "\141" an "a"), not only the four fstab(5) names; a "\000" and other
+ * backslashes are kept as they are. Never NULL. */
+char *fstab_unescape(const char *s);
+
+/* The path a systemd .mount unit's name stands for (systemd-escape --path
+ * reversed: "-" a "/", "\x2d" a "-"), canonical: "storage-data1.mount" is
+ * "/storage/data1", "-.mount" "/". NULL when name does not end in ".mount". */
+char *mount_unit_path(const char *name);
+
 /* True when `mp` equals `other` or is a directory above it (both canonical). */
 bool path_covers(const char *mp, const char *other);
 

@@ -121,3 +121,52 @@ os_fstab() {
 	printf '[Mount]\nWhere=/storage/data1\n' >"$ROOT/etc/systemd/system/x.service"
 	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
 }
+
+@test "a foreign fstab line spelling the mountpoint with octal escapes (as libmount decodes them) clashes; a blank is another path" {
+	local sp
+	for sp in '/storage/d\141ta1' '/storage\057data1' '/storage/data\061/'; do
+		rm -rf "$ROOT"
+		mkdir -p "$ROOT/etc"
+		printf '/dev/sdz1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
+		run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+		assert_output --partial "conflicts with what the profile manages; commented out"
+		grep -qxF "# storprov: replaced by the managed block: /dev/sdz1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
+	done
+	# "/storage/data\0401" is "/storage/data 1": not the profile's, kept byte for byte
+	rm -rf "$ROOT"; mkdir -p "$ROOT/etc"
+	printf '/dev/sdz1 /storage/data\\0401 xfs defaults 0 0\n' >"$ROOT/etc/fstab"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+	refute_output --partial "commented out"
+	grep -qxF '/dev/sdz1 /storage/data\0401 xfs defaults 0 0' "$ROOT/etc/fstab"
+	# the OS's /usr spelled /\165sr is /usr
+	rm -rf "$ROOT"; mkdir -p "$ROOT/etc"
+	printf 'LABEL=usr /\\165sr xfs defaults 0 0\n' >"$ROOT/etc/fstab"
+	run -2 render "$(profile /usr)"
+	assert_output --partial "mountpoint /usr is the OS's own /usr (line 1 of /etc/fstab mounts it)"
+	# a profile mountpoint with a blank is refused at load, with the rule named
+	run -2 render "$(profile '/storage/data 1')"
+	assert_output --partial 'mountpoint="/storage/data 1" is not valid'
+	assert_output --partial "[schema]"
+}
+
+@test "a .mount unit in run/ or usr/lib/systemd/system, or one with no Where= named for the mountpoint, is refused" {
+	local d
+	for d in run/systemd/system usr/lib/systemd/system etc/systemd/system; do
+		rm -rf "$ROOT"
+		mkdir -p "$ROOT/$d"
+		printf '[Mount]\nWhat=/dev/sdz1\nWhere=/storage/data2/\n' >"$ROOT/$d/storage-data2.mount"
+		run -2 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+		assert_output --partial "$ROOT/$d/storage-data2.mount:3"
+		assert_output --partial "Where=/storage/data2/ is the profile's mountpoint /storage/data2"
+		[ "$(find "$ROOT" -type f | wc -l)" -eq 1 ]
+	done
+	# no Where=: the name (systemd-escape --path) says where it mounts
+	rm -rf "$ROOT"; mkdir -p "$ROOT/etc/systemd/system"
+	printf '[Mount]\nWhat=/dev/sdz1\n' >"$ROOT/etc/systemd/system/storage-data1.mount"
+	run -2 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+	assert_output --partial "storage-data1.mount: error: fs:/storage/data1: the unit's name (no Where=: /storage/data1) is the profile's mountpoint /storage/data1:"
+	assert_output --partial "[mount-unit]"
+	# escaped names decode: storage-data\x2d1 is /storage/data-1, not /storage/data1
+	mv "$ROOT/etc/systemd/system/storage-data1.mount" "$ROOT/etc/systemd/system/storage-data\\x2d1.mount"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+}

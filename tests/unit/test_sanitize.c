@@ -125,6 +125,43 @@ static void test_identity_shared_with_os_disk(void **state)
         udev_ids_free(&ids);
 }
 
+/* fstab fields as libmount reads them; .mount unit names as systemd does */
+static void test_fstab_unescape(void **state)
+{
+        (void)state;
+        struct { const char *in, *out; } t[] = {
+                {"/a\\040b", "/a b"},         {"/a\\011b\\012c\\134d", "/a\tb\nc\\d"},
+                {"/storage/d\\141ta1", "/storage/data1"}, {"/storage\\057data1", "/storage/data1"},
+                {"/a\\000b", "/a\\000b"},    {"/a\\9b", "/a\\9b"}, {"/a\\04", "/a\\04"}, {"\\", "\\"}, {"", ""},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(t); i++) {
+                char *u = fstab_unescape(t[i].in);
+                assert_string_equal(u, t[i].out);
+                free(u);
+        }
+        /* an escaped field read back is the field */
+        struct sbuf b = {0};
+        assert_true(fstab_escape(&b, "/a b\tc\\d"));
+        char *u = fstab_unescape(b.s);
+        assert_string_equal(u, "/a b\tc\\d");
+        free(u), free(b.s);
+
+        struct { const char *in, *out; } m[] = {
+                {"storage-data1.mount", "/storage/data1"}, {"-.mount", "/"},
+                {"storage-data\\x2d1.mount", "/storage/data-1"}, {"a-b\\x20c.mount", "/a/b c"},
+                {"storage--data1.mount", "/storage/data1"}, {"a\\x2fb.mount", "/a/b"}, {"a\\x00b.mount", "/a\\x00b"},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(m); i++) {
+                char *p = mount_unit_path(m[i].in);
+                assert_non_null(p);
+                assert_string_equal(p, m[i].out);
+                free(p);
+        }
+        assert_null(mount_unit_path("storage-data1.service"));
+        assert_null(mount_unit_path(".mount"));
+        assert_null(mount_unit_path(NULL));
+}
+
 static void test_fstab_escape(void **state)
 {
         (void)state;
@@ -379,6 +416,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_udev_values),    cmocka_unit_test(test_identity_fallback),
                 cmocka_unit_test(test_identity_shared_with_os_disk),
+                cmocka_unit_test(test_fstab_unescape),
                 cmocka_unit_test(test_fstab_escape),   cmocka_unit_test(test_mountpoints),
                 cmocka_unit_test(test_mdadm_sysctl),   cmocka_unit_test(test_comments),
                 cmocka_unit_test(test_checked_numbers), cmocka_unit_test(test_root_openat2),
