@@ -198,21 +198,26 @@ bool mount_options_safe(const char *s)
         return all_in(s, "._,=:/+@-", 1, 1024);
 }
 
-char *path_canonical(const char *s)
+/* The one component walker: absolute path s split at its slashes (any number),
+ * rebuilt with one slash per component and "." components dropped; "/" when
+ * nothing is left. A component for which refuse (may be NULL) names a reason
+ * ends the walk: NULL, with the reason in *ret_why. */
+static char *walk_components(const char *s, const char *(*refuse)(const char *c, size_t n), const char **ret_why)
 {
-        if (!s || s[0] != '/')
-                return xstrdup(s ? s : "");
         struct sbuf b = {0};
-        const char *p = s;
-        while (*p) {
+        for (const char *p = s; *p;) {
                 while (*p == '/')
                         p++;
                 if (!*p)
                         break;
-                const char *e = p;
-                while (*e && *e != '/')
-                        e++;
+                const char *e = p + strcspn(p, "/");
                 size_t n = (size_t)(e - p);
+                const char *why = refuse ? refuse(p, n) : NULL;
+                if (why) {
+                        *ret_why = why;
+                        free(b.s);
+                        return NULL;
+                }
                 if (!(n == 1 && p[0] == '.'))
                         sbuf_printf(&b, "/%.*s", (int)n, p);
                 p = e;
@@ -220,6 +225,13 @@ char *path_canonical(const char *s)
         if (!b.len)
                 sbuf_puts(&b, "/");
         return sbuf_steal(&b);
+}
+
+char *path_canonical(const char *s)
+{
+        if (!s || s[0] != '/')
+                return xstrdup(s ? s : "");
+        return walk_components(s, NULL, NULL);
 }
 
 char *fstab_unescape(const char *s)
@@ -279,6 +291,22 @@ bool path_covers(const char *mp, const char *other)
         return !strcmp(mp, other) || !strcmp(mp, "/") || (!strncmp(mp, other, n) && other[n] == '/');
 }
 
+/* Why a mountpoint component is refused, or NULL. */
+static const char *mountpoint_component_refused(const char *p, size_t n)
+{
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+                return "a mountpoint has no \".\" or \"..\" component: it must stay inside the root";
+        for (const char *c = p; c < p + n; c++) {
+                unsigned char ch = (unsigned char)*c;
+                bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                          strchr("._+@:,=%-", ch);
+                if (!ok || !ch)
+                        return ch <= ' ' || ch == 0x7f ? "a mountpoint has no blanks or control characters"
+                                                       : "a mountpoint is made of letters, digits and ._+@:,=%- only";
+        }
+        return NULL;
+}
+
 char *mountpoint_normalize(const char *s, const char **ret_why)
 {
         *ret_why = NULL;
@@ -290,40 +318,7 @@ char *mountpoint_normalize(const char *s, const char **ret_why)
                 *ret_why = "a mountpoint has at most 1024 characters";
                 return NULL;
         }
-        struct sbuf b = {0};
-        const char *p = s;
-        while (*p) {
-                while (*p == '/')
-                        p++;
-                if (!*p)
-                        break;
-                const char *e = p;
-                while (*e && *e != '/')
-                        e++;
-                size_t n = (size_t)(e - p);
-                if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
-                        *ret_why = "a mountpoint has no \".\" or \"..\" component: it must stay inside the root";
-                        free(b.s);
-                        return NULL;
-                }
-                for (const char *c = p; c < e; c++) {
-                        unsigned char ch = (unsigned char)*c;
-                        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                                  strchr("._+@:,=%-", ch);
-                        if (!ok || !ch) {
-                                *ret_why = ch <= ' ' || ch == 0x7f
-                                                   ? "a mountpoint has no blanks or control characters"
-                                                   : "a mountpoint is made of letters, digits and ._+@:,=%- only";
-                                free(b.s);
-                                return NULL;
-                        }
-                }
-                sbuf_printf(&b, "/%.*s", (int)n, p);
-                p = e;
-        }
-        if (!b.len)
-                sbuf_puts(&b, "/");
-        return sbuf_steal(&b);
+        return walk_components(s, mountpoint_component_refused, ret_why);
 }
 
 /* ---- mdadm.conf and sysctl.d --------------------------------------------- */
