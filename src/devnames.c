@@ -75,22 +75,7 @@ bool devname_is_glob(const char *norm)
 
 char *udev_decode(const char *s)
 {
-        if (!s)
-                return NULL;
-        struct sbuf b = {0};
-        for (const char *p = s; *p; p++) {
-                if (p[0] == '\\' && p[1] == 'x' && isxdigit((unsigned char)p[2]) && isxdigit((unsigned char)p[3])) {
-                        char hex[3] = {p[2], p[3], 0};
-                        unsigned char c = (unsigned char)strtoul(hex, NULL, 16);
-                        if (c) {
-                                sbuf_printf(&b, "%c", c);
-                                p += 3;
-                                continue;
-                        }
-                }
-                sbuf_printf(&b, "%c", *p);
-        }
-        return sbuf_steal(&b);
+        return decode_escapes(s, 16);
 }
 
 struct hits {

@@ -236,25 +236,7 @@ char *path_canonical(const char *s)
 
 char *fstab_unescape(const char *s)
 {
-        struct sbuf b = {0};
-        for (const char *p = s ? s : ""; *p; p++) {
-                if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' && p[3] >= '0' &&
-                    p[3] <= '7') {
-                        char c = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-                        if (c) {
-                                sbuf_printf(&b, "%c", c);
-                                p += 3;
-                                continue;
-                        }
-                }
-                sbuf_printf(&b, "%c", *p);
-        }
-        return sbuf_steal(&b);
-}
-
-static int hexval(char c)
-{
-        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        return decode_escapes(s ? s : "", 8);
 }
 
 char *mount_unit_path(const char *name)
@@ -262,24 +244,17 @@ char *mount_unit_path(const char *name)
         size_t n = name ? strlen(name) : 0;
         if (n <= 6 || strcmp(name + n - 6, ".mount"))
                 return NULL;
-        n -= 6;
-        if (n == 1 && name[0] == '-')
+        if (n == 7 && name[0] == '-')
                 return xstrdup("/");
-        struct sbuf b = {0};
-        sbuf_puts(&b, "/");
-        for (size_t i = 0; i < n; i++) {
-                if (name[i] == '-')
-                        sbuf_puts(&b, "/");
-                else if (name[i] == '\\' && i + 3 < n + 1 && name[i + 1] == 'x' && hexval(name[i + 2]) >= 0 &&
-                         hexval(name[i + 3]) >= 0 && (hexval(name[i + 2]) || hexval(name[i + 3]))) {
-                        sbuf_printf(&b, "%c", (char)(hexval(name[i + 2]) * 16 + hexval(name[i + 3])));
-                        i += 3;
-                } else
-                        sbuf_printf(&b, "%c", name[i]);
-        }
-        char *raw = sbuf_steal(&b);
-        char *canon = path_canonical(raw);
+        /* "-" is "/" before the \xHH escapes are decoded ("\x2d" stays a "-") */
+        char *raw = xasprintf("/%.*s", (int)(n - 6), name);
+        for (char *p = raw; *p; p++)
+                if (*p == '-')
+                        *p = '/';
+        char *dec = decode_escapes(raw, 16);
+        char *canon = path_canonical(dec);
         free(raw);
+        free(dec);
         return canon;
 }
 

@@ -612,6 +612,33 @@ fail:
         return r;
 }
 
+char *decode_escapes(const char *s, int base)
+{
+        if (!s)
+                return NULL;
+        struct sbuf b = {0};
+        for (const char *p = s; *p; p++) {
+                unsigned v = 0;
+                size_t n = 0;
+                if (p[0] == '\\' && base == 16 && p[1] == 'x' && isxdigit((unsigned char)p[2]) &&
+                    isxdigit((unsigned char)p[3])) {
+                        char hex[3] = {p[2], p[3], 0};
+                        v = (unsigned)strtoul(hex, NULL, 16);
+                        n = 3;
+                } else if (p[0] == '\\' && base == 8 && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+                           p[3] >= '0' && p[3] <= '7') {
+                        v = (unsigned)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+                        n = 3;
+                }
+                if (n && v) {
+                        sbuf_printf(&b, "%c", (char)v);
+                        p += n;
+                } else
+                        sbuf_printf(&b, "%c", *p);
+        }
+        return sbuf_steal(&b);
+}
+
 char *path_join(const char *a, const char *b)
 {
         if (!a || !*a)

@@ -162,4 +162,8 @@ int unlink_in_root(const char *root, const char *rel);
  * directory (…)"): an fsync error is an error, never ignored. */
 int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode,
                        const char **ret_stage);
+/* s with its escapes decoded: base 16 "\xHH" (udev, systemd unit names),
+ * base 8 "\ooo" (fstab as libmount reads it). An escape of a NUL byte and
+ * anything that is not a whole escape are kept as they are. NULL for NULL. */
+char *decode_escapes(const char *s, int base);
 char *path_join(const char *a, const char *b);
