@@ -157,7 +157,8 @@ void check_rule_keys(struct ctx *c)
                 for (size_t k = 0; k < si->n_devs; k++) {
                         const struct blockdev *b = &si->devs[k];
                         bool shared = false;
-                        if (o->kind == OBJ_MD && obj_uuid(o)) {
+                        if (o->kind == OBJ_MD && obj_uuid(o) && !o->preserve) {
+                                /* a preserved array's UUID is the one it has: every md carrying it is that array */
                                 key = "MD_UUID";
                                 shared = b->md_uuid && !strcasecmp(b->md_uuid, obj_uuid(o)) &&
                                          !streq_ptr(b->md_devname, o->md.name);
@@ -166,8 +167,11 @@ void check_rule_keys(struct ctx *c)
                                 key = "DM_NAME";
                                 if (!value)
                                         value = dm_name(vg->vg.name, o->lv.name);
-                                shared = streq_ptr(b->dm_name, value) &&
-                                         !(streq_ptr(b->dm_vg_name, vg->vg.name) && streq_ptr(b->dm_lv_name, o->lv.name));
+                                /* another LV (udev names its VG and LV), or a dm device that is no LV at all */
+                                bool other_lv = (b->dm_vg_name || b->dm_lv_name) &&
+                                                !(streq_ptr(b->dm_vg_name, vg->vg.name) && streq_ptr(b->dm_lv_name, o->lv.name));
+                                bool not_lvm = b->dm_uuid && !startswith(b->dm_uuid, "LVM-");
+                                shared = streq_ptr(b->dm_name, value) && (other_lv || not_lvm);
                         } else if (o->kind == OBJ_DISK && o->disk.n_paths && o->disk.udev_value) {
                                 key = "DM_UUID";
                                 shared = streq_ptr(b->dm_uuid, o->disk.udev_value) && b != o->disk.bd;

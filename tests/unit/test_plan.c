@@ -977,6 +977,16 @@ static void test_udev_keys_shared(void **state)
         x->dm_lv_name = xstrdup("l");
         expect_ok(&r, body, si);
         run_free(&r);
+        /* an LV whose udev record lacks the VG and LV names is still taken for the LV; a dm device
+         * that is no LV (a crypt mapping) called my--vg-l is not */
+        free(x->dm_vg_name), free(x->dm_lv_name);
+        x->dm_vg_name = x->dm_lv_name = NULL;
+        x->dm_uuid = xstrdup("LVM-abc");
+        expect_ok(&r, body, si);
+        run_free(&r);
+        free(x->dm_uuid);
+        x->dm_uuid = xstrdup("CRYPT-LUKS2-abc-my--vg-l");
+        expect_error(body, si, "udev-key-shared", 0, "DM_NAME==\"my--vg-l\", which dm-7 (not v/l) carries too");
         free_sysinfo(si);
 }
 
