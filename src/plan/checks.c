@@ -151,7 +151,7 @@ void check_rule_keys(struct ctx *c)
                 if (!o->tune.line)
                         continue;
                 const char *key = NULL;
-                _cleanup_free_ char *value = NULL, *vg_lv = NULL;
+                _cleanup_free_ char *value = NULL;
                 struct sbuf names = {0};
                 size_t n = 0;
                 for (size_t k = 0; k < si->n_devs; k++) {
