@@ -261,3 +261,71 @@ void file_results_free(struct file_result *v, size_t n)
                 free(v[i].path);
         free(v);
 }
+
+/* ---- the distribution of a root ------------------------------------------ */
+
+static bool in_root_file(const char *root, const char *rel, char **ret)
+{
+        size_t len;
+        char *t = NULL;
+        if (read_file_in_root(root, rel, &t, &len) < 0)
+                return false;
+        if (ret)
+                *ret = t;
+        else
+                free(t);
+        return true;
+}
+
+/* Whether the os-release text names rhel or fedora (or centos) as ID or in
+ * ID_LIKE: a space-separated list, quoted or not (os-release(5)). */
+static bool os_release_el(const char *t)
+{
+        for (const char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+                size_t skip = !strncmp(l, "ID=", 3) ? 3 : !strncmp(l, "ID_LIKE=", 8) ? 8 : 0;
+                if (!skip)
+                        continue;
+                const char *v = l + skip, *end = strchr(v, '\n');
+                size_t n = end ? (size_t)(end - v) : strlen(v);
+                for (size_t i = 0; i < n;) {
+                        while (i < n && (v[i] == ' ' || v[i] == '"' || v[i] == '\''))
+                                i++;
+                        size_t w = i;
+                        while (w < n && v[w] != ' ' && v[w] != '"' && v[w] != '\'')
+                                w++;
+                        if ((w - i == 4 && !strncmp(v + i, "rhel", 4)) || (w - i == 6 && !strncmp(v + i, "fedora", 6)) ||
+                            (w - i == 6 && !strncmp(v + i, "centos", 6)))
+                                return true;
+                        i = w;
+                }
+        }
+        return false;
+}
+
+bool root_is_el(const char *root)
+{
+        if (in_root_file(root, "etc/redhat-release", NULL))
+                return true;
+        /* etc/os-release is usually a link to ../usr/lib/os-release, and no
+         * link under the root is followed: read both */
+        static const char *const rels[] = {"etc/os-release", "usr/lib/os-release"};
+        for (size_t i = 0; i < ELEMENTSOF(rels); i++) {
+                char *t = NULL;
+                if (!in_root_file(root, rels[i], &t))
+                        continue;
+                bool el = os_release_el(t);
+                free(t);
+                if (el)
+                        return true;
+        }
+        return false;
+}
+
+const char *root_mdadm_conf(const char *root)
+{
+        if (in_root_file(root, "etc/mdadm.conf", NULL))
+                return "/etc/mdadm.conf";
+        if (in_root_file(root, "etc/mdadm/mdadm.conf", NULL))
+                return "/etc/mdadm/mdadm.conf";
+        return root_is_el(root) ? "/etc/mdadm.conf" : "/etc/mdadm/mdadm.conf";
+}

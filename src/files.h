@@ -28,3 +28,11 @@ void file_results_free(struct file_result *v, size_t n);
 /* The check render_files() starts with, alone: false (with the reasons in d)
  * when the files cannot be written for this profile. Reads only. */
 bool render_files_preflight(const struct plan *pl, const char *root, struct diags *d);
+
+/* Whether ROOT is an EL or Fedora system: etc/redhat-release, or rhel, fedora
+ * or centos as ID or in ID_LIKE of etc/os-release or usr/lib/os-release. */
+bool root_is_el(const char *root);
+/* Where mdadm.conf lives in ROOT: the file the root has (mdadm reads
+ * /etc/mdadm.conf first, then /etc/mdadm/mdadm.conf), else /etc/mdadm.conf on
+ * EL and Fedora, /etc/mdadm/mdadm.conf elsewhere (Debian). */
+const char *root_mdadm_conf(const char *root);

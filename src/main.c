@@ -451,7 +451,9 @@ static int load_plan(const struct args *a, const char *verb, struct profile *p, 
                 .os_disks = a->os_disks,
                 .seed = a->seed,
                 .seed_set = a->seed_set,
-                .mdadm_conf = a->mdadm_conf,
+                /* the file the target root's distribution reads (--root, else
+                 * this system: plan and validate show what apply would write) */
+                .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
                 .lvm_config = STORPROV_LVM_CONFIG,
         };
         r = plan_build(p, si, &o, pl, &d);
