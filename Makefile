@@ -175,7 +175,7 @@ bench:
 install: all
 	install -D -m 0755 $(B)/storprov $(DESTDIR)$(SBINDIR)/storprov
 	install -D -m 0644 profiles/storprov.rng $(DESTDIR)$(DATADIR)/storprov.rng
-	for p in profiles/*.xml; do install -D -m 0644 $$p $(DESTDIR)$(DATADIR)/profiles/$$(basename $$p); done
+	for p in profiles/*.xml; do install -D -m 0644 $$p $(DESTDIR)$(DATADIR)/examples/$$(basename $$p); done
 	install -D -m 0644 man/storprov.8 $(DESTDIR)$(MANDIR)/man8/storprov.8
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
 

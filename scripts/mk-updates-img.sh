@@ -4,7 +4,7 @@
 # starts. It carries
 #   /usr/sbin/storprov
 #   /usr/lib64/<lib>                 storprov's shared libraries the installer lacks
-#   /usr/share/storprov/storprov.rng, /usr/share/storprov/profiles/*.xml
+#   /usr/share/storprov/storprov.rng, /usr/share/storprov/examples/*.xml
 #   /etc/storprov/profiles/*.xml     the site's profiles (--profiles DIR)
 #   /usr/share/storprov/rpms/*.rpm   the storprov RPMs for %post (--rpm FILE)
 #
@@ -52,7 +52,7 @@ trap 'rm -rf "$stage"' EXIT
 install -D -m 0755 "$binary" "$stage/usr/sbin/storprov"
 install -D -m 0644 "$top/profiles/storprov.rng" "$stage/usr/share/storprov/storprov.rng"
 for p in "$top"/profiles/*.xml; do
-	install -D -m 0644 "$p" "$stage/usr/share/storprov/profiles/${p##*/}"
+	install -D -m 0644 "$p" "$stage/usr/share/storprov/examples/${p##*/}"
 done
 for d in "${profiles[@]}"; do
 	for p in "$d"/*.xml; do

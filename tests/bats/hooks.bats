@@ -266,6 +266,8 @@ SH
 	# said once, with storprov's reason
 	[ "$(grep -c 'waiting up to 300s' "$LOG")" = 1 ]
 	grep -q 'expected 2 disks, found 1' "$LOG"
+	# 300 s is above dracut's default rd.retry (180): said, with the fix
+	grep -q "WARN: storprov: rd.storprov.timeout=300 is above dracut's rd.retry=180: .*add rd.retry=330" "$LOG"
 	touch "$BATS_TEST_TMPDIR/present"
 	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
 	assert_success
@@ -279,12 +281,25 @@ SH
 	grep -q 'WARN: storprov: gave up waiting for the disks of /p.xml after 5s (rd.storprov.timeout=): p.xml:3: error: disks lun: expected 2 disks, found 1' "$LOG"
 }
 
-@test "dracut module-setup: site profiles win over shipped ones; kernel modules with hostonly=optional" {
+@test "dracut lib: rd.retry at or above the timeout is not warned about" {
+	dracut_env
+	printf '#!/bin/sh\nexit 2\n' >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	for c in "rd.storprov.timeout=300 rd.retry=330" "rd.storprov.timeout=120" ""; do
+		rm -rf "$storprov_rundir"
+		CMDLINE="rd.storprov.profile=/p.xml $c" PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -1 sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$TOP/hooks/dracut/90storprov/storprov-lib.sh'; storprov_disks_ready"
+	done
+	[ "$(grep -c 'waiting up to' "$LOG")" = 3 ]
+	run grep -c 'rd.retry' "$LOG"
+	assert_output 0
+}
+
+@test "dracut module-setup: only site profiles are candidates, examples apart; kernel modules with hostonly=optional" {
 	sysroot=$BATS_TEST_TMPDIR/sysroot initdir=$BATS_TEST_TMPDIR/initdir
-	mkdir -p "$sysroot/etc/storprov/profiles" "$sysroot/usr/share/storprov/profiles" "$initdir"
+	mkdir -p "$sysroot/etc/storprov/profiles" "$sysroot/usr/share/storprov/examples" "$initdir"
 	echo site >"$sysroot/etc/storprov/profiles/node.xml"
-	echo shipped >"$sysroot/usr/share/storprov/profiles/node.xml"
-	echo shipped-only >"$sysroot/usr/share/storprov/profiles/other.xml"
+	echo shipped >"$sysroot/usr/share/storprov/examples/node.xml"
+	echo shipped-only >"$sysroot/usr/share/storprov/examples/other.xml"
 	cat >"$BATS_TEST_TMPDIR/stubs.sh" <<SH
 dracutsysrootdir=$sysroot
 initdir=$initdir
@@ -302,14 +317,33 @@ SH
 	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; install; installkernel"
 	run -0 cat "$initdir/etc/storprov/profiles/node.xml"
 	assert_output site
-	run -0 cat "$initdir/etc/storprov/profiles/other.xml"
+	# the candidates are the site's profiles alone; the examples sit apart
+	run -0 ls "$initdir/etc/storprov/profiles"
+	assert_output node.xml
+	run -0 cat "$initdir/usr/share/storprov/examples/other.xml"
 	assert_output shipped-only
+	run -0 cat "$initdir/usr/share/storprov/examples/node.xml"
+	assert_output shipped
 	run -0 cat "$BATS_TEST_TMPDIR/hooks"
 	assert_line "hook initqueue/finished 90 /moddir/storprov-wait.sh"
 	assert_line "hook pre-mount 10 /moddir/storprov-provision.sh"
 	assert_line "hook pre-pivot 10 /moddir/storprov-persist.sh"
-	assert_line --partial "dinfo: storprov: /usr/share/storprov/profiles/node.xml is shadowed by a site profile"
 	assert_line --regexp '^instmods hostonly=-h-optional raid0 raid1 raid10 raid456 '
+	# no site profile uses multipath: no multipath modules
+	refute_line --partial dm-multipath
+	# a site profile that does: dm-multipath and its path selector
+	cp "$TOP/profiles/multipath-2path.xml" "$sysroot/etc/storprov/mp.xml"
+	: >"$BATS_TEST_TMPDIR/hooks"
+	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; installkernel"
+	run -0 cat "$BATS_TEST_TMPDIR/hooks"
+	assert_line "instmods hostonly=-h-optional dm-multipath dm-service-time"
+	# a shipped example that uses multipath does not count
+	rm "$sysroot/etc/storprov/mp.xml"
+	cp "$TOP/profiles/multipath-2path.xml" "$sysroot/usr/share/storprov/examples/"
+	: >"$BATS_TEST_TMPDIR/hooks"
+	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; installkernel"
+	run -0 cat "$BATS_TEST_TMPDIR/hooks"
+	refute_line --partial dm-multipath
 }
 
 @test "kickstart %pre: a profile directory goes through storprov select" {

@@ -38,8 +38,8 @@ setup_file() {
 	assert_line /usr/sbin/storprov
 	assert_line --regexp '^/usr/share/man/man8/storprov\.8'
 	assert_line /usr/share/storprov/storprov.rng
-	assert_line /usr/share/storprov/profiles/grid-3ware-raid5.xml
-	assert_line /usr/share/storprov/profiles/md-raid6-lvm.xml
+	assert_line /usr/share/storprov/examples/grid-3ware-raid5.xml
+	assert_line /usr/share/storprov/examples/md-raid6-lvm.xml
 	assert_line /etc/storprov/profiles
 	refute_line --partial dracut
 	run -0 rpm -qpl "$dracut"
@@ -74,7 +74,7 @@ setup_file() {
 	assert_line usr/sbin/storprov
 	assert_line usr/share/storprov/storprov.rng
 	for p in profiles/*.xml; do
-		assert_line "usr/share/storprov/profiles/${p##*/}"
+		assert_line "usr/share/storprov/examples/${p##*/}"
 	done
 	# glibc and what the list says the installer has are left out; libxml2 is carried
 	refute_line --regexp 'libc\.so'
