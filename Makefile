@@ -28,7 +28,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img
+.PHONY: all check check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img unit-tests
 
 all: $(B)/storprov
 
@@ -138,6 +138,9 @@ fuzz: fuzz-build
 check: all $(UNIT_BINS) check-tools asan fuzz-build
 	@tests/run-all.sh
 
+# The unit tests built, not run (the spec's %check runs them).
+unit-tests: $(UNIT_BINS)
+
 check-unit: $(UNIT_BINS)
 	@SUITES=unit tests/run-all.sh
 
@@ -184,18 +187,24 @@ install: all
 # `rpmbuild -ta`: the test fixtures hold files named *.spec, which -ta takes
 # for spec files; build with -ba on the spec, as `make rpm` does.)
 DIST       := storprov-$(VERSION)
+# The spec's URL (Source0 is URL/releases/TARBALL). A placeholder until the
+# project has a public home: set URL=... for a real release.
+URL        ?= https://storprov.example.org
 dist: $(B)/$(DIST).tar.gz
 $(B)/$(DIST).tar.gz: FORCE
 	rm -rf $(B)/dist && mkdir -p $(B)/dist/$(DIST)
 	git ls-files -z | xargs -0 cp -P --parents -t $(B)/dist/$(DIST)
 	echo '$(VERSION)' >$(B)/dist/$(DIST)/VERSION
-	sed 's/@VERSION@/$(VERSION)/g' storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's|@URL@|$(URL)|g' storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
 	tar -C $(B)/dist --owner=0 --group=0 --sort=name -czf $@ $(DIST)
 	@echo "wrote $@"
 
 # RPMs with the local rpmbuild (Debian's works: --nodeps, as EL's BuildRequires
-# are not Debian package names; no debuginfo, find-debuginfo is EL's).
-RPMBUILD_FLAGS ?= --nodeps --define "debug_package %{nil}"
+# are not Debian package names; no debuginfo, find-debuginfo is EL's, so the
+# binary is stripped at link time instead; Debian's brp-compress needs bash,
+# its #!/bin/sh is dash and it would leave the man page uncompressed).
+RPMBUILD_FLAGS ?= --nodeps --define "debug_package %{nil}" --define "build_ldflags -Wl,-s" \
+	--define "__os_install_post bash %{_rpmconfigdir}/brp-compress %{_prefix}"
 rpm: dist
 	rm -rf $(B)/rpm && mkdir -p $(B)/rpm
 	rpmbuild -ba $(RPMBUILD_FLAGS) --define "_topdir $(CURDIR)/$(B)/rpm" \

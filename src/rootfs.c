@@ -16,13 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/openat2.h>
+#include "openat2_compat.h"
 
 /* ---- confined to a root -------------------------------------------------- */
 
 static int openat2_dir(int rootfd, const char *rel)
 {
-#ifdef SYS_openat2
         if (getenv("STORPROV_NO_OPENAT2"))
                 return -ENOSYS;
         struct open_how how = {
@@ -31,11 +30,6 @@ static int openat2_dir(int rootfd, const char *rel)
         };
         long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
         return fd < 0 ? -errno : (int)fd;
-#else
-        (void)rootfd;
-        (void)rel;
-        return -ENOSYS;
-#endif
 }
 
 /* Splits REL into its directory components and the last name; refuses "..". */

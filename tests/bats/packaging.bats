@@ -61,8 +61,41 @@ setup_file() {
 	(cd "$x" && rpm2cpio "$TOP/$main" | cpio --quiet -idm)
 	run -0 "$x/usr/sbin/storprov" --version
 	assert_output "storprov $VERSION_STR"
-	run -0 rpmlint -r storprov.rpmlintrc "$main" "$dracut" "$srpm" "build/dist/storprov-$VERSION_STR/storprov.spec"
+	run -0 rpmlint -c storprov.rpmlint.toml -r storprov.rpmlintrc "$main" "$dracut" "$srpm" "build/dist/storprov-$VERSION_STR/storprov.spec"
 	assert_output --partial "0 errors, 0 warnings"
+	# the licence file, read back from the package; URL, licence tag
+	run -0 rpm -qpl "$main"
+	assert_line "/usr/share/licenses/storprov-$VERSION_STR/LICENSE"
+	run -0 bash -c "rpm -qp --qf '[%{FILENAMES} %{FILEFLAGS:fflags}\n]' '$main' | grep '/LICENSE '"
+	assert_output --regexp ' l$'
+	cmp "$x/usr/share/licenses/storprov-$VERSION_STR/LICENSE" LICENSE
+	run -0 rpm -qp --qf '%{URL}|%{LICENSE}\n' "$srpm"
+	assert_output --regexp '^https://[^|]+\|GPL-2\.0-or-later$'
+	# a man page rpmlint's own check sees compressed, a stripped binary
+	run -0 file "$x/usr/sbin/storprov"
+	refute_output --partial "not stripped"
+	assert_file_exists "$x/usr/share/man/man8/storprov.8.gz"
+}
+
+@test "the spec: %license, URL, a %check that runs the unit tests; every rpmlint filter explained" {
+	cd "$TOP"
+	spec=storprov.spec.in
+	grep -qx '%license LICENSE' "$spec"
+	grep -qE '^URL: +@URL@$' "$spec"
+	grep -qE '^BuildRequires: +libcmocka-devel$' "$spec"
+	# %check builds the unit tests and runs each (its body, up to %files)
+	run -0 sed -n '/^%check$/,/^%files/p' "$spec"
+	assert_line --partial "unit-tests"
+	assert_line --regexp '^ +"\$t"$'
+	# the unit tests' binaries the Makefile target builds are the ones make check runs
+	run -0 make -s -n unit-tests
+	# the licence the sources declare is the one shipped
+	[ "$(grep -rhoE 'SPDX-License-Identifier: [^ *]+' src | sort -u)" = "SPDX-License-Identifier: GPL-2.0-or-later" ]
+	grep -q '^License: *GPL-2.0-or-later$' "$spec"
+	head -2 LICENSE | grep -q 'Version 2, June 1991'
+	# every filter has a comment above it (a run of filters shares one)
+	awk '/^addFilter/ { if (!c) { print "unexplained: " $0; bad = 1 } next } /^#/ { c = 1; next } { c = 0 } END { exit bad }' storprov.rpmlintrc
+	[ "$(grep -c '^addFilter' storprov.rpmlintrc)" -le 8 ]
 }
 
 @test "make updates-img: a gzipped newc cpio with storprov, the profiles and only the libraries the installer lacks" {
@@ -105,4 +138,30 @@ setup_file() {
 	run -0 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --installer-root "$inst" --list
 	assert_line usr/lib64/libc.so.6
 	assert_line usr/lib64/libparted.so.2
+}
+
+@test "EL 8 headers: without <linux/openat2.h> the compat definitions match the kernel's ABI and confine" {
+	cd "$TOP"
+	# only the compat header includes the kernel's
+	run -0 grep -rl 'linux/openat2.h' src
+	assert_output src/openat2_compat.h
+	mkdir -p "$BATS_TEST_TMPDIR/root/etc"
+	echo inside >"$BATS_TEST_TMPDIR/root/etc/marker"
+	ln -s .. "$BATS_TEST_TMPDIR/root/up"
+	for mode in system compat; do
+		flag=
+		[ $mode = compat ] && flag=-DSTORPROV_NO_OPENAT2_H
+		cc -std=c11 -D_GNU_SOURCE -Isrc -Wall -Wextra -Werror $flag -o "$BATS_TEST_TMPDIR/check-$mode" tests/tools/openat2_check.c
+		run -0 "$BATS_TEST_TMPDIR/check-$mode" "$BATS_TEST_TMPDIR/root"
+		echo "$output" >"$BATS_TEST_TMPDIR/$mode.out"
+	done
+	diff -u "$BATS_TEST_TMPDIR/system.out" "$BATS_TEST_TMPDIR/compat.out"
+	assert_line "sizeof=24 flags@0 mode@8 resolve@16"
+	if ! grep -q ENOSYS <<<"$output"; then
+		assert_line "in-root: inside"
+		assert_line "no-symlinks: ELOOP"
+	fi
+	# the confined file code builds warning-free that way too
+	cc -std=c11 -D_GNU_SOURCE -Isrc $(pkg-config --cflags libxml-2.0 json-c) -Wall -Wextra -Wshadow -Werror \
+		-DSTORPROV_NO_OPENAT2_H -c -o "$BATS_TEST_TMPDIR/rootfs.o" src/rootfs.c
 }
