@@ -211,10 +211,13 @@ rpm: dist
 		--define "_sourcedir $(CURDIR)/$(B)" $(B)/dist/$(DIST)/storprov.spec
 	@find $(B)/rpm/RPMS $(B)/rpm/SRPMS -name '*.rpm' -printf 'wrote %p\n'
 
-# Anaconda updates image (inst.updates=): see scripts/mk-updates-img.sh.
+# Anaconda updates image (inst.updates=) for EL_RELEASE (8, 9 or 10): see
+# scripts/mk-updates-img.sh. It refuses on a host newer than that release
+# (scripts/el-releases.txt), so on Debian 12 for EL 8 and 9.
 UPDATES_BIN   ?= $(B)/storprov
+EL_RELEASE    ?= 9
 updates-img: all
-	scripts/mk-updates-img.sh --binary $(UPDATES_BIN) --output $(B)/storprov-updates.img
+	scripts/mk-updates-img.sh --binary $(UPDATES_BIN) --output $(B)/storprov-updates.img --el-release $(EL_RELEASE)
 
 FORCE:
 

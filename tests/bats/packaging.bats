@@ -98,27 +98,98 @@ setup_file() {
 	[ "$(grep -c '^addFilter' storprov.rpmlintrc)" -le 8 ]
 }
 
-@test "make updates-img: a gzipped newc cpio with storprov, the profiles and only the libraries the installer lacks" {
+# elf_versions IMG_DIR: "FILE VERSION" for every GLIBC_/GLIBCXX_ version an
+# ELF file under IMG_DIR asks for (readelf, not the script's word)
+elf_versions() {
+	local f
+	while IFS= read -r -d '' f; do
+		[ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] || continue
+		readelf --version-info -W "$f" | sed -n 's/.*Name: \(GLIBC[A-Z]*_[0-9.]*\) .*/\1/p' | sort -u | sed "s|^|${f#"$1"/} |"
+	done < <(find "$1" -type f -print0)
+}
+# above VERSIONS_FILE RELEASE: the lines of VERSIONS_FILE above RELEASE's table row
+above() {
+	local row glibc cxx f v
+	row=$(sed 's/#.*//' "$TOP/scripts/el-releases.txt" | awk -v r="$2" '$1 == r')
+	glibc=$(awk '{print $2}' <<<"$row") cxx=$(awk '{print $3}' <<<"$row")
+	[ -n "$glibc" ] && [ -n "$cxx" ]
+	while read -r f v; do
+		case $v in
+		GLIBC_*) [ "$(printf '%s\n%s\n' "${v#GLIBC_}" "$glibc" | sort -V | tail -n1)" = "$glibc" ] || echo "$f $v" ;;
+		GLIBCXX_*) [ "$(printf '%s\n%s\n' "${v#GLIBCXX_}" "$cxx" | sort -V | tail -n1)" = "$cxx" ] || echo "$f $v" ;;
+		esac
+	done <"$1"
+}
+
+@test "el-releases.txt: the glibc and GLIBCXX table for EL 8, 9 and 10" {
+	run -0 sh -c "sed 's/#.*//' '$TOP/scripts/el-releases.txt' | awk 'NF {print \$1, \$2, \$3}'"
+	assert_output "8 2.28 3.4.25
+9 2.34 3.4.29
+10 2.39 3.4.33"
+}
+
+@test "make updates-img: refused for EL 9 on a newer host, naming both versions; nothing left behind" {
 	cd "$TOP"
-	run -0 make -s updates-img
-	img=build/storprov-updates.img
+	host_glibc=$(getconf GNU_LIBC_VERSION | awk '{print $2}')
+	# only meaningful where this host is newer than EL 9 (Debian 12: 2.36)
+	[ "$(printf '%s\n2.34\n' "$host_glibc" | sort -V | tail -n1)" != 2.34 ] || skip "this host's glibc $host_glibc is not newer than EL 9's"
+	echo stale >build/storprov-updates.img
+	run -2 make -s updates-img EL_RELEASE=9
+	assert_output --partial "refused, nothing written: this host's glibc is $host_glibc, EL 9's installer has 2.34"
+	assert_output --partial "build the image on EL 9"
+	assert_file_not_exists build/storprov-updates.img
+	run -1 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --el-release 8
+	assert_output --partial "EL 8's installer has 2.28"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/u.img"
+	run -2 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --el-release 7
+	assert_output --partial "--el-release '7' is not in"
+}
+
+@test "updates image for EL 10: a gzipped newc cpio with no installer library and no symbol above EL 10's" {
+	cd "$TOP"
+	host_glibc=$(getconf GNU_LIBC_VERSION | awk '{print $2}')
+	[ "$(printf '%s\n2.39\n' "$host_glibc" | sort -V | tail -n1)" = 2.39 ] || skip "this host's glibc $host_glibc is newer than EL 10's"
+	img=$BATS_TEST_TMPDIR/u10.img
+	run -0 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$img" --el-release 10
 	run -0 gzip -t "$img"
-	run -0 bash -c "gzip -dc $img | cpio --quiet -it"
+	run -0 bash -c "gzip -dc '$img' | cpio --quiet -it"
 	assert_line usr/sbin/storprov
 	assert_line usr/share/storprov/storprov.rng
 	for p in profiles/*.xml; do
 		assert_line "usr/share/storprov/examples/${p##*/}"
 	done
-	# glibc and what the list says the installer has are left out; libxml2 is carried
-	refute_line --regexp 'libc\.so'
-	refute_line usr/lib64/libparted.so.2
-	refute_line usr/lib64/libblkid.so.1
-	assert_line usr/lib64/libxml2.so.2
+	# no library anaconda has: libxml2, ICU, libparted, libblkid, json-c, device-mapper, glibc, libstdc++
+	refute_line --regexp 'lib(xml2|icu[a-z]*|parted|blkid|json-c|devmapper|c|m|stdc\+\+|gcc_s)\.so'
 	# newc format, owned by root
-	run -0 bash -c "gzip -dc $img | head -c 6"
+	run -0 bash -c "gzip -dc '$img' | head -c 6"
 	assert_output 070701
-	run -0 bash -c "gzip -dc $img | cpio --quiet -itv usr/sbin/storprov"
+	run -0 bash -c "gzip -dc '$img' | cpio --quiet -itv usr/sbin/storprov"
 	assert_output --regexp '^-rwxr-xr-x +1 root +root '
+	# every ELF file's required versions, read back with readelf, within EL 10's
+	x=$BATS_TEST_TMPDIR/x
+	mkdir -p "$x"
+	(cd "$x" && gzip -dc "$img" | cpio --quiet -idm)
+	elf_versions "$x" >"$BATS_TEST_TMPDIR/versions"
+	grep -q '^usr/sbin/storprov GLIBC_2\.' "$BATS_TEST_TMPDIR/versions"
+	run -0 above "$BATS_TEST_TMPDIR/versions" 10
+	assert_output ""
+	# and the check can fail: this binary asks for more than EL 8 offers
+	run -0 above "$BATS_TEST_TMPDIR/versions" 8
+	assert_output --regexp '^usr/sbin/storprov GLIBC_2\.(29|3[0-9])'
+}
+
+@test "mk-updates-img: the ELF check refuses a binary above the release even when the host check is skipped" {
+	inst=$BATS_TEST_TMPDIR/stage2
+	mkdir -p "$inst/usr/lib64"
+	# an EL 8 installer that has every soname storprov loads: only the symbol versions can stop it
+	while read -r so; do touch "$inst/usr/lib64/$so"; done < <(ldd "$SP" | awk '{print $1}' | sed 's|.*/||')
+	run -1 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" \
+		--installer-root "$inst" --el-release 8 --skip-host-check
+	assert_output --regexp "refused, nothing written: usr/sbin/storprov needs GLIBC_2\.[0-9]+ \(EL 8: GLIBC_2\.28\)"
+	assert_file_not_exists "$BATS_TEST_TMPDIR/u.img"
+	# without the list's json-c for EL 8, a binary linked with libjson-c.so.5 is for another release
+	run -1 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --el-release 8 --skip-host-check
+	assert_output --partial "storprov needs libjson-c.so.5, which the EL 8 installer does not have under that name"
 }
 
 @test "mk-updates-img: --installer-root leaves out what the installer has; site profiles and RPMs go in" {
@@ -129,15 +200,23 @@ setup_file() {
 	cp "$TOP/profiles/many-luns.xml" "$BATS_TEST_TMPDIR/site/rack7.xml"
 	echo fake >"$BATS_TEST_TMPDIR/storprov-9.rpm"
 	run -0 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" \
-		--installer-root "$inst" --profiles "$BATS_TEST_TMPDIR/site" --rpm "$BATS_TEST_TMPDIR/storprov-9.rpm" --list
+		--installer-root "$inst" --profiles "$BATS_TEST_TMPDIR/site" --rpm "$BATS_TEST_TMPDIR/storprov-9.rpm" --list \
+		--el-release 9 --skip-host-check
 	refute_output --partial usr/lib64
 	assert_line etc/storprov/profiles/rack7.xml
 	assert_line usr/share/storprov/rpms/storprov-9.rpm
-	# an empty installer root: every library goes in
-	rm -f "$inst"/usr/lib64/*
-	run -0 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --installer-root "$inst" --list
-	assert_line usr/lib64/libc.so.6
-	assert_line usr/lib64/libparted.so.2
+	# an installer without libxml2: storprov would need the host's, and an image never overlays it
+	rm -f "$inst"/usr/lib64/libxml2.so.*
+	run -1 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --installer-root "$inst" \
+		--el-release 9 --skip-host-check
+	assert_output --partial "storprov needs libxml2.so.2"
+	# with libxml2 back, and libxml2's own dependencies (ICU, liblzma) gone from the
+	# installer root: not storprov's direct needs, so still nothing is carried
+	touch "$inst/usr/lib64/libxml2.so.2"
+	rm -f "$inst"/usr/lib64/libicu*.so.* "$inst"/usr/lib64/liblzma.so.*
+	run -0 "$TOP/scripts/mk-updates-img.sh" --binary "$SP" --output "$BATS_TEST_TMPDIR/u.img" --installer-root "$inst" \
+		--el-release 9 --skip-host-check --list
+	refute_output --partial usr/lib64
 }
 
 @test "EL 8 headers: without <linux/openat2.h> the compat definitions match the kernel's ABI and confine" {
