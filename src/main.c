@@ -115,7 +115,7 @@ static const struct verb {
         {"verify", NULL,
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"inventory", NULL, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
-        {"select", NULL, (const int[]){OPT_PROFILES, OPT_SYSROOT, 0}},
+        {"select", NULL, (const int[]){OPT_PROFILES, OPT_SYSROOT, OPT_FORMAT, 0}},
 };
 
 static const char *verb_help(const char *v)
@@ -348,7 +348,7 @@ static int cmd_geometry(struct args *a)
 
         if (a->format && !strcmp(a->format, "json")) {
                 json_object *j = json_object_new_object();
-                storprov_json_header(j, STORPROV_FORMAT_GEOMETRY);
+                storprov_json_header(j, &storprov_format_geometry);
                 json_object_object_add(j, "level", json_object_new_string(raid_level_name(d.level)));
                 json_object_object_add(j, "members", json_object_new_int64(d.members));
                 json_object_object_add(j, "legs", json_object_new_int64(d.legs ? d.legs : 1));
@@ -519,7 +519,7 @@ static int cmd_validate(struct args *a)
                         disks += pl.objs[i].kind == OBJ_DISK;
         if (json) {
                 json_object *j = json_object_new_object();
-                storprov_json_header(j, STORPROV_FORMAT_VALIDATE);
+                storprov_json_header(j, &storprov_format_validate);
                 json_object_object_add(j, "profile", json_object_new_string(a->profile));
                 json_object_object_add(j, "valid", json_object_new_boolean(r == 0));
                 json_object_object_add(j, "offline", json_object_new_boolean(a->offline));
@@ -711,7 +711,6 @@ static int cmd_verify(struct args *a)
                 .root = a->root ? a->root : "/",
                 .sysroot = a->sysroot ? a->sysroot : "/",
                 .json = a->format && !strcmp(a->format, "json"),
-                .tool_version = storprov_version,
         };
         r = verify_plan(&pl, &si, &o);
         plan_free(&pl);
@@ -737,7 +736,7 @@ static int cmd_inventory(struct args *a)
         int r = load_sysinfo(a, &si);
         if (r)
                 return r;
-        inventory_print(&si, a->format && !strcmp(a->format, "json"), storprov_version, stdout);
+        inventory_print(&si, a->format && !strcmp(a->format, "json"), stdout);
         sysinfo_free(&si);
         return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
 }
@@ -800,8 +799,44 @@ static int cmd_select(struct args *a)
                 profile_free(&p);
         }
         size_t nh = strv_len(hits);
+        /* closest first: the smallest count difference */
+        for (size_t i = 1; i < n_miss; i++)
+                for (size_t j = i; j > 0 && misses[j - 1].distance > misses[j].distance; j--) {
+                        struct miss t = misses[j];
+                        misses[j] = misses[j - 1];
+                        misses[j - 1] = t;
+                }
+        if (a->format && !strcmp(a->format, "json")) {
+                json_object *j = json_object_new_object();
+                storprov_json_header(j, &storprov_format_select);
+                json_object_object_add(j, "profiles", json_object_new_string(a->profiles));
+                json_object_object_add(j, "selected", nh == 1 ? json_object_new_string(hits[0]) : NULL);
+                json_object *ma = json_object_new_array();
+                for (size_t i = 0; i < nh; i++)
+                        json_object_array_add(ma, json_object_new_string(hits[i]));
+                json_object_object_add(j, "matches", ma);
+                json_object_object_add(j, "considered", json_object_new_int64((int64_t)(nf - bad)));
+                json_object_object_add(j, "not_loaded", json_object_new_int64((int64_t)bad));
+                json_object *na = json_object_new_array();
+                for (size_t i = 0; nh == 0 && i < n_miss; i++) {
+                        json_object *m = json_object_new_object();
+                        json_object_object_add(m, "profile", json_object_new_string(misses[i].path));
+                        json_object_object_add(m, "distance", misses[i].distance == UINT_MAX
+                                                                      ? NULL
+                                                                      : json_object_new_int64(misses[i].distance));
+                        json_object *w = json_object_new_array();
+                        for (size_t k = 0; misses[i].why && misses[i].why[k]; k++)
+                                json_object_array_add(w, json_object_new_string(misses[i].why[k]));
+                        json_object_object_add(m, "reasons", w);
+                        json_object_array_add(na, m);
+                }
+                json_object_object_add(j, "near_misses", na);
+                print_json(j);
+                json_object_put(j);
+        }
         if (nh == 1) {
-                puts(hits[0]);
+                if (!a->format || strcmp(a->format, "json"))
+                        puts(hits[0]);
                 r = 0;
         } else if (nh > 1) {
                 _cleanup_free_ char *l = strv_join(hits, ", ");
@@ -811,13 +846,6 @@ static int cmd_select(struct args *a)
         } else {
                 fprintf(stderr, "storprov select: no profile in %s matches this node (%zu considered%s)%s\n", a->profiles,
                         nf - bad, bad ? ", some did not load" : "", n_miss ? "; near misses, closest first:" : "");
-                /* closest first: the smallest count difference */
-                for (size_t i = 1; i < n_miss; i++)
-                        for (size_t j = i; j > 0 && misses[j - 1].distance > misses[j].distance; j--) {
-                                struct miss t = misses[j];
-                                misses[j] = misses[j - 1];
-                                misses[j - 1] = t;
-                        }
                 for (size_t i = 0; i < n_miss; i++) {
                         fprintf(stderr, "  %s:\n", misses[i].path);
                         for (size_t k = 0; misses[i].why && misses[i].why[k]; k++)

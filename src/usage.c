@@ -52,12 +52,13 @@ const char *const inventory_help =
         "it (a system disk: storprov never selects it).\n";
 
 const char *const select_help =
-        "Usage: storprov select --profiles DIR [--sysroot DIR]\n"
+        "Usage: storprov select --profiles DIR [--sysroot DIR] [--format text|json]\n"
         "\n"
         "Prints the path of the one profile in DIR (*.xml) whose <match> rules fit this node\n"
         "exactly (every <disks> group finds its count) and exits 0. When none fits, exits 2 and\n"
         "lists the near misses (which rule failed, by how much); when several fit, exits 2 and\n"
-        "names them.\n";
+        "names them. --format json prints the choice (or null), the matches and the near\n"
+        "misses as one document, whatever the exit status.\n";
 
 const char *const geometry_help =
         "Usage: storprov geometry --level L --members N --chunk SIZE [--legs K]\n"

@@ -45,7 +45,8 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 
 @test "validate --format json: verdict and diagnostics, with format and version" {
 	run -2 "$SP" validate --offline --format json --profile "$FIX/profiles/broken.xml"
-	[ "$(jq -r .format <<<"$output")" = storprov-validate/1 ]
+	[ "$(jq -r .format <<<"$output")" = storprov-validate ]
+	[ "$(jq -r .format_version <<<"$output")" = 2 ]
 	[ "$(jq -r .storprov_version <<<"$output")" = "$("$TOP/scripts/version.sh")" ]
 	[ "$(jq .valid <<<"$output")" = false ]
 	[ "$(jq .errors <<<"$output")" = 5 ]
@@ -85,7 +86,7 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	world grid-3ware
 	run -0 --separate-stderr "$SP" apply --dry-run --format json --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
 		--root "$BATS_TEST_TMPDIR/root" --seed 1
-	[ "$(jq -r .format <<<"$output")" = storprov-plan/1 ]
+	[ "$(jq -r .format <<<"$output")" = storprov-plan ]
 	[ "$(jq .dry_run <<<"$output")" = true ]
 	[ "$(jq .exit_code <<<"$output")" = 0 ]
 	[ "$(jq '[.steps[] | select(.kind=="mkfs")] | length' <<<"$output")" = 2 ]
