@@ -369,3 +369,60 @@ SH
 	assert_output --partial "expected 8 disks, found 7 (1 missing)"
 	assert_output --partial "no single profile in $FIX/fleet fits this node"
 }
+
+@test "storage-node.ks: select over the updates image's profiles or a directory; %post makes the profile's own mountpoints" {
+	pre_world "$TOP/kickstart/storage-node.ks"
+	# --seed applies to apply and plan only
+	printf '#!/bin/sh\necho "$*" >>%s\nv=$1; shift\n[ "$v" = select ] || set -- "$@" --seed 1\nexec %s "$v" "$@" --sysroot %s\n' \
+		"$BATS_TEST_TMPDIR/argv.log" "$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
+	# the updates image's site profiles: a fleet whose grid profile mounts elsewhere
+	site=$BATS_TEST_TMPDIR/site
+	mkdir -p "$site"
+	cp "$FIX"/fleet/*.xml "$site/"
+	sed -i 's|mountpoint="/storage/data%n"|mountpoint="/srv/grid%n"|' "$site/grid-3ware-raid5.xml"
+	sed -i 's|/etc/storprov/profiles|'"$site"'|g' "$BATS_TEST_TMPDIR/pre.sh"
+	fresh() { # a blank node again between installs
+		local d
+		rm -rf "$BATS_TEST_TMPDIR/w" "$FAKE_STATE" "$STORPROV_DEVROOT/dev"/*
+		cp -rL "$SYSROOT/grid-3ware" "$BATS_TEST_TMPDIR/w"
+		for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
+			truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
+		done
+	}
+	run_pre "ro storprov.os-disks=sda"
+	assert_success
+	cmp "$site/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	grep -q '^select --profiles '"$site"'$' "$BATS_TEST_TMPDIR/argv.log"
+	# a directory on the command line goes through select as well
+	fresh
+	run_pre "ro storprov.profile=$FIX/fleet storprov.os-disks=sda"
+	assert_success
+	cmp "$FIX/fleet/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	# two profiles that fit: the install stops, naming both
+	cp "$site/grid-3ware-raid5.xml" "$site/grid-copy.xml"
+	run_pre "ro storprov.os-disks=sda"
+	assert_failure
+	assert_output --partial "no single profile in $site fits this node"
+	rm "$site/grid-copy.xml"
+	# %post on the site profile: its mountpoints, not a hard-coded /storage/data1
+	fresh
+	run_pre "ro storprov.os-disks=sda"
+	assert_success
+	sysimage=$BATS_TEST_TMPDIR/sysimage
+	mkdir -p "$sysimage/root" "$sysimage/etc"
+	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
+		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' \
+		"$BATS_TEST_TMPDIR/storage-node.ks-2.sh" >"$BATS_TEST_TMPDIR/post.sh"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o TARGET
+	assert_line /srv/grid1
+	assert_line /srv/grid2
+	assert_dir_exists "$sysimage/srv/grid1"
+	assert_dir_exists "$sysimage/srv/grid2"
+	assert_not_exists "$sysimage/storage"
+	run grep -n 'storage/data' "$TOP/kickstart/storage-node.ks"
+	refute_output --regexp ':[^#]*mkdir'
+}
