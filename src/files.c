@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
 #include "render.h"
 #include "sanitize.h"
 
@@ -212,7 +213,53 @@ bool render_files_preflight(const struct plan *pl, const char *root, struct diag
         return diags_errors(d) == errors;
 }
 
-int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n)
+/* SELinux: every file written (or found as it should be) gets the label the
+ * root's policy gives it, and the directories on its way that have none.
+ * When a label cannot be set, a warning says which and what to do; with
+ * autorelabel, ROOT/.autorelabel asks for a relabel at the next boot. */
+static void label_files(const struct plan *pl, const char *root, const struct file_result *res, size_t nres,
+                        bool autorelabel, struct diags *d)
+{
+        struct root_labels *l = NULL;
+        _cleanup_free_ char *why = NULL;
+        size_t nbad = 0;
+        if (root_labels_open(root, &l, &why) < 0)
+                nbad = nres;
+        else if (!l)
+                return; /* no SELinux on this root */
+        for (size_t i = 0; l && i < pl->n_files && i < nres; i++) {
+                if (res[i].action == FILE_FAILED || res[i].action == FILE_REMOVED)
+                        continue;
+                char *w = NULL;
+                if (root_labels_apply(l, root, pl->files[i].path, &w) < 0) {
+                        nbad++;
+                        if (!why)
+                                why = w;
+                        else
+                                free(w);
+                }
+        }
+        root_labels_close(l);
+        if (!nbad)
+                return;
+        bool relabel = false;
+        if (autorelabel) {
+                int r = write_file_in_root(root, ".autorelabel", "", 0, 0644);
+                relabel = r >= 0;
+                if (r < 0)
+                        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label", "cannot write %s/.autorelabel: %s", root,
+                                 strerror(-r));
+        }
+        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label",
+                 "SELinux labels could not be set on %zu file%s (%s); under an enforcing policy udev and systemd may "
+                 "be denied reading them and the tuning lost at boot: %s",
+                 nbad, nbad == 1 ? "" : "s", why ? why : "?",
+                 relabel ? "wrote .autorelabel, the root is relabeled at its next boot"
+                         : "run restorecon -RF on them once the system runs, or pass --autorelabel");
+}
+
+int render_files(const struct plan *pl, const char *root, bool autorelabel, struct diags *d, struct file_result **ret,
+                 size_t *n)
 {
         if (!render_files_preflight(pl, root, d)) {
                 if (ret) {
@@ -240,6 +287,7 @@ int render_files(const struct plan *pl, const char *root, struct diags *d, struc
                 failed += a == FILE_FAILED;
                 res[nres++] = (struct file_result){.path = path_join(root, kind_path(pl, (enum file_kind)k)), .action = a};
         }
+        label_files(pl, root, res, nres, autorelabel, d);
         if (ret) {
                 *ret = res;
                 *n = nres;

@@ -50,7 +50,7 @@ struct args {
         bool offline;
         uint64_t seed;
         bool seed_set;
-        bool yes, dry_run, wipe, mount, wait;
+        bool yes, dry_run, wipe, mount, wait, autorelabel;
         const char *lock_file;
         const char *profiles;
         unsigned jobs;
@@ -66,7 +66,7 @@ struct args {
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_HELP,
 };
 
 static const struct option all_options[] = {
@@ -94,6 +94,7 @@ static const struct option all_options[] = {
         {"offline", no_argument, NULL, OPT_OFFLINE},
         {"os-disks", required_argument, NULL, OPT_OS_DISKS},
         {"ks-include", required_argument, NULL, OPT_KS_INCLUDE},
+        {"autorelabel", no_argument, NULL, OPT_AUTORELABEL},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -108,10 +109,11 @@ static const struct verb {
         {"validate", NULL,
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OFFLINE, OPT_FORMAT, OPT_OS_DISKS, 0}},
         {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
-        {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
+        {"render", NULL,
+         (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OS_DISKS, OPT_AUTORELABEL, 0}},
         {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
                                       OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE,
-                                      OPT_KS_INCLUDE, OPT_OS_DISKS, 0}},
+                                      OPT_KS_INCLUDE, OPT_OS_DISKS, OPT_AUTORELABEL, 0}},
         {"verify", NULL,
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"inventory", NULL, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
@@ -269,6 +271,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_REPORT: a->report = optarg; break;
                 case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
                 case OPT_WAIT: a->wait = true; break;
+                case OPT_AUTORELABEL: a->autorelabel = true; break;
                 case OPT_LOCK_FILE: a->lock_file = optarg; break;
                 case OPT_OFFLINE: a->offline = true; break;
                 case OPT_KS_INCLUDE: a->ks_include = optarg; break;
@@ -605,7 +608,7 @@ static int cmd_render(struct args *a)
         struct diags d = {0};
         struct file_result *res = NULL;
         size_t n = 0;
-        r = render_files(&pl, a->root, &d, &res, &n);
+        r = render_files(&pl, a->root, a->autorelabel, &d, &res, &n);
         diags_print(&d, stderr);
         diags_free(&d);
         for (size_t i = 0; i < n; i++)
@@ -655,6 +658,7 @@ static int cmd_apply(struct args *a)
                 .jobs = a->jobs ? a->jobs : 2,
                 .wait = a->wait,
                 .lock_file = a->lock_file,
+                .autorelabel = a->autorelabel,
         };
         int saved = -1;
         if (dry_json) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -421,4 +422,39 @@ int read_file_under_len(const char *root, const char *path, size_t max, char **r
 int read_file_under(const char *root, const char *path, char **ret)
 {
         return read_file_under_len(root, path, MiB, ret, NULL);
+}
+
+int label_in_root(const char *root, const char *rel, const char *label, bool only_unlabeled)
+{
+        char **dirs = NULL, *base = NULL;
+        int r = split_rel(rel, &dirs, &base);
+        if (r < 0)
+                return r;
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
+        int fd = -1;
+        if (dfd < 0)
+                r = dfd;
+        else if ((fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+                r = errno == ELOOP ? -ELOOP : -errno;
+        else if (only_unlabeled && fgetxattr(fd, "security.selinux", NULL, 0) > 0)
+                r = 0;
+        else {
+                char cur[256];
+                ssize_t n = fgetxattr(fd, "security.selinux", cur, sizeof cur - 1);
+                if (n > 0 && (size_t)n >= strlen(label) && !strncmp(cur, label, strlen(label)) &&
+                    (n == (ssize_t)strlen(label) || cur[strlen(label)] == 0))
+                        r = 0; /* already so */
+                else
+                        r = fsetxattr(fd, "security.selinux", label, strlen(label) + 1, 0) < 0 ? -errno : 1;
+        }
+        if (fd >= 0)
+                close(fd);
+        if (dfd >= 0)
+                close(dfd);
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
+        free(base);
+        return r;
 }

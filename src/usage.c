@@ -107,11 +107,13 @@ const char *const plan_help =
 
 const char *const render_help =
         "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
-        "                       [--mdadm-conf PATH] [--os-disks LIST]\n"
+        "                       [--mdadm-conf PATH] [--os-disks LIST] [--autorelabel]\n"
         "\n"
         "Writes the config files under DIR, atomically: /etc/fstab and mdadm.conf are merged\n"
         "(storprov's lines sit in a marked block, foreign lines are kept), the udev rules and\n"
-        "sysctl.d files are storprov's own.\n"
+        "sysctl.d files are storprov's own. On a root with SELinux each gets the label of the\n"
+        "root's policy.\n"
+        "  --autorelabel   when a label cannot be set, write DIR/.autorelabel\n"
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n";
@@ -121,7 +123,7 @@ const char *const apply_help =
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
         "                      [--wait] [--lock-file PATH]\n"
         "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE]\n"
-        "                      [--os-disks LIST]\n"
+        "                      [--os-disks LIST] [--autorelabel]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
@@ -144,6 +146,7 @@ const char *const apply_help =
         "  --mdadm-conf P  where mdadm.conf lives on the target (default: the file the root has,\n"
         "                  else /etc/mdadm.conf on EL/Fedora, else /etc/mdadm/mdadm.conf)\n"
         "  --ks-include F  after success, write the kickstart include (see plan --format ks)\n"
+        "  --autorelabel   when an SELinux label cannot be set, write ROOT/.autorelabel\n"
         "  --os-disks LIST the OS disks, in any spelling: never selected, never written; the\n"
         "                  include's ignoredisk --only-use= and clearpart name them\n";
 

@@ -23,6 +23,7 @@ struct apply_options {
         unsigned jobs;
         bool wait;                /* wait for another run's locks instead of failing */
         const char *lock_file;    /* NULL: STORPROV_LOCK_FILE */
+        bool autorelabel;         /* write ROOT/.autorelabel when an SELinux label cannot be set */
 };
 
 /* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state).

@@ -52,7 +52,7 @@ setup_file() {
 	assert_line "storprov = $VERSION_STR-1"
 	assert_line dracut
 	run -0 rpm -qp --requires "$srpm"
-	for br in parted-devel device-mapper-devel libxml2-devel json-c-devel libblkid-devel; do
+	for br in parted-devel device-mapper-devel libxml2-devel json-c-devel libblkid-devel libselinux-devel libcmocka-devel; do
 		assert_line "$br"
 	done
 	# the packaged binary is this version
