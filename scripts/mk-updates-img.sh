@@ -75,9 +75,9 @@ refuse() {
 	exit 1
 }
 # vle A B: version A <= version B
-vle() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$1" ]; }
+vle() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | sed -n 1p)" = "$1" ]; }
 
-read -r want_glibc want_cxx < <(awk -v r="$release" '$1 == r { print $2, $3; exit }' <(sed 's/#.*//' "$releases")) || true
+read -r want_glibc want_cxx < <(awk -v r="$release" '$1 == r && !f { f = $2 " " $3 } END { print f }' <(sed 's/#.*//' "$releases")) || true
 [ -n "${want_glibc:-}" ] || {
 	echo "mk-updates-img: --el-release '$release' is not in $releases (releases: $(sed 's/#.*//' "$releases" | awk 'NF { printf "%s ", $1 }'))" >&2
 	exit 2
@@ -86,7 +86,8 @@ read -r want_glibc want_cxx < <(awk -v r="$release" '$1 == r { print $2, $3; exi
 # This host against the release: its glibc, and the newest GLIBCXX its libstdc++ defines.
 if [ "$host_check" = 1 ]; then
 	host_glibc=$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')
-	stdcxx=$(ldconfig -p | awk '$1 == "libstdc++.so.6" && /x86-64|AArch64|64bit/ { print $NF; exit }')
+	# (awk reads to the end: an early exit would kill ldconfig with SIGPIPE under pipefail)
+	stdcxx=$(ldconfig -p | awk '$1 == "libstdc++.so.6" && /x86-64|AArch64|64bit/ && !p { p = $NF } END { print p }')
 	host_cxx=
 	[ -n "$stdcxx" ] && host_cxx=$(readelf -V -W "$stdcxx" | grep -oE 'GLIBCXX_3\.4(\.[0-9]+)?' | sed 's/^GLIBCXX_//' | sort -uV | tail -n1)
 	why=()

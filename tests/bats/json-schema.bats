@@ -71,7 +71,8 @@ valid() {
 	valid storprov-plan "$BATS_TEST_TMPDIR/dry.json"
 	[ "$(jq .dry_run "$BATS_TEST_TMPDIR/dry.json")" = true ]
 	run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" \
-		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json"
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json" \
+		--lock-file "$BATS_TEST_TMPDIR/lock"
 	valid storprov-report "$BATS_TEST_TMPDIR/report.json"
 }
 

@@ -60,7 +60,7 @@ label() { getfattr --only-values -n security.selinux "$1" 2>/dev/null | tr -d '\
 		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
 	done
 	run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" --root "$R" \
-		--seed 1 --yes --jobs 1
+		--seed 1 --yes --jobs 1 --lock-file "$BATS_TEST_TMPDIR/lock"
 	[ "$(label "$R/etc/sysctl.d/80-storprov.conf")" = system_u:object_r:system_conf_t:s0 ]
 	[ "$(label "$R/etc/sysctl.d")" = system_u:object_r:system_conf_t:s0 ]
 	[ "$(label "$R/etc/udev/rules.d/70-storprov.rules")" = system_u:object_r:udev_rules_t:s0 ]
