@@ -69,6 +69,13 @@ pre_world() {
 		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' "$body" >"$BATS_TEST_TMPDIR/pre.sh"
 }
 
+# post_sh SECTION: a %post body (ks_sections) as post.sh, /mnt/sysimage at $sysimage
+post_sh() {
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
+		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' "$1" >"$BATS_TEST_TMPDIR/post.sh"
+}
+
 run_pre() { # CMDLINE
 	echo "$1" >"$BATS_TEST_TMPDIR/cmdline"
 	rm -f "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" "$FAKE_STATE"/* 2>/dev/null || true
@@ -171,10 +178,7 @@ run_pre() { # CMDLINE
 	sysimage=$BATS_TEST_TMPDIR/sysimage
 	mkdir -p "$sysimage/root" "$sysimage/etc"
 	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
-	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
-		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
-		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' \
-		"$BATS_TEST_TMPDIR/storprov-post.ks-1.sh" >"$BATS_TEST_TMPDIR/post.sh"
+	post_sh "$BATS_TEST_TMPDIR/storprov-post.ks-1.sh"
 	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
 	assert_success
 	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o OPTIONS /storage/data1
@@ -382,12 +386,8 @@ SH
 	sed -i 's|mountpoint="/storage/data%n"|mountpoint="/srv/grid%n"|' "$site/grid-3ware-raid5.xml"
 	sed -i 's|/etc/storprov/profiles|'"$site"'|g' "$BATS_TEST_TMPDIR/pre.sh"
 	fresh() { # a blank node again between installs
-		local d
 		rm -rf "$BATS_TEST_TMPDIR/w" "$FAKE_STATE" "$STORPROV_DEVROOT/dev"/*
-		cp -rL "$SYSROOT/grid-3ware" "$BATS_TEST_TMPDIR/w"
-		for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
-			truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
-		done
+		fake_world grid-3ware "$BATS_TEST_TMPDIR/w"
 	}
 	run_pre "ro storprov.os-disks=sda"
 	assert_success
@@ -411,10 +411,7 @@ SH
 	sysimage=$BATS_TEST_TMPDIR/sysimage
 	mkdir -p "$sysimage/root" "$sysimage/etc"
 	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
-	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
-		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
-		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' \
-		"$BATS_TEST_TMPDIR/storage-node.ks-2.sh" >"$BATS_TEST_TMPDIR/post.sh"
+	post_sh "$BATS_TEST_TMPDIR/storage-node.ks-2.sh"
 	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
 	assert_success
 	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o TARGET

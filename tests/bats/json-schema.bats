@@ -61,11 +61,7 @@ valid() {
 
 @test "json: apply --dry-run and apply --report, through fake executables" {
 	export PATH="$FIX/fakebin:$PATH"
-	cp -rL "$SYSROOT/grid-3ware" "$BATS_TEST_TMPDIR/w"
-	mkdir -p "$STORPROV_DEVROOT/dev"
-	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
-		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
-	done
+	fake_world grid-3ware "$BATS_TEST_TMPDIR/w"
 	"$SP" apply --dry-run --format json --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" \
 		--root "$BATS_TEST_TMPDIR/root" --seed 1 >"$BATS_TEST_TMPDIR/dry.json" 2>/dev/null
 	valid storprov-plan "$BATS_TEST_TMPDIR/dry.json"

@@ -54,11 +54,7 @@ label() { getfattr --only-values -n security.selinux "$1" 2>/dev/null | tr -d '\
 @test "selinux: sysctl.d through apply, with fake executables" {
 	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot" FAKE_LOG="$BATS_TEST_TMPDIR/log" FAKE_STATE="$BATS_TEST_TMPDIR/st"
 	export PATH="$FIX/fakebin:$PATH"
-	cp -rL "$SYSROOT/grid-3ware" "$BATS_TEST_TMPDIR/w"
-	mkdir -p "$STORPROV_DEVROOT/dev"
-	for d in "$BATS_TEST_TMPDIR"/w/sys/block/*; do
-		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
-	done
+	fake_world grid-3ware "$BATS_TEST_TMPDIR/w"
 	run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" --root "$R" \
 		--seed 1 --yes --jobs 1 --lock-file "$BATS_TEST_TMPDIR/lock"
 	[ "$(label "$R/etc/sysctl.d/80-storprov.conf")" = system_u:object_r:system_conf_t:s0 ]
