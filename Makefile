@@ -10,7 +10,7 @@ DRACUTDIR  ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null 
 VERSION    := $(shell scripts/version.sh)
 
 CC         ?= cc
-PKGS       := libxml-2.0 json-c libparted devmapper blkid
+PKGS       := libxml-2.0 json-c libparted devmapper blkid libselinux
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 # Warnings are ours; CFLAGS stays the user's.
@@ -28,7 +28,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img
+.PHONY: all check check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img unit-tests
 
 all: $(B)/storprov
 
@@ -138,6 +138,9 @@ fuzz: fuzz-build
 check: all $(UNIT_BINS) check-tools asan fuzz-build
 	@tests/run-all.sh
 
+# The unit tests built, not run (the spec's %check runs them).
+unit-tests: $(UNIT_BINS)
+
 check-unit: $(UNIT_BINS)
 	@SUITES=unit tests/run-all.sh
 
@@ -175,7 +178,7 @@ bench:
 install: all
 	install -D -m 0755 $(B)/storprov $(DESTDIR)$(SBINDIR)/storprov
 	install -D -m 0644 profiles/storprov.rng $(DESTDIR)$(DATADIR)/storprov.rng
-	for p in profiles/*.xml; do install -D -m 0644 $$p $(DESTDIR)$(DATADIR)/profiles/$$(basename $$p); done
+	for p in profiles/*.xml; do install -D -m 0644 $$p $(DESTDIR)$(DATADIR)/examples/$$(basename $$p); done
 	install -D -m 0644 man/storprov.8 $(DESTDIR)$(MANDIR)/man8/storprov.8
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
 
@@ -184,28 +187,37 @@ install: all
 # `rpmbuild -ta`: the test fixtures hold files named *.spec, which -ta takes
 # for spec files; build with -ba on the spec, as `make rpm` does.)
 DIST       := storprov-$(VERSION)
+# The spec's URL (Source0 is URL/releases/TARBALL). A placeholder until the
+# project has a public home: set URL=... for a real release.
+URL        ?= https://storprov.example.org
 dist: $(B)/$(DIST).tar.gz
 $(B)/$(DIST).tar.gz: FORCE
 	rm -rf $(B)/dist && mkdir -p $(B)/dist/$(DIST)
 	git ls-files -z | xargs -0 cp -P --parents -t $(B)/dist/$(DIST)
 	echo '$(VERSION)' >$(B)/dist/$(DIST)/VERSION
-	sed 's/@VERSION@/$(VERSION)/g' storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's|@URL@|$(URL)|g' storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
 	tar -C $(B)/dist --owner=0 --group=0 --sort=name -czf $@ $(DIST)
 	@echo "wrote $@"
 
 # RPMs with the local rpmbuild (Debian's works: --nodeps, as EL's BuildRequires
-# are not Debian package names; no debuginfo, find-debuginfo is EL's).
-RPMBUILD_FLAGS ?= --nodeps --define "debug_package %{nil}"
+# are not Debian package names; no debuginfo, find-debuginfo is EL's, so the
+# binary is stripped at link time instead; Debian's brp-compress needs bash,
+# its #!/bin/sh is dash and it would leave the man page uncompressed).
+RPMBUILD_FLAGS ?= --nodeps --define "debug_package %{nil}" --define "build_ldflags -Wl,-s" \
+	--define "__os_install_post bash %{_rpmconfigdir}/brp-compress %{_prefix}"
 rpm: dist
 	rm -rf $(B)/rpm && mkdir -p $(B)/rpm
 	rpmbuild -ba $(RPMBUILD_FLAGS) --define "_topdir $(CURDIR)/$(B)/rpm" \
 		--define "_sourcedir $(CURDIR)/$(B)" $(B)/dist/$(DIST)/storprov.spec
 	@find $(B)/rpm/RPMS $(B)/rpm/SRPMS -name '*.rpm' -printf 'wrote %p\n'
 
-# Anaconda updates image (inst.updates=): see scripts/mk-updates-img.sh.
+# Anaconda updates image (inst.updates=) for EL_RELEASE (8, 9 or 10): see
+# scripts/mk-updates-img.sh. It refuses on a host newer than that release
+# (scripts/el-releases.txt), so on Debian 12 for EL 8 and 9.
 UPDATES_BIN   ?= $(B)/storprov
+EL_RELEASE    ?= 9
 updates-img: all
-	scripts/mk-updates-img.sh --binary $(UPDATES_BIN) --output $(B)/storprov-updates.img
+	scripts/mk-updates-img.sh --binary $(UPDATES_BIN) --output $(B)/storprov-updates.img --el-release $(EL_RELEASE)
 
 FORCE:
 

@@ -5,10 +5,10 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev)
+build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev libselinux1-dev)
 tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
        xfsprogs gdisk util-linux fdisk kmod strace e2fsprogs procps
-       rpm rpm2cpio rpmlint cpio mandoc
+       rpm rpm2cpio rpmlint cpio mandoc file python3-jsonschema attr
        multipath-tools)
 # Hostile-input suites: libFuzzer targets need clang and its runtime (libFuzzer
 # ships in libclang-rt-14-dev on Debian 12); the ASan+UBSan build uses gcc's.

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
 #include "render.h"
 #include "sanitize.h"
 
@@ -242,7 +243,53 @@ bool render_files_preflight(const struct plan *pl, const char *root, struct diag
         return diags_errors(d) == errors;
 }
 
-int render_files(const struct plan *pl, const char *root, struct diags *d, struct file_result **ret, size_t *n)
+/* SELinux: every file written (or found as it should be) gets the label the
+ * root's policy gives it, and the directories on its way that have none.
+ * When a label cannot be set, a warning says which and what to do; with
+ * autorelabel, ROOT/.autorelabel asks for a relabel at the next boot. */
+static void label_files(const struct plan *pl, const char *root, const struct file_result *res, size_t nres,
+                        bool autorelabel, struct diags *d)
+{
+        struct root_labels *l = NULL;
+        _cleanup_free_ char *why = NULL;
+        size_t nbad = 0;
+        if (root_labels_open(root, &l, &why) < 0)
+                nbad = nres;
+        else if (!l)
+                return; /* no SELinux on this root */
+        for (size_t i = 0; l && i < pl->n_files && i < nres; i++) {
+                if (res[i].action == FILE_FAILED || res[i].action == FILE_REMOVED)
+                        continue;
+                char *w = NULL;
+                if (root_labels_apply(l, root, pl->files[i].path, &w) < 0) {
+                        nbad++;
+                        if (!why)
+                                why = w;
+                        else
+                                free(w);
+                }
+        }
+        root_labels_close(l);
+        if (!nbad)
+                return;
+        bool relabel = false;
+        if (autorelabel) {
+                int r = write_file_in_root(root, ".autorelabel", "", 0, 0644);
+                relabel = r >= 0;
+                if (r < 0)
+                        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label", "cannot write %s/.autorelabel: %s", root,
+                                 strerror(-r));
+        }
+        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label",
+                 "SELinux labels could not be set on %zu file%s (%s); under an enforcing policy udev and systemd may "
+                 "be denied reading them and the tuning lost at boot: %s",
+                 nbad, nbad == 1 ? "" : "s", why ? why : "?",
+                 relabel ? "wrote .autorelabel, the root is relabeled at its next boot"
+                         : "run restorecon -RF on them once the system runs, or pass --autorelabel");
+}
+
+int render_files(const struct plan *pl, const char *root, bool autorelabel, struct diags *d, struct file_result **ret,
+                 size_t *n)
 {
         if (!render_files_preflight(pl, root, d)) {
                 if (ret) {
@@ -270,6 +317,7 @@ int render_files(const struct plan *pl, const char *root, struct diags *d, struc
                 failed += a == FILE_FAILED;
                 res[nres++] = (struct file_result){.path = path_join(root, kind_path(pl, (enum file_kind)k)), .action = a};
         }
+        label_files(pl, root, res, nres, autorelabel, d);
         if (ret) {
                 *ret = res;
                 *n = nres;
@@ -290,4 +338,72 @@ void file_results_free(struct file_result *v, size_t n)
         for (size_t i = 0; i < n; i++)
                 free(v[i].path);
         free(v);
+}
+
+/* ---- the distribution of a root ------------------------------------------ */
+
+static bool in_root_file(const char *root, const char *rel, char **ret)
+{
+        size_t len;
+        char *t = NULL;
+        if (read_file_in_root(root, rel, &t, &len) < 0)
+                return false;
+        if (ret)
+                *ret = t;
+        else
+                free(t);
+        return true;
+}
+
+/* Whether the os-release text names rhel or fedora (or centos) as ID or in
+ * ID_LIKE: a space-separated list, quoted or not (os-release(5)). */
+static bool os_release_el(const char *t)
+{
+        for (const char *l = t; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+                size_t skip = !strncmp(l, "ID=", 3) ? 3 : !strncmp(l, "ID_LIKE=", 8) ? 8 : 0;
+                if (!skip)
+                        continue;
+                const char *v = l + skip, *end = strchr(v, '\n');
+                size_t n = end ? (size_t)(end - v) : strlen(v);
+                for (size_t i = 0; i < n;) {
+                        while (i < n && (v[i] == ' ' || v[i] == '"' || v[i] == '\''))
+                                i++;
+                        size_t w = i;
+                        while (w < n && v[w] != ' ' && v[w] != '"' && v[w] != '\'')
+                                w++;
+                        if ((w - i == 4 && !strncmp(v + i, "rhel", 4)) || (w - i == 6 && !strncmp(v + i, "fedora", 6)) ||
+                            (w - i == 6 && !strncmp(v + i, "centos", 6)))
+                                return true;
+                        i = w;
+                }
+        }
+        return false;
+}
+
+bool root_is_el(const char *root)
+{
+        if (in_root_file(root, "etc/redhat-release", NULL))
+                return true;
+        /* etc/os-release is usually a link to ../usr/lib/os-release, and no
+         * link under the root is followed: read both */
+        static const char *const rels[] = {"etc/os-release", "usr/lib/os-release"};
+        for (size_t i = 0; i < ELEMENTSOF(rels); i++) {
+                char *t = NULL;
+                if (!in_root_file(root, rels[i], &t))
+                        continue;
+                bool el = os_release_el(t);
+                free(t);
+                if (el)
+                        return true;
+        }
+        return false;
+}
+
+const char *root_mdadm_conf(const char *root)
+{
+        if (in_root_file(root, "etc/mdadm.conf", NULL))
+                return "/etc/mdadm.conf";
+        if (in_root_file(root, "etc/mdadm/mdadm.conf", NULL))
+                return "/etc/mdadm/mdadm.conf";
+        return root_is_el(root) ? "/etc/mdadm.conf" : "/etc/mdadm/mdadm.conf";
 }

@@ -11,6 +11,7 @@
 #include "plan/plan.h"
 #include "sanitize.h"
 #include "util.h"
+#include "version.h"
 
 /* Entries of SYSROOT/sys/block/NAME/REL (holders), sorted. */
 static char **list_names(const char *sysroot, const char *name, const char *rel)
@@ -153,17 +154,14 @@ static json_object *jstrv(char **v)
         return a;
 }
 
-void inventory_print(const struct sysinfo *si, bool json, const char *tool_version, FILE *f)
+void inventory_print(const struct sysinfo *si, bool json, FILE *f)
 {
         size_t nm = 0;
         struct mount_ent *m = read_mounts(si->sysroot, &nm);
         json_object *root = NULL, *disks = NULL;
         if (json) {
                 root = json_object_new_object();
-                json_object_object_add(root, "format", jstr(INVENTORY_FORMAT));
-                json_object_object_add(root, "format_version", json_object_new_int(INVENTORY_FORMAT_VERSION));
-                json_object_object_add(root, "tool", jstr("storprov"));
-                json_object_object_add(root, "tool_version", jstr(tool_version));
+                storprov_json_header(root, &storprov_format_inventory);
                 json_object_object_add(root, "sysroot", jstr(si->sysroot));
                 json_object_object_add(root, "mem_total_bytes", ju64(si->mem_total_bytes));
                 disks = json_object_new_array();

@@ -8,8 +8,5 @@
 
 #include "discover.h"
 
-#define INVENTORY_FORMAT "storprov-inventory"
-#define INVENTORY_FORMAT_VERSION 1
-
 /* Prints si's disks (md and dm devices appear as holders, not as disks). */
-void inventory_print(const struct sysinfo *si, bool json, const char *tool_version, FILE *f);
+void inventory_print(const struct sysinfo *si, bool json, FILE *f);

@@ -50,7 +50,7 @@ struct args {
         bool offline;
         uint64_t seed;
         bool seed_set;
-        bool yes, dry_run, wipe, mount, wait;
+        bool yes, dry_run, wipe, mount, wait, autorelabel;
         const char *lock_file;
         const char *profiles;
         unsigned jobs;
@@ -66,7 +66,7 @@ struct args {
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_HELP,
 };
 
 static const struct option all_options[] = {
@@ -94,6 +94,7 @@ static const struct option all_options[] = {
         {"offline", no_argument, NULL, OPT_OFFLINE},
         {"os-disks", required_argument, NULL, OPT_OS_DISKS},
         {"ks-include", required_argument, NULL, OPT_KS_INCLUDE},
+        {"autorelabel", no_argument, NULL, OPT_AUTORELABEL},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -108,14 +109,15 @@ static const struct verb {
         {"validate", NULL,
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OFFLINE, OPT_FORMAT, OPT_OS_DISKS, 0}},
         {"plan", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
-        {"render", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
+        {"render", NULL,
+         (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OS_DISKS, OPT_AUTORELABEL, 0}},
         {"apply", NULL, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_YES, OPT_DRY_RUN, OPT_REPORT,
                                       OPT_JOBS, OPT_WIPE, OPT_MOUNT, OPT_MDADM_CONF, OPT_FORMAT, OPT_WAIT, OPT_LOCK_FILE,
-                                      OPT_KS_INCLUDE, OPT_OS_DISKS, 0}},
+                                      OPT_KS_INCLUDE, OPT_OS_DISKS, OPT_AUTORELABEL, 0}},
         {"verify", NULL,
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"inventory", NULL, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
-        {"select", NULL, (const int[]){OPT_PROFILES, OPT_SYSROOT, 0}},
+        {"select", NULL, (const int[]){OPT_PROFILES, OPT_SYSROOT, OPT_FORMAT, 0}},
 };
 
 static const char *verb_help(const char *v)
@@ -269,6 +271,7 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_REPORT: a->report = optarg; break;
                 case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
                 case OPT_WAIT: a->wait = true; break;
+                case OPT_AUTORELABEL: a->autorelabel = true; break;
                 case OPT_LOCK_FILE: a->lock_file = optarg; break;
                 case OPT_OFFLINE: a->offline = true; break;
                 case OPT_KS_INCLUDE: a->ks_include = optarg; break;
@@ -348,7 +351,7 @@ static int cmd_geometry(struct args *a)
 
         if (a->format && !strcmp(a->format, "json")) {
                 json_object *j = json_object_new_object();
-                storprov_json_header(j, STORPROV_FORMAT_GEOMETRY);
+                storprov_json_header(j, &storprov_format_geometry);
                 json_object_object_add(j, "level", json_object_new_string(raid_level_name(d.level)));
                 json_object_object_add(j, "members", json_object_new_int64(d.members));
                 json_object_object_add(j, "legs", json_object_new_int64(d.legs ? d.legs : 1));
@@ -451,7 +454,9 @@ static int load_plan(const struct args *a, const char *verb, struct profile *p, 
                 .os_disks = a->os_disks,
                 .seed = a->seed,
                 .seed_set = a->seed_set,
-                .mdadm_conf = a->mdadm_conf,
+                /* the file the target root's distribution reads (--root, else
+                 * this system: plan and validate show what apply would write) */
+                .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
                 .lvm_config = STORPROV_LVM_CONFIG,
         };
         r = plan_build(p, si, &o, pl, &d);
@@ -517,7 +522,7 @@ static int cmd_validate(struct args *a)
                         disks += pl.objs[i].kind == OBJ_DISK;
         if (json) {
                 json_object *j = json_object_new_object();
-                storprov_json_header(j, STORPROV_FORMAT_VALIDATE);
+                storprov_json_header(j, &storprov_format_validate);
                 json_object_object_add(j, "profile", json_object_new_string(a->profile));
                 json_object_object_add(j, "valid", json_object_new_boolean(r == 0));
                 json_object_object_add(j, "offline", json_object_new_boolean(a->offline));
@@ -603,7 +608,7 @@ static int cmd_render(struct args *a)
         struct diags d = {0};
         struct file_result *res = NULL;
         size_t n = 0;
-        r = render_files(&pl, a->root, &d, &res, &n);
+        r = render_files(&pl, a->root, a->autorelabel, &d, &res, &n);
         diags_print(&d, stderr);
         diags_free(&d);
         for (size_t i = 0; i < n; i++)
@@ -653,6 +658,7 @@ static int cmd_apply(struct args *a)
                 .jobs = a->jobs ? a->jobs : 2,
                 .wait = a->wait,
                 .lock_file = a->lock_file,
+                .autorelabel = a->autorelabel,
         };
         int saved = -1;
         if (dry_json) {
@@ -709,7 +715,6 @@ static int cmd_verify(struct args *a)
                 .root = a->root ? a->root : "/",
                 .sysroot = a->sysroot ? a->sysroot : "/",
                 .json = a->format && !strcmp(a->format, "json"),
-                .tool_version = storprov_version,
         };
         r = verify_plan(&pl, &si, &o);
         plan_free(&pl);
@@ -735,7 +740,7 @@ static int cmd_inventory(struct args *a)
         int r = load_sysinfo(a, &si);
         if (r)
                 return r;
-        inventory_print(&si, a->format && !strcmp(a->format, "json"), storprov_version, stdout);
+        inventory_print(&si, a->format && !strcmp(a->format, "json"), stdout);
         sysinfo_free(&si);
         return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
 }
@@ -798,8 +803,44 @@ static int cmd_select(struct args *a)
                 profile_free(&p);
         }
         size_t nh = strv_len(hits);
+        /* closest first: the smallest count difference */
+        for (size_t i = 1; i < n_miss; i++)
+                for (size_t j = i; j > 0 && misses[j - 1].distance > misses[j].distance; j--) {
+                        struct miss t = misses[j];
+                        misses[j] = misses[j - 1];
+                        misses[j - 1] = t;
+                }
+        if (a->format && !strcmp(a->format, "json")) {
+                json_object *j = json_object_new_object();
+                storprov_json_header(j, &storprov_format_select);
+                json_object_object_add(j, "profiles", json_object_new_string(a->profiles));
+                json_object_object_add(j, "selected", nh == 1 ? json_object_new_string(hits[0]) : NULL);
+                json_object *ma = json_object_new_array();
+                for (size_t i = 0; i < nh; i++)
+                        json_object_array_add(ma, json_object_new_string(hits[i]));
+                json_object_object_add(j, "matches", ma);
+                json_object_object_add(j, "considered", json_object_new_int64((int64_t)(nf - bad)));
+                json_object_object_add(j, "not_loaded", json_object_new_int64((int64_t)bad));
+                json_object *na = json_object_new_array();
+                for (size_t i = 0; nh == 0 && i < n_miss; i++) {
+                        json_object *m = json_object_new_object();
+                        json_object_object_add(m, "profile", json_object_new_string(misses[i].path));
+                        json_object_object_add(m, "distance", misses[i].distance == UINT_MAX
+                                                                      ? NULL
+                                                                      : json_object_new_int64(misses[i].distance));
+                        json_object *w = json_object_new_array();
+                        for (size_t k = 0; misses[i].why && misses[i].why[k]; k++)
+                                json_object_array_add(w, json_object_new_string(misses[i].why[k]));
+                        json_object_object_add(m, "reasons", w);
+                        json_object_array_add(na, m);
+                }
+                json_object_object_add(j, "near_misses", na);
+                print_json(j);
+                json_object_put(j);
+        }
         if (nh == 1) {
-                puts(hits[0]);
+                if (!a->format || strcmp(a->format, "json"))
+                        puts(hits[0]);
                 r = 0;
         } else if (nh > 1) {
                 _cleanup_free_ char *l = strv_join(hits, ", ");
@@ -809,13 +850,6 @@ static int cmd_select(struct args *a)
         } else {
                 fprintf(stderr, "storprov select: no profile in %s matches this node (%zu considered%s)%s\n", a->profiles,
                         nf - bad, bad ? ", some did not load" : "", n_miss ? "; near misses, closest first:" : "");
-                /* closest first: the smallest count difference */
-                for (size_t i = 1; i < n_miss; i++)
-                        for (size_t j = i; j > 0 && misses[j - 1].distance > misses[j].distance; j--) {
-                                struct miss t = misses[j];
-                                misses[j] = misses[j - 1];
-                                misses[j - 1] = t;
-                        }
                 for (size_t i = 0; i < n_miss; i++) {
                         fprintf(stderr, "  %s:\n", misses[i].path);
                         for (size_t k = 0; misses[i].why && misses[i].why[k]; k++)

@@ -451,7 +451,8 @@ static json_object *jstep(const struct plan *pl, size_t i)
 void plan_write_json(const struct plan *pl, FILE *f)
 {
         fputs("{\n", f);
-        put_member(f, "format", jstr(STORPROV_FORMAT_PLAN));
+        put_member(f, "format", jstr(storprov_format_plan.name));
+        put_member(f, "format_version", json_object_new_int(storprov_format_plan.version));
         put_member(f, "storprov_version", jstr(storprov_version));
         put_member(f, "profile", jstr(pl->profile_name));
         put_member(f, "profile_path", jstr(pl->profile_path));

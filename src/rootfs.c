@@ -13,16 +13,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/openat2.h>
+#include "openat2_compat.h"
 
 /* ---- confined to a root -------------------------------------------------- */
 
 static int openat2_dir(int rootfd, const char *rel)
 {
-#ifdef SYS_openat2
         if (getenv("STORPROV_NO_OPENAT2"))
                 return -ENOSYS;
         struct open_how how = {
@@ -31,11 +31,6 @@ static int openat2_dir(int rootfd, const char *rel)
         };
         long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
         return fd < 0 ? -errno : (int)fd;
-#else
-        (void)rootfd;
-        (void)rel;
-        return -ENOSYS;
-#endif
 }
 
 /* Splits REL into its directory components and the last name; refuses "..". */
@@ -98,7 +93,10 @@ static int open_dirs(int rootfd, char **dirs, bool create)
         return cur;
 }
 
-int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len)
+/* The directory REL's last component is in, under ROOT (every component
+ * confined, none created): an fd, with the last component in *ret_base
+ * (allocated); or -errno. */
+static int open_parent_in_root(const char *root, const char *rel, char **ret_base)
 {
         char **dirs = NULL, *base = NULL;
         int r = split_rel(rel, &dirs, &base);
@@ -106,11 +104,37 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
                 return r;
         int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
-        int fd = -1;
+        if (rootfd >= 0)
+                close(rootfd);
+        strv_free(dirs);
         if (dfd < 0)
-                r = dfd;
-        else if ((fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
-                r = -errno;
+                free(base);
+        else
+                *ret_base = base;
+        return dfd;
+}
+
+/* REL under ROOT (the directories on the way confined, the last component
+ * not followed either), opened read-only; an fd or -errno. */
+static int open_in_root(const char *root, const char *rel)
+{
+        _cleanup_free_ char *base = NULL;
+        int dfd = open_parent_in_root(root, rel, &base);
+        if (dfd < 0)
+                return dfd;
+        int fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+                fd = -errno;
+        close(dfd);
+        return fd;
+}
+
+int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret_len)
+{
+        int r = 0;
+        int fd = open_in_root(root, rel);
+        if (fd < 0)
+                r = fd;
         else {
                 struct stat st;
                 if (fstat(fd, &st) < 0)
@@ -157,12 +181,6 @@ int read_file_in_root(const char *root, const char *rel, char **ret, size_t *ret
         }
         if (fd >= 0)
                 close(fd);
-        if (dfd >= 0)
-                close(dfd);
-        if (rootfd >= 0)
-                close(rootfd);
-        strv_free(dirs);
-        free(base);
         return r;
 }
 
@@ -245,27 +263,18 @@ int mkdir_in_root(const char *root, const char *rel)
 
 int unlink_in_root(const char *root, const char *rel)
 {
-        char **dirs = NULL, *base = NULL;
-        int r = split_rel(rel, &dirs, &base);
-        if (r < 0)
-                return r;
-        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, false);
-        struct stat st;
+        _cleanup_free_ char *base = NULL;
+        int dfd = open_parent_in_root(root, rel, &base), r = 0;
         if (dfd < 0)
-                r = dfd;
-        else if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return dfd;
+        struct stat st;
+        if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 r = -errno;
         else if (!S_ISREG(st.st_mode))
                 r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
         else if (unlinkat(dfd, base, 0) < 0 || fsync(dfd) < 0)
                 r = -errno;
-        if (dfd >= 0)
-                close(dfd);
-        if (rootfd >= 0)
-                close(rootfd);
-        strv_free(dirs);
-        free(base);
+        close(dfd);
         return r;
 }
 
@@ -444,4 +453,22 @@ int read_file_under_len(const char *root, const char *path, size_t max, char **r
 int read_file_under(const char *root, const char *path, char **ret)
 {
         return read_file_under_len(root, path, MiB, ret, NULL);
+}
+
+int label_in_root(const char *root, const char *rel, const char *label, bool only_unlabeled)
+{
+        int fd = open_in_root(root, rel), r;
+        if (fd < 0)
+                return fd;
+        char cur[256];
+        ssize_t n = fgetxattr(fd, "security.selinux", cur, sizeof cur - 1);
+        size_t want = strlen(label);
+        if (only_unlabeled && n > 0)
+                r = 0;
+        else if (n > 0 && (size_t)n >= want && !memcmp(cur, label, want) && ((size_t)n == want || cur[want] == 0))
+                r = 0; /* already so */
+        else
+                r = fsetxattr(fd, "security.selinux", label, want + 1, 0) < 0 ? -errno : 1;
+        close(fd);
+        return r;
 }

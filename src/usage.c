@@ -52,12 +52,13 @@ const char *const inventory_help =
         "it (a system disk: storprov never selects it).\n";
 
 const char *const select_help =
-        "Usage: storprov select --profiles DIR [--sysroot DIR]\n"
+        "Usage: storprov select --profiles DIR [--sysroot DIR] [--format text|json]\n"
         "\n"
         "Prints the path of the one profile in DIR (*.xml) whose <match> rules fit this node\n"
         "exactly (every <disks> group finds its count) and exits 0. When none fits, exits 2 and\n"
         "lists the near misses (which rule failed, by how much); when several fit, exits 2 and\n"
-        "names them.\n";
+        "names them. --format json prints the choice (or null), the matches and the near\n"
+        "misses as one document, whatever the exit status.\n";
 
 const char *const geometry_help =
         "Usage: storprov geometry --level L --members N --chunk SIZE [--legs K]\n"
@@ -95,7 +96,8 @@ const char *const plan_help =
         "  --sysroot DIR   read devices from DIR/sys, DIR/run/udev/data, DIR/proc (default /)\n"
         "  --seed N        make the pre-assigned UUIDs reproducible (default: derived from the\n"
         "                  profile name and the selected disks' WWN/serial)\n"
-        "  --mdadm-conf P  where mdadm.conf lives on the target (default /etc/mdadm/mdadm.conf)\n"
+        "  --mdadm-conf P  where mdadm.conf lives on the target (default: the file the root has,\n"
+        "                  else /etc/mdadm.conf on EL/Fedora, else /etc/mdadm/mdadm.conf)\n"
         "  --format ks     the kickstart include for anaconda: ignoredisk --drives= of the\n"
         "                  profile's disks, or with OS disks (--os-disks, <disks system=\"true\">)\n"
         "                  an ignoredisk --only-use= and clearpart --all --drives= of those\n"
@@ -105,11 +107,13 @@ const char *const plan_help =
 
 const char *const render_help =
         "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
-        "                       [--mdadm-conf PATH] [--os-disks LIST]\n"
+        "                       [--mdadm-conf PATH] [--os-disks LIST] [--autorelabel]\n"
         "\n"
         "Writes the config files under DIR, atomically: /etc/fstab and mdadm.conf are merged\n"
         "(storprov's lines sit in a marked block, foreign lines are kept), the udev rules and\n"
-        "sysctl.d files are storprov's own.\n"
+        "sysctl.d files are storprov's own. On a root with SELinux each gets the label of the\n"
+        "root's policy.\n"
+        "  --autorelabel   when a label cannot be set, write DIR/.autorelabel\n"
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n";
@@ -119,7 +123,7 @@ const char *const apply_help =
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
         "                      [--wait] [--lock-file PATH]\n"
         "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE]\n"
-        "                      [--os-disks LIST]\n"
+        "                      [--os-disks LIST] [--autorelabel]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
@@ -139,8 +143,10 @@ const char *const apply_help =
         "  --wait          wait for another storprov run (or a partitioner holding a disk's\n"
         "                  lock) to end, instead of exiting 1\n"
         "  --lock-file P   the run lock (default " STORPROV_LOCK_FILE ")\n"
-        "  --mdadm-conf P  where mdadm.conf lives on the target (EL: /etc/mdadm.conf)\n"
+        "  --mdadm-conf P  where mdadm.conf lives on the target (default: the file the root has,\n"
+        "                  else /etc/mdadm.conf on EL/Fedora, else /etc/mdadm/mdadm.conf)\n"
         "  --ks-include F  after success, write the kickstart include (see plan --format ks)\n"
+        "  --autorelabel   when an SELinux label cannot be set, write ROOT/.autorelabel\n"
         "  --os-disks LIST the OS disks, in any spelling: never selected, never written; the\n"
         "                  include's ignoredisk --only-use= and clearpart name them\n";
 

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <linux/openat2.h>
 #include <unistd.h>
 
 void freep(void *p) { free(*(void **)p); }

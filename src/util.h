@@ -152,6 +152,11 @@ int mkdir_in_root(const char *root, const char *rel);
 /* The names in directory REL under ROOT (no link followed, no "." or ".."),
  * NULL-terminated (NULL: empty); -errno. */
 int list_dir_in_root(const char *root, const char *rel, char ***ret);
+/* Sets the SELinux label (the security.selinux extended attribute) of REL
+ * under ROOT, confined like the others (no link followed); with
+ * only_unlabeled, leaves a file or directory that has a label alone. 1 when
+ * set, 0 when left as it was, -errno. */
+int label_in_root(const char *root, const char *rel, const char *label, bool only_unlabeled);
 /* Removes a regular file under root (confined like the others); -errno. */
 int unlink_in_root(const char *root, const char *rel);
 /* write: temp file + fsync + renameat + fsync of the directory, in the same

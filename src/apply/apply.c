@@ -86,7 +86,7 @@ static int write_files(struct run *r, bool *changed)
         struct diags d = {0};
         struct file_result *res = NULL;
         size_t n = 0;
-        int failures = render_files(r->pl, r->o->root, &d, &res, &n);
+        int failures = render_files(r->pl, r->o->root, r->o->autorelabel, &d, &res, &n);
         for (size_t i = 0; i < d.n; i++) {
                 char *t = diag_format(&d.v[i]);
                 add_event(r, d.v[i].severity == DIAG_ERROR ? EV_ERROR : EV_SAY, NO_OBJ, t);

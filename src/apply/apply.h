@@ -23,6 +23,7 @@ struct apply_options {
         unsigned jobs;
         bool wait;                /* wait for another run's locks instead of failing */
         const char *lock_file;    /* NULL: STORPROV_LOCK_FILE */
+        bool autorelabel;         /* write ROOT/.autorelabel when an SELinux label cannot be set */
 };
 
 /* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state).
@@ -31,14 +32,11 @@ struct apply_options {
 int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_options *o);
 
 /* verify: the live node against the plan, read back with independent means. */
-#define VERIFY_FORMAT "storprov-verify"
-#define VERIFY_FORMAT_VERSION 1
 #define VERIFY_EXIT_DRIFT 3
 struct verify_options {
         const char *root;         /* where the generated files are ("/") */
         const char *sysroot;      /* "/" (live) or a captured tree: only its sysfs and proc are read */
         bool json;
-        const char *tool_version;
 };
 /* Prints the report; returns 0 (everything as planned) or 3 (drift or missing). */
 int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_options *o);

@@ -193,7 +193,7 @@ void write_report(struct run *r, int exit_code)
                 return;
         const struct plan *pl = r->pl;
         json_object *root = json_object_new_object();
-        storprov_json_header(root, STORPROV_FORMAT_REPORT);
+        storprov_json_header(root, &storprov_format_report);
         json_object_object_add(root, "profile", jstr(pl->profile_name));
         json_object_object_add(root, "exit_code", json_object_new_int(exit_code));
         json_object_object_add(root, "elapsed_s", json_object_new_double(now_s(r)));

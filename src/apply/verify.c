@@ -32,6 +32,7 @@
 #include "exec.h"
 #include "render.h"
 #include "strmap.h"
+#include "version.h"
 #include "xfs_sb.h"
 
 static const char *const vstatus_names[] = {
@@ -636,7 +637,7 @@ static void print_text(const struct run *r, const size_t *count)
                count[V_MISSING], count[V_UNCHECKED]);
 }
 
-static void print_json(const struct run *r, const size_t *count, const struct verify_options *vo)
+static void print_json(const struct run *r, const size_t *count)
 {
         json_object *root = json_object_new_object();
         char host[256] = "";
@@ -644,10 +645,7 @@ static void print_json(const struct run *r, const size_t *count, const struct ve
         char ts[32];
         time_t t = time(NULL);
         strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-        json_object_object_add(root, "format", json_object_new_string(VERIFY_FORMAT));
-        json_object_object_add(root, "format_version", json_object_new_int(VERIFY_FORMAT_VERSION));
-        json_object_object_add(root, "tool", json_object_new_string("storprov"));
-        json_object_object_add(root, "tool_version", json_object_new_string(vo->tool_version));
+        storprov_json_header(root, &storprov_format_verify);
         json_object_object_add(root, "host", json_object_new_string(host));
         json_object_object_add(root, "time", json_object_new_string(ts));
         json_object_object_add(root, "profile", json_object_new_string(r->pl->profile_name));
@@ -699,7 +697,7 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
         for (size_t i = 0; i < r.n_vc; i++)
                 count[r.vc[i].status]++;
         if (vo->json)
-                print_json(&r, count, vo);
+                print_json(&r, count);
         else
                 print_text(&r, count);
         for (size_t i = 0; i < r.n_vc; i++) {

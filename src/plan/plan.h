@@ -195,7 +195,7 @@ struct plan_options {
         char *const *os_disks;    /* --os-disks, as given (any spelling, globs); NULL: none */
         uint64_t seed;
         bool seed_set;
-        const char *mdadm_conf;   /* default "/etc/mdadm/mdadm.conf" */
+        const char *mdadm_conf;   /* default "/etc/mdadm/mdadm.conf"; the CLI passes the root's (root_mdadm_conf) */
         const char *udev_rules;   /* default "/etc/udev/rules.d/70-storprov.rules" */
         const char *sysctl_conf;  /* default "/etc/sysctl.d/80-storprov.conf" */
         const char *fstab;        /* default "/etc/fstab" */

@@ -149,10 +149,12 @@ load test_helper
 	run -0 "$SP" --version
 	assert_output "storprov $version"
 	run -0 "$SP" geometry --level 5 --members 12 --chunk 64K --format json
-	[ "$(jq -r .format <<<"$output")" = storprov-geometry/1 ]
+	[ "$(jq -r .format <<<"$output")" = storprov-geometry ]
+	[ "$(jq -r .format_version <<<"$output")" = 2 ]
 	[ "$(jq -r .storprov_version <<<"$output")" = "$version" ]
 	run -0 "$SP" plan --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --format json
-	[ "$(jq -r .format <<<"$output")" = storprov-plan/1 ]
+	[ "$(jq -r .format <<<"$output")" = storprov-plan ]
+	[ "$(jq -r .format_version <<<"$output")" = 2 ]
 	[ "$(jq -r .storprov_version <<<"$output")" = "$version" ]
 }
 

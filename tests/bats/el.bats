@@ -45,7 +45,8 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 
 @test "validate --format json: verdict and diagnostics, with format and version" {
 	run -2 "$SP" validate --offline --format json --profile "$FIX/profiles/broken.xml"
-	[ "$(jq -r .format <<<"$output")" = storprov-validate/1 ]
+	[ "$(jq -r .format <<<"$output")" = storprov-validate ]
+	[ "$(jq -r .format_version <<<"$output")" = 2 ]
 	[ "$(jq -r .storprov_version <<<"$output")" = "$("$TOP/scripts/version.sh")" ]
 	[ "$(jq .valid <<<"$output")" = false ]
 	[ "$(jq .errors <<<"$output")" = 5 ]
@@ -85,7 +86,7 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	world grid-3ware
 	run -0 --separate-stderr "$SP" apply --dry-run --format json --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
 		--root "$BATS_TEST_TMPDIR/root" --seed 1
-	[ "$(jq -r .format <<<"$output")" = storprov-plan/1 ]
+	[ "$(jq -r .format <<<"$output")" = storprov-plan ]
 	[ "$(jq .dry_run <<<"$output")" = true ]
 	[ "$(jq .exit_code <<<"$output")" = 0 ]
 	[ "$(jq '[.steps[] | select(.kind=="mkfs")] | length' <<<"$output")" = 2 ]
@@ -181,4 +182,53 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	for s in KICKSTART DRACUT FILES EXAMPLES; do
 		grep -q "^\.SH $s" "$TOP/man/storprov.8"
 	done
+}
+
+@test "mdadm.conf: an EL-looking root gets /etc/mdadm.conf by default and verifies clean; --mdadm-conf overrides" {
+	p="$TOP/profiles/md-raid6-lvm.xml" s="$SYSROOT/md-raid6-lvm"
+	rendered() { # ROOT: the mdadm.conf files render leaves under ROOT
+		run -0 "$SP" render --profile "$p" --sysroot "$s" --seed 1 --root "$1" "${@:2}"
+		(cd "$1" && find . -name '*mdadm*.conf' -type f | sort)
+	}
+	# /etc/redhat-release
+	r="$BATS_TEST_TMPDIR/el9"
+	mkdir -p "$r/etc"
+	echo 'Rocky Linux release 9.4 (Blue Onyx)' >"$r/etc/redhat-release"
+	[ "$(rendered "$r")" = ./etc/mdadm.conf ]
+	grep -q '^ARRAY /dev/md/r6a ' "$r/etc/mdadm.conf"
+	run -3 "$SP" verify --profile "$p" --sysroot "$s" --seed 1 --root "$r"
+	assert_line "ok       file file:/etc/mdadm.conf (1 check)"
+	run -3 "$SP" verify --profile "$p" --sysroot "$s" --seed 1 --root "$r" --format json
+	[ "$(jq -r '.checks[] | select(.object == "file:/etc/mdadm.conf") | .status' <<<"$output")" = ok ]
+	[ "$(jq -r '[.checks[] | select(.object | startswith("file:"))] | map(select(.status != "ok")) | length' <<<"$output")" = 0 ]
+	# ID_LIKE in usr/lib/os-release, etc/os-release a link to it (never followed)
+	r="$BATS_TEST_TMPDIR/alma"
+	mkdir -p "$r/etc" "$r/usr/lib"
+	printf 'NAME="AlmaLinux"\nID="almalinux"\nID_LIKE="rhel centos fedora"\n' >"$r/usr/lib/os-release"
+	ln -s ../usr/lib/os-release "$r/etc/os-release"
+	[ "$(rendered "$r")" = ./etc/mdadm.conf ]
+	# Fedora: ID=fedora, no ID_LIKE
+	r="$BATS_TEST_TMPDIR/fedora"
+	mkdir -p "$r/etc"
+	printf 'ID=fedora\nVERSION_ID=40\n' >"$r/etc/os-release"
+	[ "$(rendered "$r")" = ./etc/mdadm.conf ]
+	# Debian, and a root that says nothing: /etc/mdadm/mdadm.conf
+	r="$BATS_TEST_TMPDIR/debian"
+	mkdir -p "$r/etc"
+	printf 'ID=debian\nVERSION_ID="12"\n' >"$r/etc/os-release"
+	[ "$(rendered "$r")" = ./etc/mdadm/mdadm.conf ]
+	[ "$(rendered "$BATS_TEST_TMPDIR/bare")" = ./etc/mdadm/mdadm.conf ]
+	# a kickstart-built node: /etc/mdadm.conf there, no release file: that file
+	r="$BATS_TEST_TMPDIR/ks"
+	mkdir -p "$r/etc"
+	echo 'MAILADDR root' >"$r/etc/mdadm.conf"
+	[ "$(rendered "$r")" = ./etc/mdadm.conf ]
+	grep -qx 'MAILADDR root' "$r/etc/mdadm.conf"
+	# --mdadm-conf still wins
+	r="$BATS_TEST_TMPDIR/el-override"
+	mkdir -p "$r/etc"
+	echo 'Red Hat Enterprise Linux release 9.4 (Plow)' >"$r/etc/redhat-release"
+	[ "$(rendered "$r" --mdadm-conf /etc/mdadm/mdadm.conf)" = ./etc/mdadm/mdadm.conf ]
+	run -3 "$SP" verify --profile "$p" --sysroot "$s" --seed 1 --root "$r" --mdadm-conf /etc/mdadm/mdadm.conf
+	assert_line "ok       file file:/etc/mdadm/mdadm.conf (1 check)"
 }

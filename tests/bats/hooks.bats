@@ -69,6 +69,13 @@ pre_world() {
 		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' "$body" >"$BATS_TEST_TMPDIR/pre.sh"
 }
 
+# post_sh SECTION: a %post body (ks_sections) as post.sh, /mnt/sysimage at $sysimage
+post_sh() {
+	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
+		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
+		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' "$1" >"$BATS_TEST_TMPDIR/post.sh"
+}
+
 run_pre() { # CMDLINE
 	echo "$1" >"$BATS_TEST_TMPDIR/cmdline"
 	rm -f "$BATS_TEST_TMPDIR/tmp/storprov-include.ks" "$FAKE_STATE"/* 2>/dev/null || true
@@ -171,10 +178,7 @@ run_pre() { # CMDLINE
 	sysimage=$BATS_TEST_TMPDIR/sysimage
 	mkdir -p "$sysimage/root" "$sysimage/etc"
 	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
-	sed -e 's|/tmp/|'"$BATS_TEST_TMPDIR"'/tmp/|g' -e 's|/dev/console|/dev/stderr|g' \
-		-e 's|/proc/cmdline|'"$BATS_TEST_TMPDIR"'/cmdline|' -e 's|/mnt/sysimage|'"$sysimage"'|g' \
-		-e 's|/usr/share/storprov/|'"$BATS_TEST_TMPDIR"'/share/|g' \
-		"$BATS_TEST_TMPDIR/storprov-post.ks-1.sh" >"$BATS_TEST_TMPDIR/post.sh"
+	post_sh "$BATS_TEST_TMPDIR/storprov-post.ks-1.sh"
 	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
 	assert_success
 	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o OPTIONS /storage/data1
@@ -266,6 +270,8 @@ SH
 	# said once, with storprov's reason
 	[ "$(grep -c 'waiting up to 300s' "$LOG")" = 1 ]
 	grep -q 'expected 2 disks, found 1' "$LOG"
+	# 300 s is above dracut's default rd.retry (180): said, with the fix
+	grep -q "WARN: storprov: rd.storprov.timeout=300 is above dracut's rd.retry=180: .*add rd.retry=330" "$LOG"
 	touch "$BATS_TEST_TMPDIR/present"
 	ready "rd.storprov.profile=/p.xml rd.storprov.timeout=300"
 	assert_success
@@ -279,12 +285,25 @@ SH
 	grep -q 'WARN: storprov: gave up waiting for the disks of /p.xml after 5s (rd.storprov.timeout=): p.xml:3: error: disks lun: expected 2 disks, found 1' "$LOG"
 }
 
-@test "dracut module-setup: site profiles win over shipped ones; kernel modules with hostonly=optional" {
+@test "dracut lib: rd.retry at or above the timeout is not warned about" {
+	dracut_env
+	printf '#!/bin/sh\nexit 2\n' >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	for c in "rd.storprov.timeout=300 rd.retry=330" "rd.storprov.timeout=120" ""; do
+		rm -rf "$storprov_rundir"
+		CMDLINE="rd.storprov.profile=/p.xml $c" PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -1 sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$TOP/hooks/dracut/90storprov/storprov-lib.sh'; storprov_disks_ready"
+	done
+	[ "$(grep -c 'waiting up to' "$LOG")" = 3 ]
+	run grep -c 'rd.retry' "$LOG"
+	assert_output 0
+}
+
+@test "dracut module-setup: only site profiles are candidates, examples apart; kernel modules with hostonly=optional" {
 	sysroot=$BATS_TEST_TMPDIR/sysroot initdir=$BATS_TEST_TMPDIR/initdir
-	mkdir -p "$sysroot/etc/storprov/profiles" "$sysroot/usr/share/storprov/profiles" "$initdir"
+	mkdir -p "$sysroot/etc/storprov/profiles" "$sysroot/usr/share/storprov/examples" "$initdir"
 	echo site >"$sysroot/etc/storprov/profiles/node.xml"
-	echo shipped >"$sysroot/usr/share/storprov/profiles/node.xml"
-	echo shipped-only >"$sysroot/usr/share/storprov/profiles/other.xml"
+	echo shipped >"$sysroot/usr/share/storprov/examples/node.xml"
+	echo shipped-only >"$sysroot/usr/share/storprov/examples/other.xml"
 	cat >"$BATS_TEST_TMPDIR/stubs.sh" <<SH
 dracutsysrootdir=$sysroot
 initdir=$initdir
@@ -302,14 +321,33 @@ SH
 	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; install; installkernel"
 	run -0 cat "$initdir/etc/storprov/profiles/node.xml"
 	assert_output site
-	run -0 cat "$initdir/etc/storprov/profiles/other.xml"
+	# the candidates are the site's profiles alone; the examples sit apart
+	run -0 ls "$initdir/etc/storprov/profiles"
+	assert_output node.xml
+	run -0 cat "$initdir/usr/share/storprov/examples/other.xml"
 	assert_output shipped-only
+	run -0 cat "$initdir/usr/share/storprov/examples/node.xml"
+	assert_output shipped
 	run -0 cat "$BATS_TEST_TMPDIR/hooks"
 	assert_line "hook initqueue/finished 90 /moddir/storprov-wait.sh"
 	assert_line "hook pre-mount 10 /moddir/storprov-provision.sh"
 	assert_line "hook pre-pivot 10 /moddir/storprov-persist.sh"
-	assert_line --partial "dinfo: storprov: /usr/share/storprov/profiles/node.xml is shadowed by a site profile"
 	assert_line --regexp '^instmods hostonly=-h-optional raid0 raid1 raid10 raid456 '
+	# no site profile uses multipath: no multipath modules
+	refute_line --partial dm-multipath
+	# a site profile that does: dm-multipath and its path selector
+	cp "$TOP/profiles/multipath-2path.xml" "$sysroot/etc/storprov/mp.xml"
+	: >"$BATS_TEST_TMPDIR/hooks"
+	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; installkernel"
+	run -0 cat "$BATS_TEST_TMPDIR/hooks"
+	assert_line "instmods hostonly=-h-optional dm-multipath dm-service-time"
+	# a shipped example that uses multipath does not count
+	rm "$sysroot/etc/storprov/mp.xml"
+	cp "$TOP/profiles/multipath-2path.xml" "$sysroot/usr/share/storprov/examples/"
+	: >"$BATS_TEST_TMPDIR/hooks"
+	run -0 bash -c ". '$BATS_TEST_TMPDIR/stubs.sh'; . '$TOP/hooks/dracut/90storprov/module-setup.sh'; installkernel"
+	run -0 cat "$BATS_TEST_TMPDIR/hooks"
+	refute_line --partial dm-multipath
 }
 
 @test "kickstart %pre: a profile directory goes through storprov select" {
@@ -334,4 +372,54 @@ SH
 	assert_failure
 	assert_output --partial "expected 8 disks, found 7 (1 missing)"
 	assert_output --partial "no single profile in $FIX/fleet fits this node"
+}
+
+@test "storage-node.ks: select over the updates image's profiles or a directory; %post makes the profile's own mountpoints" {
+	pre_world "$TOP/kickstart/storage-node.ks"
+	# --seed applies to apply and plan only
+	printf '#!/bin/sh\necho "$*" >>%s\nv=$1; shift\n[ "$v" = select ] || set -- "$@" --seed 1\nexec %s "$v" "$@" --sysroot %s\n' \
+		"$BATS_TEST_TMPDIR/argv.log" "$SP" "$BATS_TEST_TMPDIR/w" >"$BATS_TEST_TMPDIR/bin/storprov"
+	# the updates image's site profiles: a fleet whose grid profile mounts elsewhere
+	site=$BATS_TEST_TMPDIR/site
+	mkdir -p "$site"
+	cp "$FIX"/fleet/*.xml "$site/"
+	sed -i 's|mountpoint="/storage/data%n"|mountpoint="/srv/grid%n"|' "$site/grid-3ware-raid5.xml"
+	sed -i 's|/etc/storprov/profiles|'"$site"'|g' "$BATS_TEST_TMPDIR/pre.sh"
+	fresh() { # a blank node again between installs
+		rm -rf "$BATS_TEST_TMPDIR/w" "$FAKE_STATE" "$STORPROV_DEVROOT/dev"/*
+		fake_world grid-3ware "$BATS_TEST_TMPDIR/w"
+	}
+	run_pre "ro storprov.os-disks=sda"
+	assert_success
+	cmp "$site/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	grep -q '^select --profiles '"$site"'$' "$BATS_TEST_TMPDIR/argv.log"
+	# a directory on the command line goes through select as well
+	fresh
+	run_pre "ro storprov.profile=$FIX/fleet storprov.os-disks=sda"
+	assert_success
+	cmp "$FIX/fleet/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/tmp/storprov-profile.xml"
+	# two profiles that fit: the install stops, naming both
+	cp "$site/grid-3ware-raid5.xml" "$site/grid-copy.xml"
+	run_pre "ro storprov.os-disks=sda"
+	assert_failure
+	assert_output --partial "no single profile in $site fits this node"
+	rm "$site/grid-copy.xml"
+	# %post on the site profile: its mountpoints, not a hard-coded /storage/data1
+	fresh
+	run_pre "ro storprov.os-disks=sda"
+	assert_success
+	sysimage=$BATS_TEST_TMPDIR/sysimage
+	mkdir -p "$sysimage/root" "$sysimage/etc"
+	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+	post_sh "$BATS_TEST_TMPDIR/storage-node.ks-2.sh"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	run -0 findmnt --tab-file "$sysimage/etc/fstab" --noheadings -o TARGET
+	assert_line /srv/grid1
+	assert_line /srv/grid2
+	assert_dir_exists "$sysimage/srv/grid1"
+	assert_dir_exists "$sysimage/srv/grid2"
+	assert_not_exists "$sysimage/storage"
+	run grep -n 'storage/data' "$TOP/kickstart/storage-node.ks"
+	refute_output --regexp ':[^#]*mkdir'
 }

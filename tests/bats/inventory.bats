@@ -7,8 +7,8 @@ load test_helper
 @test "inventory: JSON lists every disk of the grid node with its ids and figures" {
 	run -0 "$SP" inventory --sysroot "$SYSROOT/grid-3ware" --format json
 	[ "$(jq -r .format <<<"$output")" = storprov-inventory ]
-	[ "$(jq -r .format_version <<<"$output")" = 1 ]
-	[ "$(jq -r .tool_version <<<"$output")" = "$("$SP" --version | cut -d' ' -f2)" ]
+	[ "$(jq -r .format_version <<<"$output")" = 2 ]
+	[ "$(jq -r .storprov_version <<<"$output")" = "$("$SP" --version | cut -d' ' -f2)" ]
 	[ "$(jq -r '[.disks[].name] | join(" ")' <<<"$output")" = "sda sdb sdc" ]
 	local sdb='.disks[] | select(.name == "sdb")'
 	# figures straight from the tree's files

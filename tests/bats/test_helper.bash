@@ -28,3 +28,14 @@ golden() {
 	fi
 	diff -u "$want" "$got"
 }
+
+# fake_world NAME DIR: the fixture sysfs NAME copied to DIR, and a sparse file
+# per disk under $STORPROV_DEVROOT/dev, for apply through tests/fixtures/fakebin
+fake_world() {
+	local d
+	cp -rL "$SYSROOT/$1" "$2"
+	mkdir -p "$STORPROV_DEVROOT/dev"
+	for d in "$2"/sys/block/*; do
+		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
+	done
+}

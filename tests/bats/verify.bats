@@ -42,8 +42,8 @@ setup() {
 	assert_line --partial "ok       file file:/etc/fstab"
 	run -0 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format json
 	[ "$(jq -r .format <<<"$output")" = storprov-verify ]
-	[ "$(jq -r .format_version <<<"$output")" = 1 ]
-	[ "$(jq -r .tool_version <<<"$output")" = "$("$SP" --version | cut -d' ' -f2)" ]
+	[ "$(jq -r .format_version <<<"$output")" = 2 ]
+	[ "$(jq -r .storprov_version <<<"$output")" = "$("$SP" --version | cut -d' ' -f2)" ]
 	[ "$(jq -r .status <<<"$output")" = clean ]
 	[ "$(jq -r .summary.drift <<<"$output")" = 0 ]
 	[ -n "$(jq -r .host <<<"$output")" ]

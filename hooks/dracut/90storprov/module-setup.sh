@@ -9,7 +9,12 @@
 #   rd.storprov.seed=N         reproducible identities (tests)
 #   rd.storprov.timeout=SECS   how long the initqueue waits for the profile's
 #                              disks (default 180), then fails with
-#                              "expected N disks, found M"
+#                              "expected N disks, found M". dracut's own
+#                              rd.retry= (default 180 s, counted in half-second
+#                              rounds of the initqueue) ends the whole wait
+#                              first when it is shorter: with a timeout above
+#                              180, also give rd.retry= at least that much (the
+#                              wait hook warns when it is not)
 #   rd.storprov.mdadm-conf=P   mdadm.conf in the new root (default: /etc/mdadm.conf
 #                              where the root has it or is EL/Fedora,
 #                              /etc/mdadm/mdadm.conf on Debian)
@@ -47,10 +52,35 @@ depends() {
     return 0
 }
 
+# The site's profiles, the only candidates in the image (/etc/storprov/profiles):
+# /etc/storprov/profiles first, then /etc/storprov.
+storprov_site_profiles() {
+    local d p
+    for d in /etc/storprov/profiles /etc/storprov; do
+        for p in "${dracutsysrootdir-}$d"/*.xml; do
+            [ -f "$p" ] && printf '%s\n' "$p"
+        done
+    done
+    return 0
+}
+
+# Whether a site profile asks for dm-multipath (<disks multipath="true">).
+storprov_uses_multipath() {
+    local p
+    while IFS= read -r p; do
+        grep -qE "multipath[[:space:]]*=[[:space:]]*[\"']true[\"']" "$p" && return 0
+    done < <(storprov_site_profiles)
+    return 1
+}
+
 # Host-only images keep these even when the build host has not loaded them:
-# the node provisions arrays the build host may never have had.
+# the node provisions arrays the build host may never have had. storprov makes
+# multipath maps itself (the multipath target, service-time path selector).
 installkernel() {
     hostonly=$(optional_hostonly) instmods raid0 raid1 raid10 raid456 dm-mod dm-mirror xfs crc32c_generic
+    if storprov_uses_multipath; then
+        hostonly=$(optional_hostonly) instmods dm-multipath dm-service-time
+    fi
 }
 
 # moddir is set by dracut for every module.
@@ -63,17 +93,22 @@ install() {
     inst_multiple -o xfs_spaceman sgdisk dmsetup findmnt losetup tail lvmdevices sync
     # the hooks: grep (the wait and the mdadm.conf default), cat
     inst_multiple grep cat
-    # Profiles. inst_simple never overwrites, so the first copy of a name wins:
-    # the site's own (/etc/storprov/profiles, /etc/storprov) before the shipped
-    # examples of the same name.
-    for d in /etc/storprov/profiles /etc/storprov /usr/share/storprov/profiles /usr/local/share/storprov/profiles; do
+    # Profiles: only the site's own (/etc/storprov/profiles, then /etc/storprov;
+    # inst_simple never overwrites, so the first copy of a name wins) are
+    # candidates for rd.storprov.profile=/etc/storprov/profiles (select). The
+    # shipped examples go to /usr/share/storprov/examples, never among them:
+    # an example that matched too would make select refuse and stop the boot.
+    while IFS= read -r p; do
+        if [ -e "${initdir}/etc/storprov/profiles/${p##*/}" ]; then
+            dinfo "storprov: ${p#"${dracutsysrootdir-}"} is shadowed by a site profile of the same name"
+            continue
+        fi
+        inst_simple "${p#"${dracutsysrootdir-}"}" "/etc/storprov/profiles/${p##*/}"
+    done < <(storprov_site_profiles)
+    for d in /usr/share/storprov/examples /usr/local/share/storprov/examples; do
         for p in "${dracutsysrootdir-}$d"/*.xml; do
             [ -f "$p" ] || continue
-            if [ -e "${initdir}/etc/storprov/profiles/${p##*/}" ]; then
-                dinfo "storprov: ${p#"${dracutsysrootdir-}"} is shadowed by a site profile of the same name"
-                continue
-            fi
-            inst_simple "${p#"${dracutsysrootdir-}"}" "/etc/storprov/profiles/${p##*/}"
+            inst_simple "${p#"${dracutsysrootdir-}"}" "/usr/share/storprov/examples/${p##*/}"
         done
     done
     inst_hook initqueue/finished 90 "$moddir/storprov-wait.sh"

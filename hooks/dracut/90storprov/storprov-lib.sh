@@ -122,6 +122,13 @@ storprov_disks_ready() {
     if [ ! -e "$_sp_run/wait-said" ]; then
         : >"$_sp_run/wait-said"
         storprov_say "waiting up to ${_t}s for the disks of $_p: $(grep -m1 'error:' "$_sp_run/wait.log")"
+        # dracut's initqueue gives up after rd.retry= (default 180) rounds of
+        # half a second, whatever this hook says: a longer timeout never counts
+        _r=$(getarg rd.retry=)
+        case $_r in '' | *[!0-9]*) _r=180 ;; esac
+        if [ "$_t" -gt "$_r" ]; then
+            warn "storprov: rd.storprov.timeout=$_t is above dracut's rd.retry=$_r: the initqueue stops waiting after about ${_r}s; add rd.retry=$((_t + 30)) to the kernel command line"
+        fi
     fi
     if [ $((_now - _start)) -ge "$_t" ]; then
         warn "storprov: gave up waiting for the disks of $_p after ${_t}s (rd.storprov.timeout=): $(grep -m1 'error:' "$_sp_run/wait.log")"

@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# Every JSON output (plan, apply --dry-run, apply --report, geometry, validate,
+# verify, inventory, select) carries one header, first: format, format_version,
+# storprov_version; and validates against its JSON Schema in doc/schema/
+# (python3-jsonschema, draft 2020-12, the schema itself checked first).
+load test_helper
+
+V=$TOP/tests/tools/json-validate.py
+
+setup() {
+	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot"
+	export FAKE_LOG="$BATS_TEST_TMPDIR/commands.log"
+	export FAKE_STATE="$BATS_TEST_TMPDIR/state"
+	: >"$FAKE_LOG"
+	VERSION_STR=$("$TOP/scripts/version.sh")
+}
+
+# valid FORMAT FILE: FILE has the header first, in order, and passes FORMAT's schema
+valid() {
+	run -0 jq -c '[keys_unsorted[0:3], .format, .format_version, .storprov_version]' "$2"
+	[[ $output == '[["format","format_version","storprov_version"],"'"$1"'",'[0-9]*',"'"$VERSION_STR"'"]' ]] ||
+		{ echo "$2: header $output"; return 1; }
+	run -0 "$V" "$TOP/doc/schema/$1.schema.json" "$2"
+}
+
+@test "json: one schema per format, each a valid draft 2020-12 schema with the same header" {
+	n=0
+	for s in "$TOP"/doc/schema/*.schema.json; do
+		f=$(basename "$s" .schema.json)
+		[ "$(jq -r '.properties.format.const' "$s")" = "$f" ]
+		[ "$(jq -c '.required[0:3]' "$s")" = '["format","format_version","storprov_version"]' ]
+		echo '{}' >"$BATS_TEST_TMPDIR/empty.json"
+		# the schema can fail: an empty document misses the header
+		run -1 "$V" "$s" "$BATS_TEST_TMPDIR/empty.json"
+		assert_output --partial "'format' is a required property"
+		n=$((n + 1))
+	done
+	[ "$n" = 7 ]
+}
+
+@test "json: plan of every shipped profile, geometry, validate (valid, invalid, offline)" {
+	for p in "$TOP"/profiles/*.xml; do
+		n=$(basename "$p" .xml)
+		[ -d "$SYSROOT/$n" ] || continue
+		"$SP" plan --profile "$p" --sysroot "$SYSROOT/$n" --seed 1 --format json >"$BATS_TEST_TMPDIR/$n.json"
+		valid storprov-plan "$BATS_TEST_TMPDIR/$n.json"
+	done
+	"$SP" geometry --level 60 --members 16 --legs 2 --chunk 256K --format json >"$BATS_TEST_TMPDIR/g.json"
+	valid storprov-geometry "$BATS_TEST_TMPDIR/g.json"
+	"$SP" geometry --level 1 --members 2 --format json >"$BATS_TEST_TMPDIR/g1.json"
+	valid storprov-geometry "$BATS_TEST_TMPDIR/g1.json"
+	"$SP" validate --format json --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" >"$BATS_TEST_TMPDIR/v.json"
+	valid storprov-validate "$BATS_TEST_TMPDIR/v.json"
+	"$SP" validate --offline --format json --profile "$FIX/profiles/broken.xml" >"$BATS_TEST_TMPDIR/v2.json" || true
+	[ "$(jq .valid "$BATS_TEST_TMPDIR/v2.json")" = false ]
+	valid storprov-validate "$BATS_TEST_TMPDIR/v2.json"
+	# a document of another format fails this one's schema
+	run -1 "$V" "$TOP/doc/schema/storprov-plan.schema.json" "$BATS_TEST_TMPDIR/v.json"
+	assert_output --partial "'storprov-plan' was expected"
+}
+
+@test "json: apply --dry-run and apply --report, through fake executables" {
+	export PATH="$FIX/fakebin:$PATH"
+	fake_world grid-3ware "$BATS_TEST_TMPDIR/w"
+	"$SP" apply --dry-run --format json --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 >"$BATS_TEST_TMPDIR/dry.json" 2>/dev/null
+	valid storprov-plan "$BATS_TEST_TMPDIR/dry.json"
+	[ "$(jq .dry_run "$BATS_TEST_TMPDIR/dry.json")" = true ]
+	run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json" \
+		--lock-file "$BATS_TEST_TMPDIR/lock"
+	valid storprov-report "$BATS_TEST_TMPDIR/report.json"
+}
+
+@test "json: verify, inventory and select (one match, none)" {
+	r=$BATS_TEST_TMPDIR/root
+	"$SP" render --profile "$TOP/profiles/md-raid6-lvm.xml" --sysroot "$SYSROOT/md-raid6-lvm" --seed 1 --root "$r" 2>/dev/null
+	"$SP" verify --profile "$TOP/profiles/md-raid6-lvm.xml" --sysroot "$SYSROOT/md-raid6-lvm" --seed 1 --root "$r" \
+		--format json >"$BATS_TEST_TMPDIR/verify.json" || true
+	valid storprov-verify "$BATS_TEST_TMPDIR/verify.json"
+	"$SP" inventory --sysroot "$SYSROOT/multipath-2path" --format json >"$BATS_TEST_TMPDIR/inv.json"
+	valid storprov-inventory "$BATS_TEST_TMPDIR/inv.json"
+	run -0 --separate-stderr "$SP" select --profiles "$FIX/fleet" --sysroot "$SYSROOT/grid-3ware" --format json
+	echo "$output" >"$BATS_TEST_TMPDIR/sel.json"
+	valid storprov-select "$BATS_TEST_TMPDIR/sel.json"
+	[ "$(jq -r .selected "$BATS_TEST_TMPDIR/sel.json")" = "$FIX/fleet/grid-3ware-raid5.xml" ]
+	[ "$(jq -c .near_misses "$BATS_TEST_TMPDIR/sel.json")" = '[]' ]
+	run -2 --separate-stderr "$SP" select --profiles "$FIX/fleet" --sysroot "$SYSROOT/grid-3ware-one-missing" --format json
+	echo "$output" >"$BATS_TEST_TMPDIR/sel2.json"
+	valid storprov-select "$BATS_TEST_TMPDIR/sel2.json"
+	[ "$(jq .selected "$BATS_TEST_TMPDIR/sel2.json")" = null ]
+	[ "$(jq -r '.near_misses[0] | "\(.profile) \(.distance)"' "$BATS_TEST_TMPDIR/sel2.json")" = "$FIX/fleet/grid-3ware-raid5.xml 1" ]
+	# the text form is unchanged: the path alone
+	run -0 --separate-stderr "$SP" select --profiles "$FIX/fleet" --sysroot "$SYSROOT/grid-3ware"
+	assert_output "$FIX/fleet/grid-3ware-raid5.xml"
+	run -2 "$SP" select --profiles "$FIX/fleet" --format yaml
+	assert_output --partial "--format takes text or json, not 'yaml'"
+}
