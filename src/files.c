@@ -274,11 +274,12 @@ static void label_files(const struct plan *pl, const char *root, const struct fi
                 return;
         bool relabel = false;
         if (autorelabel) {
-                int r = write_file_in_root(root, ".autorelabel", "", 0, 0644);
+                const char *stage = NULL;
+                int r = write_file_in_root(root, ".autorelabel", "", 0, 0644, &stage);
                 relabel = r >= 0;
                 if (r < 0)
-                        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label", "cannot write %s/.autorelabel: %s", root,
-                                 strerror(-r));
+                        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label", "cannot write %s/.autorelabel (%s): %s",
+                                 root, stage ? stage : "?", strerror(-r));
         }
         diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label",
                  "SELinux labels could not be set on %zu file%s (%s); under an enforcing policy udev and systemd may "
