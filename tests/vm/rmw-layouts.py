@@ -42,22 +42,25 @@ import sys
 
 STRIPS_K = [16, 32, 64, 128, 256]
 UPPERS = ['lv', 'md0', 'md5', 'xfs']
-# The emulated LUN's full stripe is drawn at most 1 MiB (--max-full-k): a
-# loop request is at most 1280 KiB, so a wider LUN stripe reaches the md
-# array that plays the LUN in pieces, which a controller's write-back cache
-# joins but md does not always (measured, seed 11 md5 layout 1, RAID6 10 x
-# 256K LUNs: the layer above wrote whole LUN stripes, 0.007 of its writes
-# read back by it, while the LUN arrays read 0.23 to complete stripes that
-# came in pieces). That is the emulation's limit, not the layout's.
+# The emulated LUN's full stripe is drawn at most 1 MiB (--max-full-k)
+# under XFS alone, and at most 512 KiB under a layer that stripes over the
+# LUNs (md RAID0/RAID5, an LVM striped LV). The LUN is an md array behind a
+# loop device: a loop request is at most 1280 KiB or 128 segments, and each
+# one is a separate direct I/O to that md, which completes a stripe without
+# reading only when all its pieces arrive while it is in the stripe cache.
+# A controller's write-back cache joins the pieces; md does only sometimes.
+# A layer above splits its writes at its chunk (md RAID5 even into 4 KiB
+# pages, so 128 segments = 512 KiB), so a LUN stripe wider than 512 KiB
+# reaches the LUN in pieces however the chunk is chosen. Measured, with the
+# layer above reading nothing itself (its own reads 0.0017 and 0.0000 of
+# what it wrote, extents on the stripe): md RAID5 over RAID5 5 x 256K LUNs
+# (full stripe 1 MiB, chunk 512k) 0.34; md RAID0 over RAID6 9 x 128K LUNs
+# (896 KiB, chunk 128k) 0.084, the naive layout 0.078 on the same LUNs; with
+# a chunk of the whole 1-2 MiB LUN stripe md RAID5 reads 0.09-0.13 itself
+# (stripe_cache_size 4096). That is the emulation's limit, not evidence on
+# the layout either way (bench/README.md).
 MAX_FULL_K = 1024
-# Under md RAID5 the limit is 512 KiB: md writes its members in 4 KiB pages,
-# and a loop request holds at most 128 segments, so any LUN stripe wider
-# than 512 KiB reaches the emulated LUN in pieces however md's chunk is
-# chosen (measured, seed 20261203 layout 6 as first drawn, md RAID5 over
-# RAID5 5 x 256K LUNs, chunk 512k: md RAID5 itself read 0.0017 of what it
-# wrote, the LUN arrays 0.34; with a chunk of the whole 1 MiB or 2 MiB LUN
-# stripe md RAID5 reads 0.09-0.13 itself at stripe_cache_size 4096).
-MAX_FULL_K_UNDER_MD5 = 512
+MAX_FULL_K_UNDER_A_LAYER = 512
 MAX_LUNS = 4
 
 
@@ -68,7 +71,7 @@ def pow2(x):
 def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     r = random.Random('%s:%d' % (seed, i))
     upper = r.choice(uppers or UPPERS)
-    limit = min(max_full_k, MAX_FULL_K_UNDER_MD5) if upper == 'md5' else max_full_k
+    limit = max_full_k if upper == 'xfs' else min(max_full_k, MAX_FULL_K_UNDER_A_LAYER)
     while True:   # a LUN whose full stripe fits the emulation (see MAX_FULL_K)
         level = r.choice([5, 6])
         members = r.randint(3, 8) if level == 5 else r.randint(4, 10)
@@ -150,7 +153,8 @@ def main():
     ap.add_argument('--write-mib', type=int, default=128, help='MiB written per layout and side (default 128)')
     ap.add_argument('--min-upper-mib', type=int, default=1024)
     ap.add_argument('--max-full-k', type=int, default=MAX_FULL_K,
-                    help='largest LUN full stripe drawn, KiB (default %d)' % MAX_FULL_K)
+                    help='largest LUN full stripe drawn, KiB (default %d; %d under a layer)'
+                    % (MAX_FULL_K, MAX_FULL_K_UNDER_A_LAYER))
     ap.add_argument('--uppers', help='comma-separated subset of %s to draw from (the draws then '
                     'differ from a run without it)' % ','.join(UPPERS))
     a = ap.parse_args()
