@@ -97,3 +97,54 @@ setup() {
 	assert_line "           missing array: expected /dev/md/journal, found nothing"
 	assert_line "missing  xfs fs:/srv/journal (3 checks)"
 }
+
+# prom FILE: the exposition text parsed by prometheus_client's own parser,
+# one line per sample: name{label=value,...} value (labels sorted); Debian's
+# python3 (python3-prometheus-client), not whatever python3 is first on PATH
+prom() {
+	"${STORPROV_PYTHON:-/usr/bin/python3}" -c '
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
+    for s in fam.samples:
+        print(s.name + "{" + ",".join("%s=%s" % kv for kv in sorted(s.labels.items())) + "} " + repr(s.value))
+' "$1"
+}
+
+@test "verify --format prometheus: a clean node parses, no drift series, exit code 0, version" {
+	"$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format prometheus >"$BATS_TEST_TMPDIR/m.prom"
+	run -0 prom "$BATS_TEST_TMPDIR/m.prom"
+	assert_line "storprov_verify_objects{status=drift} 0.0"
+	assert_line "storprov_verify_objects{status=missing} 0.0"
+	assert_line --regexp '^storprov_verify_objects\{status=ok\} [1-9][0-9]*\.0$'
+	assert_line "storprov_verify_checks{status=not-checked} 2.0"
+	assert_line "storprov_verify_exit_code{} 0.0"
+	assert_line "storprov_info{profile=grid-3ware-raid5,version=$("$SP" --version | cut -d' ' -f2)} 1.0"
+	refute_line --partial "storprov_verify_drift{"
+	local ts now
+	ts=$(grep '^storprov_verify_last_run_timestamp_seconds ' "$BATS_TEST_TMPDIR/m.prom" | cut -d' ' -f2)
+	now=$(date +%s)
+	[ "$ts" -le "$now" ] && [ "$ts" -ge $((now - 60)) ]
+}
+
+@test "verify --format prometheus: one series per drifted check, quotes and backslashes escaped, exit code 3" {
+	echo 128 >"$T/sys/block/sdc/queue/read_ahead_kb"
+	sed -i 's|logbsize=256k,swalloc|logbsize=64k,"q\\b|' "$ROOT/etc/fstab"
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format prometheus
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/m.prom"
+	# the exposition format escapes " and \ inside label values
+	grep -F 'found="UUID=' "$BATS_TEST_TMPDIR/m.prom" | grep -qF 'logbsize=64k,\"q\\b"'
+	run -0 prom "$BATS_TEST_TMPDIR/m.prom"
+	assert_line "storprov_verify_drift{check=queue/read_ahead_kb,expected=8192,found=128,kind=disk,object=lun2,status=drift} 1.0"
+	assert_line --regexp '^storprov_verify_drift\{check=fstab entry,expected=UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=256k,swalloc,found=UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=64k,"q\\b,kind=xfs,object=fs:/storage/data2,status=drift\} 1\.0$'
+	assert_line "storprov_verify_exit_code{} 3.0"
+	# every drift series is one drifted check of the JSON report, and no other
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format json
+	local want
+	want=$(jq '[.checks[] | select(.status == "drift" or .status == "missing")] | length' <<<"$output")
+	[ "$want" -ge 3 ]
+	[ "$(prom "$BATS_TEST_TMPDIR/m.prom" | grep -c '^storprov_verify_drift{')" = "$want" ]
+	[ "$(prom "$BATS_TEST_TMPDIR/m.prom" | grep -c '^storprov_verify_checks{status=drift} ')" = 1 ]
+	run -2 "$SP" verify --profile "$PROFILE" --sysroot "$T" --format yaml
+	assert_output --partial "--format takes text, prometheus or json, not 'yaml'"
+}
