@@ -2,7 +2,8 @@
 # storprov verify on captured trees: the grid node of seed 000 as apply would
 # have left it (partitions in sysfs, queue attributes and sysctls set, the
 # filesystems mounted with the planned options, the files rendered), built
-# here from the tree and the plan's own figures; then one thing changed at a
+# by tests/tools/applied-node.sh from the tree and the plan's own figures;
+# then one thing changed at a
 # time, and verify must name it, expected against found, and exit 3. The
 # live checks (md, dm, XFS geometry) run in tests/vm/7x-verify-drift.bats.
 load test_helper
@@ -12,26 +13,7 @@ PROFILE="$TOP/profiles/grid-3ware-raid5.xml"
 setup() {
 	T="$BATS_TEST_TMPDIR/node"
 	ROOT="$BATS_TEST_TMPDIR/root"
-	cp -a "$SYSROOT/grid-3ware" "$T"
-	mkdir -p "$ROOT"
-	local plan
-	plan=$("$SP" plan --profile "$PROFILE" --sysroot "$T" --seed 1 --format json)
-	# partitions where the plan puts them (sysfs counts 512-byte sectors; these disks have 512-byte sectors)
-	local d
-	for d in sdb sdc; do
-		mkdir -p "$T/sys/block/$d/${d}1"
-		jq -r ".steps[] | select(.kind == \"gpt\" and .device == \"/dev/$d\") | .partitions[0].first_sector" <<<"$plan" >"$T/sys/block/$d/${d}1/start"
-		jq -r ".steps[] | select(.kind == \"gpt\" and .device == \"/dev/$d\") | .partitions[0] | .last_sector - .first_sector + 1" <<<"$plan" >"$T/sys/block/$d/${d}1/size"
-		echo 8192 >"$T/sys/block/$d/queue/read_ahead_kb"
-		echo 512 >"$T/sys/block/$d/queue/nr_requests"
-		echo 64 >"$T/sys/block/$d/queue/max_sectors_kb"
-		echo "none [mq-deadline] kyber bfq" >"$T/sys/block/$d/queue/scheduler"
-	done
-	mkdir -p "$T/proc/sys/vm"
-	echo 40 >"$T/proc/sys/vm/dirty_ratio"
-	echo 10 >"$T/proc/sys/vm/dirty_background_ratio"
-	printf '/dev/sdb1 /storage/data1 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc 0 0\n/dev/sdc1 /storage/data2 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc 0 0\n' >"$T/proc/mounts"
-	"$SP" render --profile "$PROFILE" --sysroot "$T" --seed 1 --root "$ROOT" 2>/dev/null
+	"$TOP/tests/tools/applied-node.sh" "$SP" "$PROFILE" "$SYSROOT/grid-3ware" "$T" "$ROOT"
 }
 
 @test "verify: a node as planned is clean (exit 0); device-level checks are marked not checked" {
