@@ -178,6 +178,11 @@ bench:
 	$(MAKE) all
 	bench/run.sh
 
+# The fleet report playbook against 3 local inventory hosts (scripts/fleet-demo.sh)
+.PHONY: fleet-demo
+fleet-demo: all
+	scripts/fleet-demo.sh
+
 install: all systemd-units
 	install -D -m 0755 $(B)/storprov $(DESTDIR)$(SBINDIR)/storprov
 	install -D -m 0644 profiles/storprov.rng $(DESTDIR)$(DATADIR)/storprov.rng

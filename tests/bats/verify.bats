@@ -3,9 +3,8 @@
 # have left it (partitions in sysfs, queue attributes and sysctls set, the
 # filesystems mounted with the planned options, the files rendered), built
 # by tests/tools/applied-node.sh from the tree and the plan's own figures;
-# then one thing changed at a
-# time, and verify must name it, expected against found, and exit 3. The
-# live checks (md, dm, XFS geometry) run in tests/vm/7x-verify-drift.bats.
+# then one thing changed at a time, and verify must name it, expected against
+# found, and exit 3. The live checks (md, dm, XFS geometry) run in tests/vm/7x-verify-drift.bats.
 load test_helper
 
 PROFILE="$TOP/profiles/grid-3ware-raid5.xml"

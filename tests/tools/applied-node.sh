@@ -7,6 +7,7 @@
 # captured trees (tests/bats/verify.bats, make fleet-demo).
 set -euo pipefail
 sp=$1 profile=$2 src=$3 t=$4 root=$5
+mkdir -p "$(dirname "$t")"
 cp -a "$src" "$t"
 mkdir -p "$root"
 plan=$("$sp" plan --profile "$profile" --sysroot "$t" --seed 1 --format json)
