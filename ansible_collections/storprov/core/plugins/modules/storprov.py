@@ -107,11 +107,11 @@ profile:
   returned: always
   type: str
   sample: /etc/storprov/profiles/grid-3ware-raid5.xml
-rc:
-  description: storprov's exit status (3 is drift from verify).
-  returned: always
+exit_code:
+  description: storprov's exit status (3 is drift from verify); a failed task returns it as C(rc).
+  returned: success
   type: int
-  sample: 0
+  sample: 3
 status:
   description: C(clean) or C(drift) (state=verified, and state=applied in check mode).
   returned: when verify ran
@@ -241,12 +241,12 @@ def main():
     state = p['state']
     if state == 'planned':
         rc, plan = sp.json('plan', args + ['--format', 'json'])
-        result.update(rc=rc, plan=plan)
+        result.update(exit_code=rc, plan=plan)
         if module._diff:
             result['diff'] = plan_diff(plan, p['root'])
     elif state == 'verified':
         rc, report = sp.json('verify', args + ['--format', 'json'], ok=(0, 3))
-        result.update(rc=rc, verify=report, status=report.get('status'))
+        result.update(exit_code=rc, verify=report, status=report.get('status'))
     else:
         apply_args = list(args)
         if p['wipe']:
@@ -260,14 +260,14 @@ def main():
         diff = plan_diff(plan, p['root']) if module._diff else None
         if module.check_mode:
             rc, report = sp.json('verify', args + ['--format', 'json'], ok=(0, 3))
-            result.update(rc=rc, plan=plan, verify=report, status=report.get('status'),
+            result.update(exit_code=rc, plan=plan, verify=report, status=report.get('status'),
                           changed=report.get('status') != 'clean')
         else:
             report_path = os.path.join(module.tmpdir, 'apply-report.json')
             rc, dummy = sp.run('apply', apply_args + ['--yes', '--report', report_path])
             with open(report_path) as fh:
                 report = json.load(fh)
-            result.update(rc=rc, report=report, changed=report_changed(report))
+            result.update(exit_code=rc, report=report, changed=report_changed(report))
         if diff is not None and result['changed']:
             result['diff'] = diff
     result['stderr'] = sp.stderr
