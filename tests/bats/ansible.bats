@@ -56,3 +56,13 @@ setup() {
 	assert_output --partial "Ran 8 tests"
 	assert_line OK
 }
+
+@test "the role and the fleet playbook pass ansible-playbook --syntax-check" {
+	printf -- '- hosts: all\n  roles:\n    - role: storprov.core.storprov\n' >"$BATS_TEST_TMPDIR/site.yml"
+	ANSIBLE_COLLECTIONS_PATH="$TOP" run -0 ansible-playbook -i localhost, --syntax-check "$BATS_TEST_TMPDIR/site.yml"
+	ANSIBLE_COLLECTIONS_PATH="$TOP" run -0 ansible-playbook -i localhost, --syntax-check storprov.core.fleet_report
+	# and a role that names a missing module is caught
+	sed 's/storprov.core.storprov:/storprov.core.nosuchmodule:/' "$C/roles/storprov/tasks/main.yml" >"$BATS_TEST_TMPDIR/t.yml"
+	printf -- '- hosts: all\n  tasks:\n    - ansible.builtin.import_tasks: %s\n' "$BATS_TEST_TMPDIR/t.yml" >"$BATS_TEST_TMPDIR/bad.yml"
+	ANSIBLE_COLLECTIONS_PATH="$TOP" run ! ansible-playbook -i localhost, --syntax-check "$BATS_TEST_TMPDIR/bad.yml"
+}
