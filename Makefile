@@ -4,6 +4,9 @@ SBINDIR    ?= $(PREFIX)/sbin
 DATADIR    ?= $(PREFIX)/share/storprov
 MANDIR     ?= $(PREFIX)/share/man
 DESTDIR    ?=
+SYSCONFDIR ?= /etc
+LIBEXECDIR ?= $(PREFIX)/libexec/storprov
+UNITDIR    ?= $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || echo /usr/lib/systemd/system)
 DRACUTDIR  ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null || echo /usr/lib/dracut/modules.d)
 
 # One source for the version: VERSION (refined by git describe on a release tag).
@@ -175,12 +178,30 @@ bench:
 	$(MAKE) all
 	bench/run.sh
 
-install: all
+# The fleet report playbook against 3 local inventory hosts (scripts/fleet-demo.sh)
+.PHONY: fleet-demo
+fleet-demo: all
+	scripts/fleet-demo.sh
+
+install: all systemd-units
 	install -D -m 0755 $(B)/storprov $(DESTDIR)$(SBINDIR)/storprov
 	install -D -m 0644 profiles/storprov.rng $(DESTDIR)$(DATADIR)/storprov.rng
 	for p in profiles/*.xml; do install -D -m 0644 $$p $(DESTDIR)$(DATADIR)/examples/$$(basename $$p); done
 	install -D -m 0644 man/storprov.8 $(DESTDIR)$(MANDIR)/man8/storprov.8
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
+	install -D -m 0755 $(B)/systemd/storprov-verify-textfile $(DESTDIR)$(LIBEXECDIR)/storprov-verify-textfile
+	install -D -m 0644 $(B)/systemd/storprov-verify.service $(DESTDIR)$(UNITDIR)/storprov-verify.service
+	install -D -m 0644 systemd/storprov-verify.timer $(DESTDIR)$(UNITDIR)/storprov-verify.timer
+
+# The scheduled verify's unit and script, with the install paths filled in
+# (a rule, not a stamp: PREFIX and friends differ between install and rpm).
+.PHONY: systemd-units
+systemd-units:
+	mkdir -p $(B)/systemd
+	for f in storprov-verify.service storprov-verify-textfile; do \
+		sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+			systemd/$$f.in >$(B)/systemd/$$f; \
+	done
 
 # Source tarball: the files git tracks (as they are in the work tree), with the
 # computed VERSION and storprov.spec generated from storprov.spec.in. (Not

@@ -9,7 +9,8 @@ build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev lib
 tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
        xfsprogs gdisk util-linux fdisk kmod strace e2fsprogs procps
        rpm rpm2cpio rpmlint cpio mandoc file python3-jsonschema attr
-       multipath-tools)
+       multipath-tools python3-prometheus-client
+       ansible-core python3-voluptuous yamllint pycodestyle)
 # Hostile-input suites: libFuzzer targets need clang and its runtime (libFuzzer
 # ships in libclang-rt-14-dev on Debian 12); the ASan+UBSan build uses gcc's.
 fuzz=(clang libclang-rt-14-dev llvm)

@@ -233,10 +233,14 @@ static int parse_args(const struct verb *v, int argc, char **argv, struct args *
                 case OPT_SYSROOT: a->sysroot = optarg; break;
                 case OPT_ROOT: a->root = optarg; break;
                 case OPT_FORMAT:
-                        if (!strcmp(v->name, "plan") ? strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "ks")
-                                                     : strcmp(optarg, "text") && strcmp(optarg, "json"))
+                        if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+                            !(!strcmp(v->name, "plan") && !strcmp(optarg, "ks")) &&
+                            !(!strcmp(v->name, "verify") && !strcmp(optarg, "prometheus")))
                                 return usage_error(v->name, "--format takes text%s or json, not '%s'",
-                                                   !strcmp(v->name, "plan") ? ", ks" : "", optarg);
+                                                   !strcmp(v->name, "plan")     ? ", ks"
+                                                   : !strcmp(v->name, "verify") ? ", prometheus"
+                                                                                : "",
+                                                   optarg);
                         a->format = optarg;
                         break;
                 case OPT_SEED:
@@ -715,6 +719,7 @@ static int cmd_verify(struct args *a)
                 .root = a->root ? a->root : "/",
                 .sysroot = a->sysroot ? a->sysroot : "/",
                 .json = a->format && !strcmp(a->format, "json"),
+                .prometheus = a->format && !strcmp(a->format, "prometheus"),
         };
         r = verify_plan(&pl, &si, &o);
         plan_free(&pl);

@@ -26,7 +26,7 @@ const char *const main_help =
         "Exit status: 0 success, 1 runtime failure, 2 bad input or usage, 3 drift (verify).\n";
 
 const char *const verify_help =
-        "Usage: storprov verify --profile FILE [--sysroot DIR] [--root DIR] [--format text|json]\n"
+        "Usage: storprov verify --profile FILE [--sysroot DIR] [--root DIR] [--format text|json|prometheus]\n"
         "                       [--seed N] [--mdadm-conf PATH] [--os-disks LIST]\n"
         "\n"
         "Reads the live node back and compares it, object by object, with the plan: partition\n"
@@ -37,7 +37,9 @@ const char *const verify_help =
         "Each object is ok, drift (expected against found) or missing.\n"
         "  --sysroot DIR   a captured tree: only its sysfs and proc are read\n"
         "  --root DIR      where the generated files are (default /)\n"
-        "  --format F      text (default) or json (for fleet collection)\n"
+        "  --format F      text (default), json (for fleet collection) or prometheus (node_exporter\n"
+        "                  textfile metrics: objects and checks by status, one series per drifted\n"
+        "                  check, last run time, exit code, version)\n"
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n"

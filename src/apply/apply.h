@@ -37,6 +37,7 @@ struct verify_options {
         const char *root;         /* where the generated files are ("/") */
         const char *sysroot;      /* "/" (live) or a captured tree: only its sysfs and proc are read */
         bool json;
+        bool prometheus;          /* node_exporter textfile exposition format */
 };
 /* Prints the report; returns 0 (everything as planned) or 3 (drift or missing). */
 int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_options *o);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <json.h>
 #include <time.h>
@@ -67,6 +68,8 @@ struct vcheck {
         enum vstatus status;
         char *expected, *found;
 };
+/* verify --format prometheus (verify_prom.c): the checks as node_exporter textfile metrics */
+void verify_print_prometheus(const struct vcheck *vc, size_t n, int exit_code, const char *profile, FILE *out);
 
 struct run {
         bool parallel_gpt;        /* --jobs > 1 and several tables to write: each in a child */

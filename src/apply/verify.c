@@ -696,7 +696,10 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
         size_t count[_V_MAX] = {0};
         for (size_t i = 0; i < r.n_vc; i++)
                 count[r.vc[i].status]++;
-        if (vo->json)
+        int rc = count[V_DRIFT] + count[V_MISSING] ? VERIFY_EXIT_DRIFT : 0;
+        if (vo->prometheus)
+                verify_print_prometheus(r.vc, r.n_vc, rc, r.pl->profile_name, stdout);
+        else if (vo->json)
                 print_json(&r, count);
         else
                 print_text(&r, count);
@@ -709,5 +712,5 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
         }
         free(r.vc);
         fflush(stdout);
-        return count[V_DRIFT] + count[V_MISSING] ? VERIFY_EXIT_DRIFT : 0;
+        return rc;
 }

@@ -41,6 +41,9 @@ setup_file() {
 	assert_line /usr/share/storprov/examples/grid-3ware-raid5.xml
 	assert_line /usr/share/storprov/examples/md-raid6-lvm.xml
 	assert_line /etc/storprov/profiles
+	assert_line /usr/lib/systemd/system/storprov-verify.service
+	assert_line /usr/lib/systemd/system/storprov-verify.timer
+	assert_line /usr/libexec/storprov/storprov-verify-textfile
 	refute_line --partial dracut
 	run -0 rpm -qpl "$dracut"
 	assert_line /usr/lib/dracut/modules.d/90storprov/module-setup.sh

@@ -2,9 +2,9 @@
 # storprov verify on captured trees: the grid node of seed 000 as apply would
 # have left it (partitions in sysfs, queue attributes and sysctls set, the
 # filesystems mounted with the planned options, the files rendered), built
-# here from the tree and the plan's own figures; then one thing changed at a
-# time, and verify must name it, expected against found, and exit 3. The
-# live checks (md, dm, XFS geometry) run in tests/vm/7x-verify-drift.bats.
+# by tests/tools/applied-node.sh from the tree and the plan's own figures;
+# then one thing changed at a time, and verify must name it, expected against
+# found, and exit 3. The live checks (md, dm, XFS geometry) run in tests/vm/7x-verify-drift.bats.
 load test_helper
 
 PROFILE="$TOP/profiles/grid-3ware-raid5.xml"
@@ -12,26 +12,7 @@ PROFILE="$TOP/profiles/grid-3ware-raid5.xml"
 setup() {
 	T="$BATS_TEST_TMPDIR/node"
 	ROOT="$BATS_TEST_TMPDIR/root"
-	cp -a "$SYSROOT/grid-3ware" "$T"
-	mkdir -p "$ROOT"
-	local plan
-	plan=$("$SP" plan --profile "$PROFILE" --sysroot "$T" --seed 1 --format json)
-	# partitions where the plan puts them (sysfs counts 512-byte sectors; these disks have 512-byte sectors)
-	local d
-	for d in sdb sdc; do
-		mkdir -p "$T/sys/block/$d/${d}1"
-		jq -r ".steps[] | select(.kind == \"gpt\" and .device == \"/dev/$d\") | .partitions[0].first_sector" <<<"$plan" >"$T/sys/block/$d/${d}1/start"
-		jq -r ".steps[] | select(.kind == \"gpt\" and .device == \"/dev/$d\") | .partitions[0] | .last_sector - .first_sector + 1" <<<"$plan" >"$T/sys/block/$d/${d}1/size"
-		echo 8192 >"$T/sys/block/$d/queue/read_ahead_kb"
-		echo 512 >"$T/sys/block/$d/queue/nr_requests"
-		echo 64 >"$T/sys/block/$d/queue/max_sectors_kb"
-		echo "none [mq-deadline] kyber bfq" >"$T/sys/block/$d/queue/scheduler"
-	done
-	mkdir -p "$T/proc/sys/vm"
-	echo 40 >"$T/proc/sys/vm/dirty_ratio"
-	echo 10 >"$T/proc/sys/vm/dirty_background_ratio"
-	printf '/dev/sdb1 /storage/data1 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc 0 0\n/dev/sdc1 /storage/data2 xfs rw,noatime,inode64,logbufs=8,logbsize=256k,swalloc 0 0\n' >"$T/proc/mounts"
-	"$SP" render --profile "$PROFILE" --sysroot "$T" --seed 1 --root "$ROOT" 2>/dev/null
+	"$TOP/tests/tools/applied-node.sh" "$SP" "$PROFILE" "$SYSROOT/grid-3ware" "$T" "$ROOT"
 }
 
 @test "verify: a node as planned is clean (exit 0); device-level checks are marked not checked" {
@@ -96,4 +77,55 @@ setup() {
 	assert_line "missing  md mirror (2 checks)"
 	assert_line "           missing array: expected /dev/md/journal, found nothing"
 	assert_line "missing  xfs fs:/srv/journal (3 checks)"
+}
+
+# prom FILE: the exposition text parsed by prometheus_client's own parser,
+# one line per sample: name{label=value,...} value (labels sorted); Debian's
+# python3 (python3-prometheus-client), not whatever python3 is first on PATH
+prom() {
+	"${STORPROV_PYTHON:-/usr/bin/python3}" -c '
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
+    for s in fam.samples:
+        print(s.name + "{" + ",".join("%s=%s" % kv for kv in sorted(s.labels.items())) + "} " + repr(s.value))
+' "$1"
+}
+
+@test "verify --format prometheus: a clean node parses, no drift series, exit code 0, version" {
+	"$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format prometheus >"$BATS_TEST_TMPDIR/m.prom"
+	run -0 prom "$BATS_TEST_TMPDIR/m.prom"
+	assert_line "storprov_verify_objects{status=drift} 0.0"
+	assert_line "storprov_verify_objects{status=missing} 0.0"
+	assert_line --regexp '^storprov_verify_objects\{status=ok\} [1-9][0-9]*\.0$'
+	assert_line "storprov_verify_checks{status=not-checked} 2.0"
+	assert_line "storprov_verify_exit_code{} 0.0"
+	assert_line "storprov_info{profile=grid-3ware-raid5,version=$("$SP" --version | cut -d' ' -f2)} 1.0"
+	refute_line --partial "storprov_verify_drift{"
+	local ts now
+	ts=$(grep '^storprov_verify_last_run_timestamp_seconds ' "$BATS_TEST_TMPDIR/m.prom" | cut -d' ' -f2)
+	now=$(date +%s)
+	[ "$ts" -le "$now" ] && [ "$ts" -ge $((now - 60)) ]
+}
+
+@test "verify --format prometheus: one series per drifted check, quotes and backslashes escaped, exit code 3" {
+	echo 128 >"$T/sys/block/sdc/queue/read_ahead_kb"
+	sed -i 's|logbsize=256k,swalloc|logbsize=64k,"q\\b|' "$ROOT/etc/fstab"
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format prometheus
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/m.prom"
+	# the exposition format escapes " and \ inside label values
+	grep -F 'found="UUID=' "$BATS_TEST_TMPDIR/m.prom" | grep -qF 'logbsize=64k,\"q\\b"'
+	run -0 prom "$BATS_TEST_TMPDIR/m.prom"
+	assert_line "storprov_verify_drift{check=queue/read_ahead_kb,expected=8192,found=128,kind=disk,object=lun2,status=drift} 1.0"
+	assert_line --regexp '^storprov_verify_drift\{check=fstab entry,expected=UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=256k,swalloc,found=UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=64k,"q\\b,kind=xfs,object=fs:/storage/data2,status=drift\} 1\.0$'
+	assert_line "storprov_verify_exit_code{} 3.0"
+	# every drift series is one drifted check of the JSON report, and no other
+	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format json
+	local want
+	want=$(jq '[.checks[] | select(.status == "drift" or .status == "missing")] | length' <<<"$output")
+	[ "$want" -ge 3 ]
+	[ "$(prom "$BATS_TEST_TMPDIR/m.prom" | grep -c '^storprov_verify_drift{')" = "$want" ]
+	[ "$(prom "$BATS_TEST_TMPDIR/m.prom" | grep -c '^storprov_verify_checks{status=drift} ')" = 1 ]
+	run -2 "$SP" verify --profile "$PROFILE" --sysroot "$T" --format yaml
+	assert_output --partial "--format takes text, prometheus or json, not 'yaml'"
 }

@@ -310,3 +310,53 @@ XML
 	run -0 xfs_info "${LOOP}p1"
 	assert_output --regexp "sunit=16 +swidth=48 blks"
 }
+
+# sp_module ARGS...: the storprov.core.storprov Ansible module on this host
+# (ansible's ad-hoc command, one-line output), with Debian's ansible-core
+sp_module() {
+	LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$TOP" ANSIBLE_NOCOLOR=1 PATH="/usr/bin:$PATH" \
+		ansible localhost -c local -e ansible_python_interpreter=/usr/bin/python3 -o \
+		-m storprov.core.storprov -a "profile=$BATS_TEST_TMPDIR/p.xml root=$ROOT binary=$SP mount=true" "$@" 2>&1
+}
+
+@test "apply through the Ansible module: check mode writes nothing; changed, then unchanged on the second run" {
+	command -v ansible >/dev/null || skip "no ansible (ansible-core)"
+	new_loop 1G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	mkdir -p "$ROOT"
+	local before
+	before=$(sha256sum <"$IMG")
+	run -0 sp_module --check --diff
+	assert_line --regexp '^localhost \| CHANGED => '
+	assert_output --partial '"status": "drift"'
+	assert_output --partial "GPT on /dev/$N"
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ -z "$(ls -A "$ROOT")" ]
+	[ ! -e "/sys/class/block/${N}p1" ]
+	run -0 sp_module
+	assert_line --regexp '^localhost \| CHANGED => '
+	run -0 xfs_info "${LOOP}p1"
+	assert_output --regexp "sunit=16 +swidth=48 blks"
+	uuid=$(blkid -o value -s UUID "${LOOP}p1")
+	run -0 findmnt --tab-file "$ROOT/etc/fstab" -n -o SOURCE /data
+	assert_output "UUID=$uuid"
+	# the second run: storprov's message on stderr should it fail
+	run sp_module
+	grep -o '"msg": "[^"]*"' <<<"$output" >&2 || true
+	[ "$status" = 0 ]
+	assert_line --regexp '^localhost \| SUCCESS => '
+	assert_output --partial '"changed": false'
+	[ "$(blkid -o value -s UUID "${LOOP}p1")" = "$uuid" ]
+	# a storprov refusal (another disk holding XFS, no wipe) fails the task with
+	# storprov's message and exit code, and leaves the disk as it was
+	umount "$ROOT/data"
+	new_loop 1G
+	mkfs.xfs -q "$LOOP"
+	before=$(sha256sum <"$IMG")
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -2 sp_module
+	assert_line --regexp '^localhost \| FAILED! => '
+	assert_output --partial '"rc": 2'
+	assert_output --regexp '"msg": "storprov: [^"]*refused: lun \(/dev/'"$N"'\)'
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}

@@ -1,0 +1,278 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: storprov maintainers
+# SPDX-License-Identifier: GPL-2.0-or-later
+# GNU General Public License v2.0 or later (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt)
+
+from __future__ import (absolute_import, division, print_function)
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: storprov
+short_description: Provision, verify or plan a storage server's disks with storprov
+version_added: "0.2.0"
+description:
+  - Runs the storprov binary on the target and returns its JSON output. Every
+    storage decision (geometry, partitions, md, LVM, XFS, files) is storprov's;
+    this module only maps task options to storprov's command line.
+  - C(state=applied) runs C(storprov apply --yes --report); C(changed) is read
+    from the report (an object created, a step applied, a file written or
+    removed, a filesystem mounted), so a second run reports C(changed=false).
+  - C(state=verified) runs C(storprov verify --format json); drift is reported
+    in C(status) and C(verify), never as a change and never as a failure.
+  - C(state=planned) runs C(storprov plan --format json).
+  - In check mode C(state=applied) runs C(storprov apply --dry-run) (a refusal
+    fails the task) and C(storprov verify) (a node that verifies clean would not
+    change); nothing is written.
+  - A storprov refusal or failure fails the task with storprov's own message
+    and exit code.
+options:
+  state:
+    description: What to do.
+    type: str
+    choices: [applied, verified, planned]
+    default: applied
+  profile:
+    description: Path of the XML profile on the target.
+    type: path
+  profile_content:
+    description: The XML profile itself; written to a temporary file on the target.
+    type: str
+  profiles:
+    description: A directory of profiles on the target; C(storprov select) picks the one whose match rules fit the node.
+    type: path
+  wipe:
+    description: Pass C(--wipe) to apply (allow wiping disks that carry signatures).
+    type: bool
+    default: false
+  jobs:
+    description: Parallel jobs for apply (C(--jobs)).
+    type: int
+  root:
+    description: Where the generated files are written and read (C(--root)).
+    type: path
+    default: /
+  sysroot:
+    description: A captured tree to read sysfs and proc from instead of the live node (C(--sysroot)); for tests and demos.
+    type: path
+  seed:
+    description: Seed for reproducible identities (C(--seed)).
+    type: int
+  mount:
+    description: Mount the filesystems after apply (C(--mount)).
+    type: bool
+    default: false
+  binary:
+    description: The storprov binary, a path or a name looked up on PATH.
+    type: str
+    default: storprov
+notes:
+  - Supports check mode and diff mode.
+  - In diff mode the planned steps and, per generated file, the change from the
+    file under I(root) to what storprov writes are shown.
+attributes:
+  check_mode:
+    description: Runs C(apply --dry-run) and C(verify); writes nothing.
+    support: full
+  diff_mode:
+    description: Shows the planned steps and the generated files' changes.
+    support: full
+author:
+  - storprov maintainers (@storprov)
+'''
+
+EXAMPLES = r'''
+- name: Provision the data disks from the site profile
+  storprov.core.storprov:
+    profile: /etc/storprov/profile.xml
+    state: applied
+    mount: true
+
+- name: Pick the profile that fits this node and verify it
+  storprov.core.storprov:
+    profiles: /etc/storprov/profiles
+    state: verified
+  register: drift
+
+- name: Plan from inline content
+  storprov.core.storprov:
+    profile_content: "{{ lookup('file', 'rack7.xml') }}"
+    state: planned
+'''
+
+RETURN = r'''
+profile:
+  description: The profile storprov used (the one C(select) picked when I(profiles) was given).
+  returned: always
+  type: str
+  sample: /etc/storprov/profiles/grid-3ware-raid5.xml
+exit_code:
+  description: storprov's exit status (3 is drift from verify); a failed task returns it as C(rc).
+  returned: success
+  type: int
+  sample: 3
+status:
+  description: C(clean) or C(drift) (state=verified, and state=applied in check mode).
+  returned: when verify ran
+  type: str
+  sample: drift
+verify:
+  description: storprov verify's JSON report.
+  returned: when verify ran
+  type: dict
+report:
+  description: storprov apply's JSON report.
+  returned: when state=applied and not in check mode
+  type: dict
+plan:
+  description: storprov's plan (plan or apply --dry-run JSON).
+  returned: when state=planned, or state=applied in check mode
+  type: dict
+stderr:
+  description: storprov's messages.
+  returned: always
+  type: str
+'''
+
+import json
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+CHANGING_ACTIONS = frozenset(('created', 'applied', 'written', 'removed'))
+
+
+def report_changed(report):
+    """Whether apply's report shows anything made or written."""
+    for obj in report.get('objects') or []:
+        if obj.get('action') in CHANGING_ACTIONS:
+            return True
+        for step in obj.get('steps') or []:
+            if step.get('action') in CHANGING_ACTIONS:
+                return True
+    for key in ('sysctls', 'files', 'mounts'):
+        for item in report.get(key) or []:
+            if item.get('action') in CHANGING_ACTIONS:
+                return True
+    return False
+
+
+def plan_diff(plan, root):
+    """Ansible diffs: the planned steps, then each file's change under root."""
+    steps = ''.join('%s. %s\n' % (s.get('index', i + 1), s.get('description', s.get('kind', '')))
+                    for i, s in enumerate(plan.get('steps') or []))
+    diffs = [dict(before_header='steps', after_header='planned steps', before='', after=steps)]
+    for f in plan.get('files') or []:
+        path = os.path.join(root, f['path'].lstrip('/'))
+        try:
+            with open(path) as fh:
+                before = fh.read()
+        except (IOError, OSError):
+            before = ''
+        if before != f.get('content', ''):
+            diffs.append(dict(before_header=path, after_header=path, before=before, after=f.get('content', '')))
+    return diffs
+
+
+class Storprov(object):
+    def __init__(self, module):
+        self.module = module
+        p = module.params
+        binary = p['binary']
+        self.bin = binary if os.path.isabs(binary) else module.get_bin_path(binary, required=True)
+        self.stderr = ''
+
+    def run(self, verb, args, ok=(0,)):
+        cmd = [self.bin, verb] + args
+        rc, out, err = self.module.run_command(cmd)
+        self.stderr += err
+        if rc not in ok:
+            msg = err.strip() or out.strip() or 'storprov %s exited %d' % (verb, rc)
+            self.module.fail_json(msg=msg, rc=rc, cmd=cmd, stdout=out, stderr=err)
+        return rc, out
+
+    def json(self, verb, args, ok=(0,)):
+        rc, out = self.run(verb, args, ok)
+        try:
+            return rc, json.loads(out)
+        except ValueError as e:
+            self.module.fail_json(msg='storprov %s printed no JSON: %s' % (verb, e), rc=rc, stdout=out, stderr=self.stderr)
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            state=dict(type='str', default='applied', choices=['applied', 'verified', 'planned']),
+            profile=dict(type='path'),
+            profile_content=dict(type='str'),
+            profiles=dict(type='path'),
+            wipe=dict(type='bool', default=False),
+            jobs=dict(type='int'),
+            root=dict(type='path', default='/'),
+            sysroot=dict(type='path'),
+            seed=dict(type='int'),
+            mount=dict(type='bool', default=False),
+            binary=dict(type='str', default='storprov'),
+        ),
+        mutually_exclusive=[('profile', 'profile_content', 'profiles')],
+        required_one_of=[('profile', 'profile_content', 'profiles')],
+        supports_check_mode=True,
+    )
+    p = module.params
+    sp = Storprov(module)
+
+    node = []
+    if p['sysroot']:
+        node += ['--sysroot', p['sysroot']]
+    profile = p['profile']
+    if p['profile_content'] is not None:
+        profile = os.path.join(module.tmpdir, 'profile.xml')
+        with open(profile, 'w') as fh:
+            fh.write(p['profile_content'])
+    elif p['profiles']:
+        dummy, out = sp.run('select', ['--profiles', p['profiles']] + node)
+        profile = out.strip().splitlines()[-1]
+    args = ['--profile', profile] + node + ['--root', p['root']]
+    if p['seed'] is not None:
+        args += ['--seed', str(p['seed'])]
+
+    result = dict(changed=False, profile=profile)
+    state = p['state']
+    if state == 'planned':
+        rc, plan = sp.json('plan', args + ['--format', 'json'])
+        result.update(exit_code=rc, plan=plan)
+        if module._diff:
+            result['diff'] = plan_diff(plan, p['root'])
+    elif state == 'verified':
+        rc, report = sp.json('verify', args + ['--format', 'json'], ok=(0, 3))
+        result.update(exit_code=rc, verify=report, status=report.get('status'))
+    else:
+        apply_args = list(args)
+        if p['wipe']:
+            apply_args.append('--wipe')
+        if p['jobs'] is not None:
+            apply_args += ['--jobs', str(p['jobs'])]
+        if p['mount']:
+            apply_args.append('--mount')
+        # the plan and any refusal, writing nothing; shown in diff mode either way
+        rc, plan = sp.json('apply', apply_args + ['--dry-run', '--format', 'json'])
+        diff = plan_diff(plan, p['root']) if module._diff else None
+        if module.check_mode:
+            rc, report = sp.json('verify', args + ['--format', 'json'], ok=(0, 3))
+            result.update(exit_code=rc, plan=plan, verify=report, status=report.get('status'),
+                          changed=report.get('status') != 'clean')
+        else:
+            report_path = os.path.join(module.tmpdir, 'apply-report.json')
+            rc, dummy = sp.run('apply', apply_args + ['--yes', '--report', report_path])
+            with open(report_path) as fh:
+                report = json.load(fh)
+            result.update(exit_code=rc, report=report, changed=report_changed(report))
+        if diff is not None and result['changed']:
+            result['diff'] = diff
+    result['stderr'] = sp.stderr
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()

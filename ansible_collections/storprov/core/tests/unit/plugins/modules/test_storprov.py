@@ -1,0 +1,156 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The storprov module run as Ansible runs it (a process reading its arguments
+# from a JSON file), against a fake storprov that logs its argv and answers
+# from a small state directory: apply creates once, then keeps; a refusal
+# exits 2 with storprov's message. Runs with unittest or pytest.
+from __future__ import (absolute_import, division, print_function)
+__metaclass__ = type
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+PLAN = {'steps': [{'index': 1, 'description': 'GPT on /dev/sdb'}],
+        'files': [{'path': '/etc/fstab', 'content': 'UUID=1 /data xfs noatime\n'}]}
+MODULE = os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'plugins', 'modules', 'storprov.py')
+
+FAKE = textwrap.dedent(r'''
+    #!/bin/sh
+    # fake storprov: argv to $FAKE_DIR/log; "applied" marks the node provisioned
+    d=$FAKE_DIR
+    echo "$*" >>"$d/log"
+    verb=$1
+    case " $* " in *" --dry-run "*) dry=1 ;; *) dry=0 ;; esac
+    if [ -e "$d/refuse" ]; then
+        echo "storprov: refused: lun1 (/dev/sdb): has an xfs signature; the profile does not allow wiping it" >&2
+        [ "$verb" = apply ] && [ $dry = 1 ] && echo '{"dry_run": true, "exit_code": 2, "refused": true}'
+        exit 2
+    fi
+    case "$verb" in
+    select) echo "$d/profiles/b.xml" ;;
+    plan) cat "$d/plan.json" ;;
+    verify)
+        if [ -e "$d/applied" ]; then echo '{"status": "clean", "summary": {"drift": 0}}'; exit 0; fi
+        echo '{"status": "drift", "summary": {"drift": 1}}'; exit 3 ;;
+    apply)
+        if [ $dry = 1 ]; then
+            cat "$d/dry.json"
+            exit 0
+        fi
+        while [ $# -gt 0 ]; do [ "$1" = --report ] && rep=$2; shift; done
+        if [ -e "$d/applied" ]; then a=kept; f=unchanged; else a=created; f=written; fi
+        echo "{\"objects\": [{\"id\": \"lun1\", \"action\": \"$a\", \"steps\": []}], \"files\": [{\"path\": \"/etc/fstab\", \"action\": \"$f\"}]}" >"$rep"
+        touch "$d/applied" ;;
+    esac
+    exit 0
+''').lstrip()
+
+
+class StorprovModuleTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix='storprov-module-')
+        self.fake = os.path.join(self.dir, 'storprov')
+        with open(self.fake, 'w') as fh:
+            fh.write(FAKE)
+        os.chmod(self.fake, 0o755)
+        with open(os.path.join(self.dir, 'plan.json'), 'w') as fh:
+            json.dump(PLAN, fh)
+        with open(os.path.join(self.dir, 'dry.json'), 'w') as fh:
+            json.dump(dict(PLAN, dry_run=True, exit_code=0), fh)
+        self.root = os.path.join(self.dir, 'root')
+        os.makedirs(os.path.join(self.root, 'etc'))
+
+    def run_module(self, check=False, diff=False, **args):
+        args.setdefault('binary', self.fake)
+        args.setdefault('root', self.root)
+        args['_ansible_check_mode'] = check
+        args['_ansible_diff'] = diff
+        path = os.path.join(self.dir, 'args.json')
+        with open(path, 'w') as fh:
+            json.dump({'ANSIBLE_MODULE_ARGS': args}, fh)
+        env = dict(os.environ, FAKE_DIR=self.dir)
+        p = subprocess.run([sys.executable, MODULE, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=env, universal_newlines=True, check=False)
+        return json.loads(p.stdout)
+
+    def log(self):
+        try:
+            with open(os.path.join(self.dir, 'log')) as fh:
+                return fh.read().splitlines()
+        except IOError:
+            return []
+
+    def test_apply_changes_then_reports_unchanged(self):
+        r1 = self.run_module(profile='/p.xml', state='applied', wipe=True, jobs=3)
+        self.assertFalse(r1.get('failed'), r1)
+        self.assertTrue(r1['changed'])
+        self.assertEqual(r1['report']['objects'][0]['action'], 'created')
+        r2 = self.run_module(profile='/p.xml', state='applied', wipe=True, jobs=3)
+        self.assertFalse(r2['changed'])
+        applies = [l for l in self.log() if l.startswith('apply ') and '--dry-run' not in l]
+        self.assertEqual(len(applies), 2)
+        self.assertIn('--profile /p.xml', applies[0])
+        self.assertIn('--wipe', applies[0])
+        self.assertIn('--jobs 3', applies[0])
+        self.assertIn('--yes', applies[0])
+
+    def test_check_mode_runs_dry_run_and_verify_only(self):
+        r = self.run_module(check=True, profile='/p.xml', state='applied')
+        self.assertFalse(r.get('failed'), r)
+        self.assertTrue(r['changed'])
+        self.assertEqual(r['status'], 'drift')
+        verbs = [(l.split()[0], '--dry-run' in l.split()) for l in self.log()]
+        self.assertEqual(verbs, [('apply', True), ('verify', False)])
+        self.assertFalse(os.path.exists(os.path.join(self.dir, 'applied')))
+
+    def test_check_mode_on_a_clean_node_is_unchanged(self):
+        open(os.path.join(self.dir, 'applied'), 'w').close()
+        r = self.run_module(check=True, profile='/p.xml', state='applied')
+        self.assertFalse(r['changed'])
+
+    def test_refusal_fails_with_storprovs_message_and_rc(self):
+        open(os.path.join(self.dir, 'refuse'), 'w').close()
+        r = self.run_module(profile='/p.xml', state='applied')
+        self.assertTrue(r['failed'])
+        self.assertEqual(r['rc'], 2)
+        self.assertIn('storprov: refused: lun1 (/dev/sdb): has an xfs signature', r['msg'])
+        self.assertFalse(any('--yes' in l for l in self.log()))
+
+    def test_verify_drift_is_not_a_failure_nor_a_change(self):
+        r = self.run_module(profile='/p.xml', state='verified')
+        self.assertFalse(r.get('failed'), r)
+        self.assertFalse(r['changed'])
+        self.assertEqual((r['exit_code'], r['status']), (3, 'drift'))
+        # Ansible fails a task whose result has a non-zero rc and no failed key
+        self.assertNotIn('rc', r)
+
+    def test_profiles_dir_selects_and_content_is_written(self):
+        r = self.run_module(profiles='/site/profiles', state='planned')
+        self.assertEqual(r['profile'], os.path.join(self.dir, 'profiles', 'b.xml'))
+        self.assertEqual(self.log()[0], 'select --profiles /site/profiles')
+        r = self.run_module(profile_content='<profile/>', state='planned')
+        self.assertTrue(r['profile'].endswith('/profile.xml'))
+        self.assertIn('--profile %s' % r['profile'], self.log()[-1])
+
+    def test_diff_mode_shows_steps_and_file_changes(self):
+        with open(os.path.join(self.root, 'etc', 'fstab'), 'w') as fh:
+            fh.write('# old\n')
+        r = self.run_module(diff=True, profile='/p.xml', state='planned')
+        self.assertEqual(r['diff'][0]['after'], '1. GPT on /dev/sdb\n')
+        self.assertEqual(r['diff'][1]['before'], '# old\n')
+        self.assertEqual(r['diff'][1]['after'], 'UUID=1 /data xfs noatime\n')
+
+    def test_profile_and_profiles_are_exclusive(self):
+        r = self.run_module(profile='/p.xml', profiles='/d', state='planned')
+        self.assertTrue(r['failed'])
+        self.assertIn('mutually exclusive', r['msg'])
+        self.assertEqual(self.log(), [])
+
+
+if __name__ == '__main__':
+    unittest.main()

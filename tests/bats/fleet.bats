@@ -1,0 +1,37 @@
+#!/usr/bin/env bats
+# make fleet-demo: the fleet report playbook over 3 local inventory hosts, one
+# seeded with drift. The report must name exactly the seeded drift on node2
+# and nothing on node1 and node3, read from build/fleet-report.json with jq;
+# the table puts node2 first and the output ends with the summary line.
+load test_helper
+
+setup() {
+	command -v ansible-playbook >/dev/null || skip "no ansible-playbook (ansible-core)"
+}
+
+@test "make fleet-demo: 3 hosts, exactly the seeded drift on node2, worst first, a summary line" {
+	run -0 make -s -C "$TOP" fleet-demo
+	assert_equal "${lines[-1]}" "fleet: 3 hosts, 1 with drift (2 objects drifted, 1 missing), 2 clean, 0 failed"
+	local j="$TOP/build/fleet-report.json"
+	[ "$(jq -r '.hosts | keys | join(" ")' "$j")" = "node1 node2 node3" ]
+	[ "$(jq -r '.order | join(" ")' "$j")" = "node2 node1 node3" ]
+	[ "$(jq -r '[.hosts[] | .status] | join(" ")' "$j")" = "clean drift clean" ]
+	# host -> objects -> status: only the seeded objects are not ok
+	[ "$(jq -c '[.hosts.node2.objects | to_entries[] | select(.value != "ok") | [.key, .value]] | sort' "$j")" = \
+		'[["file:/etc/udev/rules.d/70-storprov.rules","missing"],["lun2","drift"],["vm.dirty_ratio","drift"]]' ]
+	[ "$(jq -c '[.hosts.node2.drifted[] | [.object, .check, .expected, .found]] | sort' "$j" | sed "s|$TOP|TOP|g")" = \
+		'[["file:/etc/udev/rules.d/70-storprov.rules","TOP/build/fleet-demo/node2/root/etc/udev/rules.d/70-storprov.rules","as render writes it","nothing"],["lun2","queue/read_ahead_kb","8192","128"],["vm.dirty_ratio","/proc/sys/vm/dirty_ratio","40","20"]]' ]
+	for n in node1 node3; do
+		[ "$(jq -r ".hosts.$n.objects | [.[] | select(. != \"ok\")] | length" "$j")" = 0 ]
+		[ "$(jq -r ".hosts.$n.objects | length" "$j")" = "$(jq -r '.hosts.node2.objects | length' "$j")" ]
+	done
+	# the verify really ran per host: the same counts as storprov verify of node2's tree
+	run -3 "$SP" verify --profile "$TOP/tests/fixtures/fleet/grid-3ware-raid5.xml" --sysroot "$TOP/build/fleet-demo/node2/sysroot" \
+		--root "$TOP/build/fleet-demo/node2/root" --seed 1 --format json
+	[ "$(jq '[.checks[] | select(.status == "drift" or .status == "missing")] | length' <<<"$output")" = \
+		"$(jq '.hosts.node2.drifted | length' "$j")" ]
+	# the Markdown table: node2's row before the clean ones
+	run -0 grep -n '^| node' "$TOP/build/fleet-report.md"
+	assert_line --index 0 --regexp '^[0-9]+:\| node2 \| drift \| 8 \| 2 \| 1 \| '
+	assert_line --index 1 --partial "| node1 | clean | 11 | 0 | 0 |"
+}

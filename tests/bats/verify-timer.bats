@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# The scheduled verify: storprov-verify.service and .timer as `make install`
+# lays them out, checked by systemd-analyze verify (skipped where there is no
+# systemd-analyze), and storprov-verify-textfile run against a captured node:
+# the node_exporter file appears whole (a rename in the same directory, no
+# temporary left), parses with prometheus_client, and says exit 2 when verify
+# cannot run at all.
+load test_helper
+
+setup() {
+	I="$BATS_TEST_TMPDIR/inst"
+	make -s -C "$TOP" install PREFIX="$I" SYSCONFDIR="$I/etc" UNITDIR="$I/units" >/dev/null
+}
+
+@test "storprov-verify.service and .timer: installed, systemd-analyze verify is clean, daily with a random delay" {
+	assert_file_exists "$I/units/storprov-verify.service"
+	assert_file_exists "$I/units/storprov-verify.timer"
+	assert_file_executable "$I/libexec/storprov/storprov-verify-textfile"
+	run -0 shellcheck "$I/libexec/storprov/storprov-verify-textfile"
+	run -0 grep -x "ExecStart=$I/libexec/storprov/storprov-verify-textfile" "$I/units/storprov-verify.service"
+	run -0 grep -x "SuccessExitStatus=3" "$I/units/storprov-verify.service"
+	run -0 grep -x "OnCalendar=daily" "$I/units/storprov-verify.timer"
+	run -0 grep -E '^RandomizedDelaySec=[1-9]' "$I/units/storprov-verify.timer"
+	run -0 grep -x "sp=\${STORPROV:-$I/sbin/storprov}" "$I/libexec/storprov/storprov-verify-textfile"
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
+	run -0 systemd-analyze verify --man=no "$I/units/storprov-verify.service" "$I/units/storprov-verify.timer"
+	refute_output
+	# and it does object to a broken timer
+	sed 's/^OnCalendar=daily$/OnCalendar=every day/' "$I/units/storprov-verify.timer" >"$BATS_TEST_TMPDIR/storprov-verify.timer"
+	run ! systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/storprov-verify.timer"
+}
+
+@test "storprov-verify-textfile: the metrics land whole in the textfile directory, drift is exit 3, a refusal still leaves its exit code" {
+	local n="$BATS_TEST_TMPDIR/node" root="$BATS_TEST_TMPDIR/root" tf="$BATS_TEST_TMPDIR/textfile"
+	cp -a "$SYSROOT/grid-3ware" "$n"
+	mkdir -p "$root"
+	export STORPROV="$SP" STORPROV_PROFILE="$TOP/profiles/grid-3ware-raid5.xml" STORPROV_TEXTFILE_DIR="$tf"
+	export STORPROV_VERIFY_ARGS="--sysroot $n --root $root --seed 1"
+	# a fresh captured node with no files rendered: drift and missing
+	run -3 "$I/libexec/storprov/storprov-verify-textfile"
+	run -0 ls -A "$tf"
+	assert_output storprov.prom
+	[ "$(stat -c %a "$tf/storprov.prom")" = 644 ]
+	run -0 "${STORPROV_PYTHON:-/usr/bin/python3}" -c '
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+m = {s.name + str(sorted(s.labels.items())): s.value for f in text_string_to_metric_families(open(sys.argv[1]).read()) for s in f.samples}
+print(int(m["storprov_verify_exit_code[]"]), int(m["storprov_verify_objects[(\x27status\x27, \x27missing\x27)]"]) > 0)
+' "$tf/storprov.prom"
+	assert_output "3 True"
+	# verify refuses (the profile does not exist): the file is replaced with the exit code
+	STORPROV_PROFILE="$BATS_TEST_TMPDIR/nope.xml" run -2 "$I/libexec/storprov/storprov-verify-textfile"
+	run -0 ls -A "$tf"
+	assert_output storprov.prom
+	run -0 grep -x "storprov_verify_exit_code 2" "$tf/storprov.prom"
+	run -1 grep "^storprov_verify_drift" "$tf/storprov.prom"
+}
