@@ -5,7 +5,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev libselinux1-dev)
+build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev libselinux1-dev zlib1g-dev)
 tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
        xfsprogs gdisk util-linux fdisk kmod strace e2fsprogs procps
        rpm rpm2cpio rpmlint cpio mandoc file python3-jsonschema attr
