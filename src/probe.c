@@ -4,11 +4,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -17,24 +17,25 @@
 
 #include "util.h"
 
-static void add_sig(struct probe_result *r, const char *type, const char *uuid, const char *label, uint64_t off)
+static void add_sig(struct probe_result *r, const char *type, const char *uuid, const char *label, uint64_t off,
+                    bool table)
 {
         r->sigs = xrealloc(r->sigs, (r->n_sigs + 1) * sizeof(*r->sigs));
-        r->sigs[r->n_sigs++] = (struct signature){
-                .type = xstrdup(type), .uuid = xstrdup(uuid), .label = xstrdup(label), .offset_bytes = off};
+        r->sigs[r->n_sigs++] = (struct signature){.type = xstrdup(type),
+                                                  .uuid = xstrdup(uuid),
+                                                  .label = xstrdup(label),
+                                                  .offset_bytes = off,
+                                                  .table = table};
 }
 
-int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret)
+/* Every signature libblkid finds in fd's window (offset, size; 0: to the end), as wipefs -n lists
+ * them; only_type limits the probers to one superblock type. */
+static int probe_fd(int fd, uint64_t offset, uint64_t size, const char *only_type, struct probe_result *ret)
 {
         *ret = (struct probe_result){0};
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
         blkid_probe pr = blkid_new_probe();
-        if (!pr) {
-                close(fd);
+        if (!pr)
                 return -ENOMEM;
-        }
         int r = 0;
         if (blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) < 0) {
                 r = -EINVAL;
@@ -43,8 +44,13 @@ int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct pr
         blkid_probe_enable_superblocks(pr, 1);
         blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID | BLKID_SUBLKS_LABEL |
                                                       BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
-        blkid_probe_enable_partitions(pr, 1);
-        blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+        if (only_type) {
+                char *names[] = {(char *)only_type, NULL};
+                blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN, names);
+        } else {
+                blkid_probe_enable_partitions(pr, 1);
+                blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+        }
         /* every signature, not just the first (as wipefs -n lists them) */
         for (;;) {
                 int rc = blkid_do_probe(pr);
@@ -55,8 +61,9 @@ int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct pr
                         break;
                 }
                 const char *type = NULL, *uuid = NULL, *label = NULL, *off = NULL;
+                bool table = false;
                 if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0)
-                        blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL);
+                        table = blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0;
                 blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
                 blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
                 if (blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL) < 0)
@@ -65,55 +72,69 @@ int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct pr
                 if (off)
                         (void)parse_u64(off, &o);
                 if (type)
-                        add_sig(ret, type, uuid, label, o);
+                        add_sig(ret, type, uuid, label, o, table);
         }
 out:
         blkid_free_probe(pr);
-        close(fd);
         if (r < 0)
                 probe_result_free(ret);
         return r;
 }
 
-struct probe_many {
-        const char *path;
-        const uint64_t *offs, *lens;
-        struct probe_result *ret;
-        int *rcs;
-        size_t n;
-        size_t next; /* the next window to take (atomic) */
-};
-
-static void *probe_worker(void *arg)
+int probe_signatures_fd(int fd, uint64_t offset, uint64_t size, struct probe_result *ret)
 {
-        struct probe_many *m = arg;
-        for (;;) {
-                size_t k = __atomic_fetch_add(&m->next, 1, __ATOMIC_RELAXED);
-                if (k >= m->n)
-                        return NULL;
-                m->rcs[k] = probe_signatures(m->path, m->offs[k], m->lens[k], &m->ret[k]);
-        }
+        return probe_fd(fd, offset, size, NULL, ret);
 }
 
-void probe_signatures_many(const char *path, const uint64_t *offs, const uint64_t *lens, size_t n, unsigned threads,
-                           struct probe_result *ret, int *rcs)
+int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret)
 {
-        struct probe_many m = {.path = path, .offs = offs, .lens = lens, .ret = ret, .rcs = rcs, .n = n};
-        if (threads > n)
-                threads = (unsigned)n;
-        if (threads > 16)
-                threads = 16;
-        /* with two or more, only the workers probe: the calling thread's own system calls stay
-         * the same from run to run (the fault-injection tests count them) */
-        pthread_t tid[16];
-        unsigned started = 0;
-        for (unsigned t = 0; threads >= 2 && t < threads; t++)
-                if (pthread_create(&tid[started], NULL, probe_worker, &m) == 0)
-                        started++;
-        if (!started)
-                probe_worker(&m);
-        for (unsigned t = 0; t < started; t++)
-                pthread_join(tid[t], NULL);
+        *ret = (struct probe_result){0};
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int r = probe_fd(fd, offset, size, NULL, ret);
+        close(fd);
+        return r;
+}
+
+int shadow_open(struct shadow *s, uint64_t size)
+{
+        s->fd = memfd_create("storprov-shadow", MFD_CLOEXEC);
+        s->size = size;
+        if (s->fd < 0)
+                return -errno;
+        if (ftruncate(s->fd, (off_t)size) < 0) {
+                int e = -errno;
+                shadow_close(s);
+                return e;
+        }
+        return 0;
+}
+
+int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len)
+{
+        for (size_t done = 0; done < len;) {
+                ssize_t n = pwrite(s->fd, (const char *)buf + done, len - done, (off_t)(off + done));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return n < 0 ? -errno : -EIO;
+                done += (size_t)n;
+        }
+        return 0;
+}
+
+int probe_shadow(const struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+                 struct probe_result *ret)
+{
+        return probe_fd(s->fd, offset, size, only_type, ret);
+}
+
+void shadow_close(struct shadow *s)
+{
+        if (s->fd >= 0)
+                close(s->fd);
+        s->fd = -1;
 }
 
 void probe_result_free(struct probe_result *r)

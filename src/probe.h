@@ -13,6 +13,7 @@ struct signature {
         char *uuid;     /* blkid's UUID (for md members: the array UUID), may be NULL */
         char *label;    /* may be NULL */
         uint64_t offset_bytes; /* where the magic sits */
+        bool table;     /* a partition table (blkid's PTTYPE) */
 };
 
 struct probe_result {
@@ -23,12 +24,23 @@ struct probe_result {
 /* Probes `path` from `offset` for `size` bytes (0: to the end) for filesystem,
  * RAID, LVM and partition-table signatures. Returns 0 or -errno. */
 int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret);
+/* The same on a descriptor already open (the caller's, held). */
+int probe_signatures_fd(int fd, uint64_t offset, uint64_t size, struct probe_result *ret);
 
-/* probe_signatures at n windows of one device (offs[k], lens[k]), by up to
- * `threads` threads (each window has its own descriptor and probe; libblkid
- * probes share no state). ret[k] and rcs[k] as probe_signatures gives them. */
-void probe_signatures_many(const char *path, const uint64_t *offs, const uint64_t *lens, size_t n, unsigned threads,
-                           struct probe_result *ret, int *rcs);
+/* A shadow of a device: the bytes read from it, at their own offsets, in a
+ * sparse memory file (the rest reads as zeros). libblkid probes it as it
+ * probes the device, so each region of the device is read once, by the
+ * caller, and never again by a prober. */
+struct shadow {
+        int fd;
+        uint64_t size;
+};
+int shadow_open(struct shadow *s, uint64_t size);
+int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len);
+/* probe_signatures on the shadow's window; only_type (e.g. "linux_raid_member"): that prober only */
+int probe_shadow(const struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+                 struct probe_result *ret);
+void shadow_close(struct shadow *s);
 void probe_result_free(struct probe_result *r);
 char *probe_describe(const struct probe_result *r);  /* "xfs (uuid …), gpt" */
 const struct signature *probe_find(const struct probe_result *r, const char *type);

@@ -281,10 +281,12 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
         r.lock_fd = -1;
         if (!o->dry_run && locks_take(&r) < 0)
                 exit_code = 1;
-        else if ((exit_code = inspect_and_confirm(&r)) == 0)
+        else if ((exit_code = inspect_and_confirm(&r)) == 0) {
+                inspect_release(&r);
                 exit_code = carry_out(&r);
-        else if (exit_code < 0)
+        } else if (exit_code < 0)
                 exit_code = 0; /* dry run */
+        inspect_release(&r);
         locks_release(&r);
         write_report(&r, exit_code);
 

@@ -5,13 +5,16 @@
 #include "apply/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exec.h"
 #include "gpt.h"
 #include "probe.h"
+#include "ptscan.h"
 
 char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target)
 {
@@ -51,12 +54,6 @@ static char *uuid_norm(const char *u)
                 if (*u != '-' && *u != ':')
                         sbuf_printf(&b, "%c", (*u >= 'A' && *u <= 'F') ? *u - 'A' + 'a' : *u);
         return sbuf_steal(&b);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-        uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-        return x < y ? -1 : x > y;
 }
 
 bool uuid_eq(const char *a, const char *b)
@@ -114,9 +111,10 @@ static bool sig_is_ours(struct run *r, size_t obj, const struct signature *s)
 /* Classifies what obj (whole device or a planned region of its disk) carries.
  * A lone protective MBR on a disk the plan partitions is a partition table an
  * interrupted run began (libparted writes it first): nothing to keep. */
+static void classify_region(struct run *r, size_t obj, uint64_t off, struct probe_result *pr_);
+
 static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t off, uint64_t size)
 {
-        struct obj_state *os = &r->os[obj];
         const struct pl_obj *o = &r->pl->objs[obj];
         struct probe_result pr;
         int rc = probe_signatures(path, off, size, &pr);
@@ -124,6 +122,15 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
                 refuse(r, "%s: cannot probe %s: %s", o->id, path, strerror(-rc));
                 return;
         }
+        classify_region(r, obj, off, &pr);
+}
+
+/* What a probe of obj found: ours, an unfinished table of ours, or foreign. Frees *pr_. */
+static void classify_region(struct run *r, size_t obj, uint64_t off, struct probe_result *pr_)
+{
+        struct obj_state *os = &r->os[obj];
+        const struct pl_obj *o = &r->pl->objs[obj];
+        struct probe_result pr = *pr_;
         bool foreign = false;
         for (size_t i = 0; i < pr.n_sigs; i++) {
                 if (sig_is_ours(r, obj, &pr.sigs[i]))
@@ -149,38 +156,118 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
                                "profile's <%s> element, or pass --wipe)",
                                o->id, o->dev, os->found, wipe_elem(r->pl, o));
         }
-        probe_result_free(&pr);
+        probe_result_free(pr_);
 }
 
-/* Where partitions and filesystems usually start: a filesystem whose
- * partition table was erased still sits at one of these. */
-static size_t scan_offsets(const struct plan *pl, size_t di, const struct gpt_part *have, size_t n_have,
-                           uint64_t **ret)
+/* What the scan reads at each candidate start: the magic of every format
+ * libblkid finds at a partition's start lies in its first 128 KiB (ext*, XFS,
+ * btrfs at 64 KiB, md 1.1/1.2, LVM2, swap up to 64 KiB pages, ISO 9660,
+ * ReiserFS, JFS, NTFS, FAT, exFAT, bcache), and at each candidate end the last
+ * 128 KiB (md 0.90 and 1.0). ZFS (uberblocks at 128 KiB of a label) and UDF
+ * (anchor at sector 256) are found only through the probe at 0 and the
+ * partitions' own probes, not at a start no table names. */
+#define SCAN_WINDOW (128 * KiB)
+#define SCAN_HEAD (160 * KiB) /* the MBR, the primary GPT array, and the 34- and 63-sector starts' windows */
+
+struct range {
+        uint64_t off, len;
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+        const struct range *x = a, *y = b;
+        return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* One read of [off, off+len) into buf: a read error or a short read is said in *err. */
+static int read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err)
+{
+        for (size_t done = 0; done < len;) {
+                ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        char h[32];
+                        sbuf_printf(err, "%s%" PRIu64 " bytes at offset %" PRIu64 " (%s): %s", err->len ? "; " : "",
+                                    (uint64_t)(len - done), off + done, fmt_size_human(off + done, h),
+                                    n < 0 ? strerror(errno) : "short read");
+                        return -EIO;
+                }
+                done += (size_t)n;
+        }
+        return 0;
+}
+
+/* Reads ranges (sorted, merged here) into the shadow; what could not be read goes to *err. */
+static void read_ranges(int fd, struct shadow *sh, struct range *v, size_t n, struct sbuf *err)
+{
+        qsort(v, n, sizeof(*v), cmp_range);
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++) {
+                if (!v[k].len)
+                        continue;
+                if (m && v[k].off <= v[m - 1].off + v[m - 1].len) {
+                        uint64_t end = v[k].off + v[k].len;
+                        if (end > v[m - 1].off + v[m - 1].len)
+                                v[m - 1].len = end - v[m - 1].off;
+                } else
+                        v[m++] = v[k];
+        }
+        for (size_t k = 0; k < m; k++) {
+                uint8_t *buf = xmalloc(v[k].len);
+                if (read_at(fd, v[k].off, v[k].len, buf, err) == 0 && shadow_put(sh, v[k].off, buf, v[k].len) < 0)
+                        sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "", strerror(ENOMEM));
+                free(buf);
+        }
+}
+
+struct cand {
+        uint64_t start, end;     /* end: 0 for a bare start */
+        char src[80];
+};
+
+static void add_cand(struct cand **v, size_t *n, uint64_t start, uint64_t end, const char *src)
+{
+        *v = xrealloc(*v, (*n + 1) * sizeof(**v));
+        (*v)[*n] = (struct cand){.start = start, .end = end};
+        snprintf((*v)[*n].src, sizeof((*v)[*n].src), "%s", src);
+        (*n)++;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+        const struct cand *x = a, *y = b;
+        return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Candidate starts (and ends, where a table names them): what an erased table
+ * still names, the usual starts, this profile's own planned starts and the
+ * partitions the current table has. */
+static size_t scan_candidates(const struct plan *pl, size_t di, const struct gpt_part *have, size_t n_have,
+                              const struct pt_scan *t, struct cand **ret)
 {
         const struct pl_obj *d = &pl->objs[di];
         uint64_t sec = d->sector_bytes ? d->sector_bytes : SECTOR_BYTES;
-        uint64_t *v = NULL;
+        struct cand *v = NULL;
         size_t n = 0;
-#define ADD(x)                                                                                                         \
-        do {                                                                                                           \
-                v = xrealloc(v, (n + 1) * sizeof(*v));                                                                 \
-                v[n++] = (x);                                                                                          \
-        } while (0)
-        ADD(34 * sec);
-        ADD(63 * sec);
-        ADD(128 * sec);
+        for (size_t i = 0; i < t->n; i++)
+                add_cand(&v, &n, t->v[i].start, t->v[i].end, t->v[i].src);
+        for (size_t i = 0; i < n_have; i++)
+                add_cand(&v, &n, have[i].first_sector * sec, (have[i].last_sector + 1) * sec, "the partition table");
+        add_cand(&v, &n, 34 * sec, 0, "a usual start");
+        add_cand(&v, &n, 63 * sec, 0, "a usual start");
+        add_cand(&v, &n, 128 * sec, 0, "a usual start");
         for (uint64_t m = 1; m <= 16; m++)
-                ADD(m * MiB);
-        for (uint64_t m = 32; m <= 64; m += 16)
-                ADD(m * MiB);
-        for (uint64_t a = d->align_bytes; a && a <= 64 * MiB; a += d->align_bytes)
-                ADD(a);
+                add_cand(&v, &n, m * MiB, 0, "a usual start");
+        static const uint64_t more[] = {17, 32, 48, 64, 129};
+        for (size_t k = 0; k < ELEMENTSOF(more); k++)
+                add_cand(&v, &n, more[k] * MiB, 0, "a usual start");
         for (size_t i = 0; i < pl->n_objs; i++)
                 if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di)
-                        ADD(pl->objs[i].part.start_bytes);
-        for (size_t i = 0; i < n_have; i++)
-                ADD(have[i].first_sector * sec);
-#undef ADD
+                        add_cand(&v, &n, pl->objs[i].part.start_bytes,
+                                 pl->objs[i].size_bytes ? pl->objs[i].part.start_bytes + pl->objs[i].size_bytes : 0,
+                                 "a planned partition");
+        qsort(v, n, sizeof(*v), cmp_cand);
         *ret = v;
         return n;
 }
@@ -194,60 +281,158 @@ static size_t part_at(const struct plan *pl, size_t di, uint64_t off)
         return NO_OBJ;
 }
 
+/* Names a signature once (a filesystem's backup superblocks show further in). */
+static void found_sig(struct sbuf *found, const struct signature *sg, uint64_t at, uint64_t size, const char *src)
+{
+        _cleanup_free_ char *what = xasprintf("%s%s%s%s%s", sg->type, sg->label ? " label " : "",
+                                             sg->label ? sg->label : "", sg->uuid ? " uuid " : "",
+                                             sg->uuid ? sg->uuid : "");
+        if (found->s && strstr(found->s, what))
+                return;
+        char h[32], hs[32];
+        sbuf_printf(found, "%s%s at offset %" PRIu64 " (%s", found->len ? ", " : "", what, at, fmt_size_human(at, h));
+        if (size)
+                sbuf_printf(found, ", %s long", fmt_size_human(size, hs));
+        sbuf_printf(found, ", from %s)", src);
+}
+
 /* Foreign data wherever it starts: before anything is written to a disk whose
- * partition table is not (or no longer) the planned one, every usual start is
- * probed. What is found there is refused unless wiping is allowed; what is
- * ours (our UUID at a planned start) is kept. Raw data without a signature
- * cannot be found this way (storprov(8) says so). */
-static void deep_scan(struct run *r, size_t di, const char *path, const struct gpt_part *have, size_t n_have)
+ * partition table is not (or no longer) the planned one. One pass over the
+ * held descriptor: the head and the tail (what an erased table still names),
+ * then one bounded read per candidate start and end, all into a shadow that
+ * libblkid probes without reading the disk again. Anything that cannot be read
+ * refuses the disk (unless wiping is allowed; then it is said). What is found
+ * is refused unless wiping is allowed; what is ours (our UUID at a planned
+ * start) is kept. Raw data without a signature cannot be found this way
+ * (storprov(8) says so). */
+static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *have, size_t n_have)
 {
         const struct plan *pl = r->pl;
         const struct pl_obj *d = &pl->objs[di];
         struct obj_state *os = &r->os[di];
-        uint64_t *off = NULL;
-        size_t n = scan_offsets(pl, di, have, n_have, &off);
-        struct sbuf found = {0};
-        qsort(off, n, sizeof(*off), cmp_u64);
-        /* the windows to probe: each start once, at least 64 KiB before the end, 8 MiB long at most */
-        uint64_t *w = xcalloc(n ? n : 1, sizeof(uint64_t)), *len = xcalloc(n ? n : 1, sizeof(uint64_t));
-        size_t nw = 0;
+        uint64_t size = d->size_bytes, sec = d->sector_bytes ? d->sector_bytes : SECTOR_BYTES;
+        if (!size || size < 4 * sec)
+                return;
+        struct sbuf err = {0}, found = {0};
+        struct shadow sh;
+        int rc = shadow_open(&sh, size);
+        if (rc < 0) {
+                refuse(r, "%s (%s): cannot make room to inspect it: %s", d->id, d->dev, strerror(-rc));
+                return;
+        }
+        /* the head and the tail, then what their tables name */
+        uint64_t head = size < SCAN_HEAD ? size : SCAN_HEAD;
+        uint64_t tail = size < SCAN_WINDOW ? size - size % sec : SCAN_WINDOW;
+        struct range ht[2] = {{0, head}, {size - tail, tail}};
+        read_ranges(fd, &sh, ht, 2, &err);
+        uint8_t *hb = xcalloc(1, head), *tb = xcalloc(1, tail);
+        if (pread(sh.fd, hb, head, 0) != (ssize_t)head || pread(sh.fd, tb, tail, (off_t)(size - tail)) != (ssize_t)tail)
+                sbuf_printf(&err, "%scannot read back what was read", err.len ? "; " : "");
+        struct pt_scan t = {0};
+        pt_scan_tables(hb, head, tb, tail, size, sec, &t);
+        free(hb);
+        free(tb);
+        uint8_t *eb = xmalloc(sec);
+        while (t.n_ebr) {
+                uint64_t at = t.ebr[--t.n_ebr];
+                if (read_at(fd, at, sec, eb, &err) < 0)
+                        break;
+                (void)shadow_put(&sh, at, eb, sec);
+                pt_scan_ebr(eb, sec, at, size, &t);
+        }
+        free(eb);
+        struct cand *c = NULL;
+        size_t n = scan_candidates(pl, di, have, n_have, &t, &c);
+        pt_scan_free(&t);
+        /* one bounded read at each start and each end */
+        struct range *rv = xcalloc(2 * n + 1, sizeof(*rv));
+        size_t nr = 0;
         for (size_t k = 0; k < n; k++) {
-                if ((nw && off[k] == w[nw - 1]) || !d->size_bytes || off[k] + 64 * KiB > d->size_bytes)
+                if (c[k].start >= size)
                         continue;
-                w[nw] = off[k];
-                len[nw++] = d->size_bytes - off[k] < 8 * MiB ? d->size_bytes - off[k] : 8 * MiB;
+                uint64_t len = size - c[k].start < SCAN_WINDOW ? size - c[k].start : SCAN_WINDOW;
+                if (c[k].start + len > head && c[k].start < size - tail)
+                        rv[nr++] = (struct range){c[k].start, len};
+                if (c[k].end && c[k].end <= size && c[k].end - c[k].start > SCAN_WINDOW && c[k].end < size - tail)
+                        rv[nr++] = (struct range){c[k].end - SCAN_WINDOW, SCAN_WINDOW};
         }
-        /* probed --jobs at a time (libblkid's probers are CPU and small reads: on a slow or emulated
-         * machine this scan is most of apply's time), then weighed in offset order */
-        struct probe_result *prs = xcalloc(nw ? nw : 1, sizeof(*prs));
-        int *rcs = xcalloc(nw ? nw : 1, sizeof(int));
-        probe_signatures_many(path, w, len, nw, r->o->jobs ? r->o->jobs : 1, prs, rcs);
-        for (size_t k = 0; k < nw; k++) {
-                struct probe_result *pr = &prs[k];
-                if (rcs[k] < 0)
+        read_ranges(fd, &sh, rv, nr, &err);
+        free(rv);
+        /* probed from the shadow: at each start what has its magic in the window, at each end md */
+        for (size_t k = 0; k < n && !err.len; k++) {
+                if (c[k].start >= size || (k && c[k].start == c[k - 1].start && c[k].end == c[k - 1].end))
                         continue;
-                size_t q = part_at(pl, di, w[k]);
-                for (size_t i = 0; i < pr->n_sigs; i++) {
-                        const struct signature *sg = &pr->sigs[i];
-                        if (!strcmp(sg->type, "PMBR") || (q != NO_OBJ && sig_is_ours(r, q, sg)))
-                                continue;
-                        /* a filesystem's backup superblocks show further in: name it once */
-                        _cleanup_free_ char *what = xasprintf("%s%s%s", sg->type, sg->uuid ? " uuid " : "",
-                                                             sg->uuid ? sg->uuid : "");
-                        if (found.s && strstr(found.s, what))
-                                continue;
-                        char h[32];
-                        sbuf_printf(&found, "%s%s at offset %" PRIu64 " (%s)", found.len ? ", " : "", what, w[k],
-                                    fmt_size_human(w[k], h));
+                struct probe_result pr;
+                bool at_start = !k || c[k].start != c[k - 1].start;
+                if (at_start) {
+                        rc = probe_shadow(&sh, c[k].start, size - c[k].start, NULL, &pr);
+                        if (rc < 0) {
+                                sbuf_printf(&err, "%sprobing at offset %" PRIu64 " failed: %s", err.len ? "; " : "",
+                                            c[k].start, strerror(-rc));
+                                break;
+                        }
+                        size_t q = part_at(pl, di, c[k].start);
+                        for (size_t i = 0; i < pr.n_sigs; i++) {
+                                const struct signature *sg = &pr.sigs[i];
+                                if (sg->offset_bytes >= SCAN_WINDOW || !strcmp(sg->type, "PMBR"))
+                                        continue;
+                                if (q != NO_OBJ && sig_is_ours(r, q, sg)) {
+                                        r->os[q].ours = true; /* what an earlier run made at a planned start */
+                                        continue;
+                                }
+                                if (q != NO_OBJ && os->wipe_ok && !r->os[q].needs_wipe) {
+                                        /* stale at a planned start: the partition is wiped before use, too */
+                                        r->os[q].needs_wipe = true;
+                                        free(r->os[q].found);
+                                        r->os[q].found = xstrdup(sg->type);
+                                }
+                                /* the largest region a table names here, for its size */
+                                uint64_t len = 0;
+                                const char *src = c[k].src;
+                                for (size_t j = k; j < n && c[j].start == c[k].start; j++)
+                                        if (c[j].end && c[j].end - c[j].start > len) {
+                                                len = c[j].end - c[j].start;
+                                                src = c[j].src;
+                                        }
+                                found_sig(&found, sg, c[k].start, len, src);
+                        }
+                        probe_result_free(&pr);
                 }
-                probe_result_free(pr);
+                if (!c[k].end || c[k].end > size)
+                        continue;
+                uint64_t span = c[k].end - c[k].start;
+                rc = probe_shadow(&sh, c[k].start, span, "linux_raid_member", &pr);
+                if (rc < 0) {
+                        sbuf_printf(&err, "%sprobing the end at offset %" PRIu64 " failed: %s", err.len ? "; " : "",
+                                    c[k].end, strerror(-rc));
+                        break;
+                }
+                for (size_t i = 0; i < pr.n_sigs; i++) {
+                        const struct signature *sg = &pr.sigs[i];
+                        if (sg->offset_bytes + SCAN_WINDOW < span)
+                                continue; /* at the start: seen there */
+                        size_t q = part_at(pl, di, c[k].start);
+                        if (q != NO_OBJ && sig_is_ours(r, q, sg))
+                                continue;
+                        found_sig(&found, sg, c[k].start + sg->offset_bytes, span, c[k].src);
+                }
+                probe_result_free(&pr);
         }
-        free(prs);
-        free(rcs);
-        free(w);
-        free(len);
-        free(off);
-        if (found.len && os->wipe_ok) {
+        free(c);
+        shadow_close(&sh);
+        if (err.len) {
+                if (os->wipe_ok) {
+                        os->needs_wipe = true;
+                        free(os->found);
+                        os->found = xasprintf("%s%swhat could not be read: %s", found.len ? found.s : "",
+                                              found.len ? "; " : "", err.s);
+                } else
+                        refuse(r,
+                               "%s (%s) cannot be read in full where data may be (%s)%s%s; storprov does not write to "
+                               "a disk it could not inspect (wipe=\"true\" on <%s>, or --wipe, allows it)",
+                               d->id, d->dev, err.s, found.len ? "; it carries " : "", found.len ? found.s : "",
+                               wipe_elem(pl, d));
+        } else if (found.len && os->wipe_ok) {
                 os->needs_wipe = true;
                 free(os->found);
                 os->found = sbuf_steal(&found);
@@ -258,6 +443,7 @@ static void deep_scan(struct run *r, size_t di, const char *path, const struct g
                        d->id, d->dev, found.s, wipe_elem(pl, d));
         }
         free(found.s);
+        free(err.s);
 }
 
 /* In use (mounted, swap, held by md/dm) is fine only where nothing will be
@@ -467,31 +653,98 @@ static void inspect_partitions(struct run *r, size_t di, const char *path)
         }
 }
 
-/* A disk, or a partitioned md (its partitions' rules are a disk's). */
+/* Opens the disk for inspection, once, exclusively (O_EXCL) where it can:
+ * another exclusive holder (a mount, md, dm, mkfs, another tool) makes that
+ * fail with EBUSY, and is named (sysfs holders and mounts as find_in_use
+ * says, else the processes that have it open). The disk is then opened
+ * without O_EXCL to inspect it, and refuse_in_use refuses every write to it,
+ * --wipe or not. Returns the descriptor, or -1 (a refusal says why). */
+static int open_exclusive(struct run *r, size_t di, const char *path)
+{
+        const struct pl_obj *d = &r->pl->objs[di];
+        struct obj_state *os = &r->os[di];
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_EXCL);
+        if (fd >= 0 || errno != EBUSY) {
+                if (fd < 0)
+                        refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));
+                return fd;
+        }
+        if (!os->in_use) {
+                _cleanup_free_ char *who = probe_open_by(path);
+                os->in_use = who ? xasprintf("another process holds it exclusively (O_EXCL); open by %s", who)
+                                 : xstrdup("another holder has it open exclusively (O_EXCL), not named by sysfs "
+                                           "holders, mounts or /proc/*/fd (a kernel user?)");
+        }
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));
+        return fd;
+}
+
+/* A disk, or a partitioned md (its partitions' rules are a disk's). The
+ * descriptor is held (os->fd) until inspect_release: no other exclusive
+ * opener can come between the inspection and the confirmation. */
 static void inspect_disk(struct run *r, size_t di)
 {
+        const struct pl_obj *d = &r->pl->objs[di];
         const struct plan *pl = r->pl;
-        const struct pl_obj *d = &pl->objs[di];
         struct obj_state *os = &r->os[di];
         os->inspected = true;
         /* a multipath LUN whose map apply makes: what is on it is read through its first path */
         _cleanup_free_ char *path = dev_path(&r->dev, d->disk.mpath_create ? d->disk.paths[0]->devnode : d->dev);
         find_in_use(r, di);
+        int fd = open_exclusive(r, di, path);
         bool partitioned = false;
         for (size_t i = 0; i < pl->n_objs; i++)
                 partitioned |= pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di;
         struct gpt_part *have = NULL;
         size_t n_have = 0;
-        if (partitioned) {
+        /* one full probe at 0 on the held descriptor (superblocks and partition tables) */
+        struct probe_result pr0 = {0};
+        int rc0 = fd >= 0 ? probe_signatures_fd(fd, 0, 0, &pr0) : -EBADF;
+        if (rc0 < 0 && fd >= 0)
+                refuse(r, "%s (%s): cannot probe it: %s; storprov does not write to a disk it could not inspect",
+                       d->id, d->dev, strerror(-rc0));
+        bool table = rc0 < 0;
+        for (size_t i = 0; i < pr0.n_sigs; i++)
+                table |= pr0.sigs[i].table;
+        bool scan = fd >= 0 && !d->preserve;
+        if (partitioned && table) {
+                probe_result_free(&pr0);
                 inspect_table(r, di, path, &have, &n_have);
                 inspect_partitions(r, di, path);
-        } else
-                inspect_region(r, di, path, 0, 0);
+        } else if (partitioned) {
+                /* no table at all: what the bare disk carries; the planned regions are probed by the scan */
+                if (d->preserve)
+                        refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
+                classify_region(r, di, 0, &pr0);
+                if (!scan || os->ours || os->needs_wipe)
+                        inspect_partitions(r, di, path);
+                else
+                        for (size_t i = 0; i < pl->n_objs; i++)
+                                if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di)
+                                        r->os[i].wipe_ok = os->wipe_ok;
+        } else if (rc0 == 0)
+                classify_region(r, di, 0, &pr0);
         /* a disk that is not (yet) ours may still hold data where no table points */
-        if (!d->preserve && !os->ours && !os->needs_wipe)
-                deep_scan(r, di, path, have, n_have);
+        if (scan && !os->ours && !os->needs_wipe)
+                deep_scan(r, di, fd, have, n_have);
         gpt_parts_free(have, n_have);
         refuse_in_use(r, di);
+        if (fd >= 0 && r->holding && d->kind == OBJ_DISK)
+                os->fd = fd;
+        else if (fd >= 0)
+                close(fd);
+}
+
+void inspect_release(struct run *r)
+{
+        for (size_t i = 0; i < r->pl->n_objs; i++)
+                if (r->os[i].fd > 0) {
+                        close(r->os[i].fd);
+                        r->os[i].fd = 0;
+                }
+        r->holding = false;
 }
 
 /* Has md mi partitions in the plan (plan_partitions puts them right after it)? */
@@ -566,6 +819,7 @@ void inspect_all(struct run *r)
         const struct plan *pl = r->pl;
         wipe_permissions(r);
         say(r, "inspecting %zu objects before any write", pl->n_objs);
+        r->holding = true;
         for (size_t i = 0; i < pl->n_objs; i++)
                 if (pl->objs[i].kind == OBJ_DISK)
                         inspect_disk(r, i);

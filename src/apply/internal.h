@@ -42,6 +42,7 @@ struct obj_state {
         bool repair_table;        /* carries the planned GPT, damaged: written again without wipe */
         char *in_use;             /* mounted, swap, held: refused unless nothing is to be written */
         bool inspected;           /* a disk or partitioned md whose table and partitions were inspected */
+        int fd;                   /* > 0: the disk's descriptor held from its inspection to inspect_release */
 };
 
 enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };
@@ -84,6 +85,7 @@ struct run {
         size_t n_ev;
         json_object *report_files, *report_mounts;   /* arrays for the JSON report */
         int lock_fd;              /* the run lock, -1: not held */
+        bool holding;             /* inspect_all: the disks' descriptors are kept until inspect_release */
         int *disk_fds;            /* per object: the flock'ed whole-disk node, -1: none */
         struct vcheck *vc;        /* verify only */
         size_t n_vc;
@@ -129,6 +131,9 @@ void locks_release(struct run *r);
 
 /* inspect.c */
 void inspect_all(struct run *r);
+/* Closes the disks' descriptors inspect_all held (exclusively): before the first step, whose tools
+ * (mkfs.xfs, mdadm, pvcreate) open them or their partitions with O_EXCL themselves. */
+void inspect_release(struct run *r);
 /* Partitioned md arrays that run already (after verify_preserved assembled the preserved ones). */
 void inspect_md_partitions(struct run *r);
 /* One partitioned md, now (its GPT step, when the array did not run before the first write). */
