@@ -68,7 +68,12 @@ $(B)/tests/render-check: tests/tools/render_check.c tests/tools/render_check.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -DRENDER_CHECK_MAIN -Itests/tools -o $@ $<
 
-check-tools: $(B)/tests/render-check
+# build/tests/eio-shim.so: read errors in a byte range of one device (LD_PRELOAD, root tests).
+$(B)/tests/eio-shim.so: tests/tools/eio_shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+
+check-tools: $(B)/tests/render-check $(B)/tests/eio-shim.so
 
 # ASan + UBSan: the library, the CLI and the unit tests built again under
 # build/asan, run by the "asan" suite of tests/run-all.sh (unit and bats).
@@ -150,7 +155,7 @@ check-unit: $(UNIT_BINS)
 check-bats: all check-tools
 	@SUITES=bats tests/run-all.sh
 
-check-root: all
+check-root: all $(B)/tests/eio-shim.so
 	@SUITES=root tests/run-all.sh
 
 check-vm: all
