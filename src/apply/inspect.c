@@ -358,6 +358,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         }
         read_ranges(fd, &sh, rv, nr, &err);
         free(rv);
+        bool *mine = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(bool)); /* partitions this scan found something in */
         /* probed from the shadow: at each start what has its magic in the window, at each end md */
         for (size_t k = 0; k < n && !err.len; k++) {
                 if (c[k].start >= size || (k && c[k].start == c[k - 1].start && c[k].end == c[k - 1].end))
@@ -380,11 +381,17 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                                         r->os[q].ours = true; /* what an earlier run made at a planned start */
                                         continue;
                                 }
-                                if (q != NO_OBJ && os->wipe_ok && !r->os[q].needs_wipe) {
-                                        /* stale at a planned start: the partition is wiped before use, too */
-                                        r->os[q].needs_wipe = true;
+                                if (q != NO_OBJ) {
+                                        /* at a planned start: the partition's own finding, as probing its
+                                         * region says it (wiped before use where allowed, else refused) */
+                                        struct sbuf pf = {0};
+                                        if (r->os[q].found)
+                                                sbuf_puts(&pf, r->os[q].found);
+                                        found_sig(&pf, sg, c[k].start, 0, c[k].src);
                                         free(r->os[q].found);
-                                        r->os[q].found = xstrdup(sg->type);
+                                        r->os[q].found = sbuf_steal(&pf);
+                                        mine[q] = true;
+                                        continue;
                                 }
                                 /* the largest region a table names here, for its size */
                                 uint64_t len = 0;
@@ -420,6 +427,19 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         }
         free(c);
         shadow_close(&sh);
+        for (size_t i = 0; i < pl->n_objs && !err.len; i++) {
+                const struct pl_obj *q = &pl->objs[i];
+                if (!mine[i] || r->os[i].ours)
+                        continue;
+                if (os->wipe_ok)
+                        r->os[i].needs_wipe = true;
+                else
+                        refuse(r,
+                               "%s (%s) carries %s; the profile does not allow wiping it (add wipe=\"true\" to the "
+                               "profile's <%s> element, or pass --wipe)",
+                               q->id, q->dev, r->os[i].found, wipe_elem(pl, q));
+        }
+        free(mine);
         if (err.len) {
                 if (os->wipe_ok) {
                         os->needs_wipe = true;
