@@ -1,0 +1,185 @@
+#!/bin/bash
+# Issue 18, on the host (root, loop devices): provisioning time of 8 loop
+# LUNs by storprov apply against a serial shell script doing the same layout
+# (sfdisk, then mkfs.xfs with storprov's own mkfs argv, udevadm settle after
+# each), paired: each repetition runs both on the same freshly wiped disks,
+# in alternating order. And the inspection's reads: the read calls and bytes
+# on the disk of `storprov apply --dry-run` (everything it starts included:
+# strace -f -P DISK) beside `wipefs -n` on the same disk, blank and with a
+# foreign XFS behind a table erased by wipefs -a.
+#   REPS  paired repetitions (default 7)     SP  the storprov binary
+#   OUT   where the results go (default bench/results)
+# Writes OUT/loop-prov.json and OUT/loop-prov.md. Not part of make check.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+SP=${SP:-$top/build/storprov}
+REPS=${REPS:-7}
+OUT=${OUT:-$top/bench/results}
+[ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices)" >&2; exit 2; }
+for t in strace sfdisk mkfs.xfs wipefs jq python3 losetup; do command -v "$t" >/dev/null || { echo "needs $t" >&2; exit 2; }; done
+work=$(mktemp -d /var/tmp/loop-prov.XXXXXX)
+loops=()
+cleanup() {
+	for m in $(awk -v d="$work" 'index($2, d) == 1 { print $2 }' /proc/mounts); do umount -l "$m" || true; done
+	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+[ -z "${KEEP:-}" ] || trap - EXIT
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+for i in $(seq 0 7); do
+	truncate -s 2G "$work/lun$i.img"
+	loops+=("$(losetup -f --show -P "$work/lun$i.img")")
+done
+{
+	echo '<?xml version="1.0"?>'
+	echo '<profile version="1" name="bench-loop-prov">'
+	for i in $(seq 0 7); do
+		n=$(basename "${loops[$i]}")
+		cat <<XML
+  <disks id="lun$i" count="1">
+    <match name="$n"/>
+    <hwraid level="5" members="4" chunk="64K"/>
+    <gpt><partition id="data" size="100%"/></gpt>
+  </disks>
+  <xfs on="lun$i.data" label="lun$i" mountpoint="/data/lun$i" mount-options="noatime"/>
+XML
+	done
+	echo '</profile>'
+} >"$work/p.xml"
+lock=$work/lock
+
+reset_disks() {
+	for l in "${loops[@]}"; do
+		wipefs -a -q "$l"p1 2>/dev/null || true
+		wipefs -a -q "$l"
+		blockdev --rereadpt "$l" >/dev/null 2>&1 || partx -d "$l" 2>/dev/null || true
+	done
+	udevadm settle 2>/dev/null || true
+}
+
+# the plan's partition (start, size in sectors) and mkfs argv, from one storprov run's report
+reset_disks
+"$SP" apply --profile "$work/p.xml" --root "$work/r0" --yes --seed 1 --lock-file "$lock" --report "$work/r0.json" >"$work/r0.log" 2>&1 || { cat "$work/r0.log" >&2; exit 1; }
+jq -r '[.objects[].steps[]? | select(.argv | length > 0) | select(.argv[0] | startswith("mkfs.xfs "))] | unique_by(.step) | .[] | .argv[0]' \
+	"$work/r0.json" >"$work/mkfs.argv"
+[ "$(wc -l <"$work/mkfs.argv")" -eq 8 ] || { echo "expected 8 mkfs.xfs steps in the report" >&2; exit 1; }
+n0=$(basename "${loops[0]}")
+start=$(cat "/sys/class/block/${n0}p1/start")
+size=$(cat "/sys/class/block/${n0}p1/size")
+
+sp_run() {
+	local t0 t1
+	t0=$(now_ms)
+	"$SP" apply --profile "$work/p.xml" --root "$work/r$1" --yes --seed 1 --lock-file "$lock" >"$work/sp.log" 2>&1 ||
+		{ cat "$work/sp.log" >&2; exit 1; }
+	udevadm settle 2>/dev/null || true
+	t1=$(now_ms)
+	echo $((t1 - t0))
+}
+
+serial_run() {
+	local t0 t1 l argv
+	t0=$(now_ms)
+	for k in "${!loops[@]}"; do
+		l=${loops[$k]}
+		echo "label: gpt
+start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --quiet "$l" >/dev/null 2>&1
+		partx -u "$l" 2>/dev/null || partx -a "$l" 2>/dev/null || true
+		udevadm settle 2>/dev/null || true
+		for _ in $(seq 100); do [ -b "${l}p1" ] && break; sleep 0.02; done
+		argv=$(sed -n "$((k + 1))p" "$work/mkfs.argv")
+		eval "$argv" >"$work/mkfs.log" 2>&1 </dev/null || { cat "$work/mkfs.log" >&2; echo "serial mkfs failed: $argv" >&2; exit 1; }
+		udevadm settle 2>/dev/null || true
+	done
+	t1=$(now_ms)
+	echo $((t1 - t0))
+}
+
+: >"$work/pairs"
+for rep in $(seq 1 "$REPS"); do
+	reset_disks
+	if [ $((rep % 2)) -eq 1 ]; then
+		a=$(sp_run "$rep")
+		reset_disks
+		b=$(serial_run)
+	else
+		b=$(serial_run)
+		reset_disks
+		a=$(sp_run "$rep")
+	fi
+	echo "$rep $a $b" | tee -a "$work/pairs" >&2
+done
+
+# reads of the inspection (dry run) beside wipefs -n, on lun0: blank, then a
+# foreign XFS at 48 MiB whose table was erased by wipefs -a
+count_reads() { # TRACE → "calls bytes"
+	awk '/(^|[ ])(read|pread64|readv|preadv)\(/ { n++; if (match($0, /= [0-9]+$/)) b += substr($0, RSTART + 2) } END { print n + 0, b + 0 }' "$1"
+}
+reads_for() { # STATE
+	local l=${loops[0]} sp wf
+	strace -f -P "$l" -e trace=read,pread64,readv,preadv -o "$work/sp.trace" \
+		"$SP" apply --profile "$work/p1.xml" --root "$work/rd" --dry-run --seed 1 --lock-file "$lock" >/dev/null 2>&1 || true
+	strace -f -P "$l" -e trace=read,pread64,readv,preadv -o "$work/wf.trace" wipefs -n "$l" >/dev/null 2>&1 || true
+	sp=$(count_reads "$work/sp.trace")
+	wf=$(count_reads "$work/wf.trace")
+	echo "$1 $sp $wf"
+}
+{
+	echo '<?xml version="1.0"?>'
+	echo "<profile version=\"1\" name=\"bench-scan\"><disks id=\"lun\" count=\"1\"><match name=\"$n0\"/>"
+	echo '<hwraid level="5" members="4" chunk="64K"/><gpt><partition id="data" size="100%"/></gpt></disks>'
+	echo '<xfs on="lun.data" label="lun" mountpoint="/data" mount-options="noatime"/></profile>'
+} >"$work/p1.xml"
+: >"$work/reads"
+for rep in $(seq 1 "$REPS"); do
+	reset_disks
+	reads_for blank >>"$work/reads"
+done
+reset_disks
+l=${loops[0]}
+sgdisk -n 1:98304:+400M "$l" >/dev/null
+partx -u "$l" 2>/dev/null || true
+udevadm settle 2>/dev/null || true
+for _ in $(seq 30); do [ -b "${l}p1" ] && break; sleep 0.1; done
+mkfs.xfs -q -f "${l}p1"
+wipefs -a -q "$l"
+partx -d "$l" 2>/dev/null || true
+for rep in $(seq 1 "$REPS"); do
+	reads_for foreign-xfs48 >>"$work/reads"
+done
+
+mkdir -p "$OUT"
+python3 - "$work/pairs" "$work/reads" "$OUT" "$REPS" "$("$SP" --version 2>/dev/null | head -n 1)" <<'PY'
+import json, statistics, sys, datetime
+pairs = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if l.strip()]
+reads = [l.split() for l in open(sys.argv[2]) if l.strip()]
+out, reps, ver = sys.argv[3], int(sys.argv[4]), sys.argv[5]
+ratios = [a / b for _, a, b in pairs]
+def stat(v): return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
+res = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%d"), "storprov": ver,
+       "prov": {"pairs": [{"rep": r, "storprov_ms": a, "serial_ms": b, "ratio": a / b} for r, a, b in pairs],
+                "storprov_ms": stat([a for _, a, _ in pairs]), "serial_ms": stat([b for _, _, b in pairs]),
+                "ratio": stat(ratios)},
+       "reads": {}}
+for state in dict.fromkeys(r[0] for r in reads):
+    rows = [list(map(int, r[1:])) for r in reads if r[0] == state]
+    res["reads"][state] = {"storprov_calls": stat([r[0] for r in rows]), "storprov_bytes": stat([r[1] for r in rows]),
+                           "wipefs_calls": stat([r[2] for r in rows]), "wipefs_bytes": stat([r[3] for r in rows]),
+                           "calls_ratio": stat([r[0] / r[2] for r in rows]), "bytes_ratio": stat([r[1] / r[3] for r in rows])}
+json.dump(res, open(out + "/loop-prov.json", "w"), indent=2)
+def f(s, fmt="{:.2f}"): return (fmt + " ({} .. {})").format(s["median"], fmt.format(s["min"]), fmt.format(s["max"]))
+with open(out + "/loop-prov.md", "w") as m:
+    m.write("# Issue 18: provisioning 8 loop LUNs, and the inspection's reads\n\n")
+    m.write("`bench/loop-prov.sh` (root, host), %s, %s; %d paired repetitions, median (min .. max).\n\n" % (res["date"], ver, reps))
+    m.write("| | storprov apply | serial sfdisk + mkfs.xfs | ratio |\n|---|---|---|---|\n")
+    m.write("| 8 x 2 GiB loop LUNs, ms | %s | %s | %s |\n\n" % (f(res["prov"]["storprov_ms"], "{:.0f}"), f(res["prov"]["serial_ms"], "{:.0f}"), f(res["prov"]["ratio"])))
+    m.write("Reads on the disk (strace -f -P DISK: read, pread64, readv, preadv) of `storprov apply --dry-run`, everything it starts included, beside `wipefs -n` on the same disk:\n\n")
+    m.write("| disk | storprov calls | wipefs -n calls | ratio | storprov bytes | wipefs -n bytes | ratio |\n|---|---|---|---|---|---|---|\n")
+    for st, r in res["reads"].items():
+        m.write("| %s | %s | %s | %s | %s | %s | %s |\n" % (st, f(r["storprov_calls"], "{:.0f}"), f(r["wipefs_calls"], "{:.0f}"), f(r["calls_ratio"]),
+                f(r["storprov_bytes"], "{:.0f}"), f(r["wipefs_bytes"], "{:.0f}"), f(r["bytes_ratio"])))
+    m.write("\nPer pair (ms): " + ", ".join("%d/%d" % (a, b) for _, a, b in pairs) + "\n")
+print(open(out + "/loop-prov.md").read())
+PY
