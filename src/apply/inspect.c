@@ -353,7 +353,10 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                 uint64_t len = size - c[k].start < SCAN_WINDOW ? size - c[k].start : SCAN_WINDOW;
                 if (c[k].start + len > head && c[k].start < size - tail)
                         rv[nr++] = (struct range){c[k].start, len};
-                if (c[k].end && c[k].end <= size && c[k].end - c[k].start > SCAN_WINDOW && c[k].end < size - tail)
+                /* the end's window, unless the tail read holds all of it (a region that ends near the disk's end
+                 * has its md 0.90 superblock up to 128 KiB before its end, maybe before the tail) */
+                if (c[k].end && c[k].end <= size && c[k].end - c[k].start > SCAN_WINDOW &&
+                    c[k].end - SCAN_WINDOW < size - tail)
                         rv[nr++] = (struct range){c[k].end - SCAN_WINDOW, SCAN_WINDOW};
         }
         read_ranges(fd, &sh, rv, nr, &err);
@@ -759,10 +762,12 @@ static void inspect_disk(struct run *r, size_t di)
 
 void inspect_release(struct run *r)
 {
+        if (!r->holding)
+                return;
         for (size_t i = 0; i < r->pl->n_objs; i++)
-                if (r->os[i].fd > 0) {
+                if (r->os[i].fd >= 0) {
                         close(r->os[i].fd);
-                        r->os[i].fd = 0;
+                        r->os[i].fd = -1;
                 }
         r->holding = false;
 }
@@ -839,6 +844,8 @@ void inspect_all(struct run *r)
         const struct plan *pl = r->pl;
         wipe_permissions(r);
         say(r, "inspecting %zu objects before any write", pl->n_objs);
+        for (size_t i = 0; i < pl->n_objs; i++)
+                r->os[i].fd = -1;
         r->holding = true;
         for (size_t i = 0; i < pl->n_objs; i++)
                 if (pl->objs[i].kind == OBJ_DISK)

@@ -42,7 +42,7 @@ struct obj_state {
         bool repair_table;        /* carries the planned GPT, damaged: written again without wipe */
         char *in_use;             /* mounted, swap, held: refused unless nothing is to be written */
         bool inspected;           /* a disk or partitioned md whose table and partitions were inspected */
-        int fd;                   /* > 0: the disk's descriptor held from its inspection to inspect_release */
+        int fd;                   /* the disk's descriptor held from inspect_all to inspect_release, or -1 */
 };
 
 enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };

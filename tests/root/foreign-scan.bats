@@ -17,7 +17,14 @@ base() {
 	local img=$BATS_FILE_TMPDIR/$1.img loop
 	truncate -s 512M "$img"
 	loop=$(losetup -f --show -P "$img")
-	sgdisk -n "1:$(($3 * 2048)):+$4M" "$loop" >/dev/null
+	# SIZE eN: up to sector N (included)
+	case $4 in
+	e*) sgdisk -n "1:$(($3 * 2048)):${4#e}" "$loop" >/dev/null ;;
+	*) sgdisk -n "1:$(($3 * 2048)):+$4M" "$loop" >/dev/null ;;
+	esac
+	local bytes
+	bytes=$(($(sgdisk -i 1 "$loop" | sed -n 's/^Partition size: \([0-9]*\) sectors.*/\1/p') * 512))
+	echo "$bytes" >"$img.bytes"
 	partx -u "$loop" 2>/dev/null || true
 	for _ in $(seq 30); do [ -b "${loop}p1" ] && break; sleep 0.1; done
 	case $2 in
@@ -31,8 +38,8 @@ base() {
 	esac
 	losetup -d "$loop"
 	case $2 in
-	md1.0) "$TOP/tests/root/md_sb.py" "$img" 1.0 $(($3 * MiB)) $(($4 * MiB)) 0123456789abcdef0123456789abcdef >/dev/null ;;
-	md0.90) "$TOP/tests/root/md_sb.py" "$img" 0.90 $(($3 * MiB)) $(($4 * MiB)) 0123456789abcdef0123456789abcdef >/dev/null ;;
+	md1.0) "$TOP/tests/root/md_sb.py" "$img" 1.0 $(($3 * MiB)) "$bytes" 0123456789abcdef0123456789abcdef >"$img.sb" ;;
+	md0.90) "$TOP/tests/root/md_sb.py" "$img" 0.90 $(($3 * MiB)) "$bytes" 0123456789abcdef0123456789abcdef >"$img.sb" ;;
 	esac
 }
 
@@ -40,7 +47,7 @@ setup_file() {
 	[ "$(id -u)" -eq 0 ] && losetup -f >/dev/null 2>&1 || return 0
 	{
 		base xfs48 xfs 48 400 && base xfs129 xfs 129 300 && base ext4-17 ext4 17 300 &&
-			base md10 md1.0 200 100 && base md090 md0.90 200 100 && truncate -s 512M "$BATS_FILE_TMPDIR/blank.img"
+			base md10 md1.0 200 100 && base md090 md0.90 200 100 && base md090end md0.90 200 e$((1048576 - 201)) && truncate -s 512M "$BATS_FILE_TMPDIR/blank.img"
 	} >"$BATS_FILE_TMPDIR/base.err" 2>&1 || echo failed >"$BATS_FILE_TMPDIR/base.failed"
 }
 
@@ -143,6 +150,13 @@ refused() {
 }
 @test "scan: md 0.90 at the end of an erased partition (first MiB zeroed): refused, untouched" {
 	refused md090 head linux_raid_member $((300 * MiB - 65536)) "backup GPT entry 1" $((200 * MiB)) $((100 * MiB))
+}
+
+@test "scan: md 0.90 at the end of an erased partition ending 100 KiB before the disk's end (wipefs -a): refused" {
+	# its superblock lies 192 KiB before the disk's end, before the disk's last 128 KiB
+	# that the scan reads anyway: found only if the region's own end is read
+	refused md090end wipefs linux_raid_member "$(cat "$BATS_FILE_TMPDIR/md090end.img.sb")" "primary GPT entry 1" $((200 * MiB)) \
+		"$(cat "$BATS_FILE_TMPDIR/md090end.img.bytes")"
 }
 
 @test "scan: a blank disk is not refused (the scan refuses what it finds, not everything)" {
