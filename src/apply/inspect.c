@@ -705,8 +705,9 @@ static int open_exclusive(struct run *r, size_t di, const char *path)
 }
 
 /* A disk, or a partitioned md (its partitions' rules are a disk's). The
- * descriptor is held (os->fd) until inspect_release: no other exclusive
- * opener can come between the inspection and the confirmation. */
+ * descriptor of a disk that may be written is held (os->fd) until
+ * inspect_release: no other exclusive opener can come between the inspection
+ * and the confirmation. */
 static void inspect_disk(struct run *r, size_t di)
 {
         const struct pl_obj *d = &r->pl->objs[di];
@@ -754,7 +755,9 @@ static void inspect_disk(struct run *r, size_t di)
                 deep_scan(r, di, fd, have, n_have);
         gpt_parts_free(have, n_have);
         refuse_in_use(r, di);
-        if (fd >= 0 && r->holding && d->kind == OBJ_DISK)
+        /* a preserved disk is never written, and its arrays are assembled (mdadm opens the members
+         * exclusively) right after the inspection: not held */
+        if (fd >= 0 && r->holding && d->kind == OBJ_DISK && !d->preserve)
                 os->fd = fd;
         else if (fd >= 0)
                 close(fd);
