@@ -237,7 +237,9 @@ static void add_cand(struct cand **v, size_t *n, uint64_t start, uint64_t end, c
 static int cmp_cand(const void *a, const void *b)
 {
         const struct cand *x = a, *y = b;
-        return x->start < y->start ? -1 : x->start > y->start;
+        if (x->start != y->start)
+                return x->start < y->start ? -1 : 1;
+        return x->end < y->end ? -1 : x->end > y->end; /* the same region twice: next to each other */
 }
 
 /* Candidate starts (and ends, where a table names them): what an erased table
