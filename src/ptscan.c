@@ -72,7 +72,8 @@ static void gpt_array(const uint8_t *hdr_sec, const uint8_t *buf, uint64_t buf_o
         uint64_t lba = def_lba;
         uint32_t n = 128, size = 128;
         const char *note = " (no header)";
-        if (have && h.plausible) {
+        /* an LBA past what was read is not looked at (nor multiplied: any 64-bit value may be there) */
+        if (have && h.plausible && h.entries_lba <= (buf_off + buf_len) / sector) {
                 uint64_t at = h.entries_lba * sector, bytes = (uint64_t)h.n_entries * h.entry_size;
                 if (at >= buf_off && at + bytes <= buf_off + buf_len) {
                         lba = h.entries_lba;
