@@ -371,9 +371,9 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 @test "completeness: an XFS with our UUID but another stripe geometry is refused, not kept or remade" {
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	# a first run that made the partition, then died in mkfs
+	# a first run that made the partition, then died in mkfs (its dry run, before the first write, passes)
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
-	printf '#!/bin/sh\nexit 1\n' >"$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	printf '#!/bin/sh\n[ "$1" = -N ] && exec %s "$@"\nexit 1\n' "$(command -v mkfs.xfs)" >"$BATS_TEST_TMPDIR/bin/mkfs.xfs"
 	chmod +x "$BATS_TEST_TMPDIR/bin/mkfs.xfs"
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -1 sp_apply "$BATS_TEST_TMPDIR/p.xml" "$BATS_TEST_TMPDIR/root"
 	[ -b "${LOOP}p1" ]
