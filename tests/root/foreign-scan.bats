@@ -10,12 +10,12 @@ load crash_helper
 
 MiB=1048576
 
-# base NAME KIND START_MIB SIZE_MIB: a 512 MiB image with one GPT partition at
+# base NAME KIND START_MIB SIZE_MIB: a 1 GiB image (smaller ones fail mkfs.xfs -N of the profile before any inspection) with one GPT partition at
 # START holding KIND (xfs, ext4 with a file; md1.0 or md0.90: an md
 # superblock written by hand at the partition's end, nothing at its start)
 base() {
 	local img=$BATS_FILE_TMPDIR/$1.img loop
-	truncate -s 512M "$img"
+	truncate -s 1G "$img"
 	loop=$(losetup -f --show -P "$img")
 	# SIZE eN: up to sector N (included)
 	case $4 in
@@ -47,7 +47,7 @@ setup_file() {
 	[ "$(id -u)" -eq 0 ] && losetup -f >/dev/null 2>&1 || return 0
 	{
 		base xfs48 xfs 48 400 && base xfs129 xfs 129 300 && base ext4-17 ext4 17 300 &&
-			base md10 md1.0 200 100 && base md090 md0.90 200 100 && base md090end md0.90 200 e$((1048576 - 201)) && truncate -s 512M "$BATS_FILE_TMPDIR/blank.img"
+			base md10 md1.0 200 100 && base md090 md0.90 200 100 && base md090end md0.90 200 e$((2097152 - 201)) && truncate -s 1G "$BATS_FILE_TMPDIR/blank.img"
 	} >"$BATS_FILE_TMPDIR/base.err" 2>&1 || echo failed >"$BATS_FILE_TMPDIR/base.failed"
 }
 
@@ -74,7 +74,7 @@ disk() {
 	cp --sparse=always "$BATS_FILE_TMPDIR/$1.img" "$IMG"
 	case $2 in
 	head | both) dd if=/dev/zero of="$IMG" bs=1M count=1 conv=notrunc status=none ;;&
-	both) dd if=/dev/zero of="$IMG" bs=1M count=1 seek=511 conv=notrunc status=none ;;
+	both) dd if=/dev/zero of="$IMG" bs=1M count=1 seek=1023 conv=notrunc status=none ;;
 	esac
 	LOOP=$(losetup -f --show "$IMG")
 	echo "$LOOP" >>"$LOOPLIST"
