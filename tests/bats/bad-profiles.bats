@@ -75,10 +75,22 @@ bad_profile() {
 	done
 	: >"$BATS_FILE_TMPDIR/ran.log"
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "strace and LeakSanitizer exclude each other; the plain bats suite runs this"
-	run env PATH="$TRAP:/usr/bin:/bin" STORPROV_DEVROOT="$dev" \
+	# apply dry-runs every mkfs.xfs (-N) before its first write: let the dry
+	# runs reach the real mkfs.xfs here, so that the run gets to its writes
+	local trap2="$BATS_TEST_TMPDIR/trap" mk
+	mk=$(PATH=/usr/sbin:/sbin:/usr/bin:/bin command -v mkfs.xfs)
+	cp -a "$TRAP" "$trap2"
+	printf '#!/bin/sh
+case " $* " in *" -N "*) exec %s "$@" ;; esac
+echo "mkfs.xfs $*" >>"%s/ran.log"
+exit 1
+' \
+		"$mk" "$BATS_FILE_TMPDIR" >"$trap2/mkfs.xfs"
+	run env PATH="$trap2:/usr/bin:/bin" STORPROV_DEVROOT="$dev" \
 		strace -f -qq -e trace=open,openat,openat2,creat,truncate -o "$trace" \
-		"$SP" apply --yes --jobs 1 --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
+		"$SP" apply --yes --jobs 1 --lock-file "$BATS_TEST_TMPDIR/run.lock" --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
 		--root "$BATS_TEST_TMPDIR/root"
+	echo "$output" | tail -n 5
 	[ "$status" -ne 0 ] && [ "$status" -ne 2 ]   # it ran, and the trap failed it
 	[ -s "$BATS_FILE_TMPDIR/ran.log" ]
 	grep -qE "\"$dev[^\"]*\", [^)]*(O_WRONLY|O_RDWR)" "$trace"
