@@ -125,7 +125,19 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
         classify_region(r, obj, off, &pr);
 }
 
-/* What a probe of obj found: ours, an unfinished table of ours, or foreign. Frees *pr_. */
+/* Does the plan lay partitions on obj (so that a GPT step writes its table)? */
+static bool plans_partitions(const struct plan *pl, size_t obj)
+{
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == obj)
+                        return true;
+        return false;
+}
+
+/* What a probe of obj found: ours, an unfinished table of ours, or foreign.
+ * A protective MBR alone is an unfinished table of ours only where the plan
+ * writes a GPT; on a whole-disk PV or filesystem it is a partition table
+ * like any other (pvcreate refuses a "partitioned" device). Frees *pr_. */
 static void classify_region(struct run *r, size_t obj, uint64_t off, struct probe_result *pr_)
 {
         struct obj_state *os = &r->os[obj];
@@ -136,8 +148,7 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
                 if (sig_is_ours(r, obj, &pr.sigs[i]))
                         os->ours = true;
                 else if ((o->kind == OBJ_DISK || o->kind == OBJ_MD) && off == 0 && !strcmp(pr.sigs[i].type, "PMBR") &&
-                         pr.n_sigs == 1 &&
-                         !o->preserve)
+                         pr.n_sigs == 1 && !o->preserve && plans_partitions(r->pl, obj))
                         say(r, "%s (%s) carries a protective MBR without a GPT: an unfinished partition table; it "
                                "will be written again",
                             o->id, o->dev);
@@ -720,9 +731,7 @@ static void inspect_disk(struct run *r, size_t di)
         _cleanup_free_ char *path = dev_path(&r->dev, d->disk.mpath_create ? d->disk.paths[0]->devnode : d->dev);
         find_in_use(r, di);
         int fd = open_exclusive(r, di, path);
-        bool partitioned = false;
-        for (size_t i = 0; i < pl->n_objs; i++)
-                partitioned |= pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di;
+        bool partitioned = plans_partitions(pl, di);
         struct gpt_part *have = NULL;
         size_t n_have = 0;
         /* one full probe at 0 on the held descriptor (superblocks and partition tables) */

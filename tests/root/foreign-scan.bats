@@ -246,3 +246,42 @@ time.sleep(120)' "$LOOP" "$BATS_TEST_TMPDIR/held" &
 	assert_output --regexp "is in use: another process holds it exclusively .O_EXCL.; open by pid $(cat "$BATS_TEST_TMPDIR/holder.pid") .python3."
 	[ "$(img_sum)" = "$before" ]
 }
+
+# A protective MBR alone is an unfinished GPT of storprov's only where the
+# plan writes a GPT; on a LUN used whole (an XFS or a PV on the disk itself)
+# it is a partition table like any other: refused without --wipe, wiped with
+# it (it used to pass as "unfinished", and pvcreate then refused the disk as
+# partitioned, mkfs.xfs likewise without -f).
+@test "scan: a protective MBR alone on a LUN used whole: refused without --wipe, wiped with it" {
+	IMG=$BATS_TEST_TMPDIR/disk.img
+	cp --sparse=always "$BATS_FILE_TMPDIR/blank.img" "$IMG"
+	python3 - "$IMG" <<'PY'
+import struct, sys
+mbr = bytearray(512)
+mbr[446:462] = struct.pack('<B3sB3sII', 0, b'\x00\x02\x00', 0xEE, b'\xff\xff\xff', 1, 2 * 1024 * 1024 - 1)
+mbr[510:512] = b'\x55\xaa'
+with open(sys.argv[1], 'r+b') as f:
+    f.write(mbr)
+PY
+	LOOP=$(losetup -f --show "$IMG")
+	echo "$LOOP" >>"$LOOPLIST"
+	run -0 blkid -p -o value -s PTTYPE "$LOOP"
+	assert_output PMBR
+	cat >"$BATS_TEST_TMPDIR/p.xml" <<XML
+<?xml version="1.0"?>
+<profile version="1" name="pmbr-whole">
+  <disks id="lun" count="1"><match name="$(basename "$LOOP")"/><hwraid level="5" members="4" chunk="64K"/></disks>
+  <xfs on="lun" label="whole" mountpoint="/data"/>
+</profile>
+XML
+	local before
+	before=$(img_sum)
+	run -2 sp_apply "$BATS_TEST_TMPDIR/p.xml" "$BATS_TEST_TMPDIR/root"
+	assert_output --partial "carries PMBR"
+	[ "$(img_sum)" = "$before" ]
+	run -0 sp_apply "$BATS_TEST_TMPDIR/p.xml" "$BATS_TEST_TMPDIR/root" --wipe
+	run -0 blkid -p -o value -s TYPE "$LOOP"
+	assert_output xfs
+	run blkid -p -o value -s PTTYPE "$LOOP"
+	[ -z "$output" ]
+}
