@@ -181,7 +181,7 @@ console_has() {
 	assert_equal "${VM_KV[MDADM_DATA]-}" "ARRAY /dev/md/data metadata=1.2 UUID=$md"
 	assert_equal "${VM_KV[MDADM_SCRATCH]-}" "ARRAY /dev/md/scratch metadata=1.2 UUID=${BOOT1[B_PLANNED_MD_SCRATCH_UUID]-}"
 	assert_equal "${VM_KV[UDEV_MD_DATA]-}" \
-		"ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", ENV{MD_UUID}==\"$md\", ATTR{md/stripe_cache_size}=\"1024\""
+		"ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"md*\", ENV{DEVTYPE}==\"disk\", ENV{MD_UUID}==\"$md\", ATTR{md/stripe_cache_size}=\"1024\""
 	assert_equal "${VM_KV[SYSCTL]-}" "vm.dirty_ratio = 20"
 	refute_regex "$output" "${BOOT1[B_PLANNED_MD_DATA_UUID]-}|${BOOT1[B_PLANNED_FS_DATA_UUID]-}"
 
