@@ -159,7 +159,7 @@ check-root: all $(B)/tests/eio-shim.so
 	@SUITES=root tests/run-all.sh
 
 check-vm: all
-	@SUITES=vm tests/run-all.sh
+	@SUITES="vm vm-harness" tests/run-all.sh
 
 # Randomized property test of the geometry against an independent model
 # (tests/geometry/README.md): 10,000 layouts; SEED=N replays a seed.

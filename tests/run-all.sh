@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test suite and prints one closing line: "N passed, N failed".
 # SUITES (space-separated) picks a subset: unit bats asan fuzz geometry root vm
-# (default: all). asan runs the unit and bats suites again against the
-# ASan+UBSan build (make asan); fuzz is a short libFuzzer pass (make
+# vm-harness (default: all but vm-harness; VM_TESTS="tests/vm/a.bats ..."
+# narrows the vm suite). asan runs the unit and bats suites again against
+# the ASan+UBSan build (make asan); fuzz is a short libFuzzer pass (make
 # fuzz-build; FUZZ_SECONDS each, default 5) plus the regression inputs.
 # Every suite speaks TAP; a suite that cannot run is counted as a failure,
 # so a run that executed nothing cannot look green.
@@ -43,7 +44,8 @@ run_tap() { # name command...
 	count "$name" "$out" "$took"
 }
 
-for s in $suites; do
+run_suite() { # suite
+	local s=$1
 	case $s in
 	unit)
 		for t in build/tests/test_*; do
@@ -91,14 +93,63 @@ for s in $suites; do
 		done
 		;;
 	vm)
-		for t in tests/vm/*.bats; do
+		# the scenarios (NN-*.bats); the harness's own tests are vm-harness
+		for t in ${VM_TESTS:-tests/vm/[0-9]*.bats}; do
 			[ -e "$t" ] || continue
+			run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
+		done
+		;;
+	vm-harness)
+		# smoke.bats and dracut-smoke.bats test the harness itself (5 boots),
+		# which every scenario also exercises: make check-vm runs them, make
+		# check does not
+		for t in tests/vm/smoke.bats tests/vm/dracut-smoke.bats; do
 			run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
 		done
 		;;
 	*) echo "unknown suite $s" >&2; exit 2 ;;
 	esac
+}
+
+# The VM suite runs in a lane of its own beside the others (CHECK_LANES=1
+# runs everything in one line): a TCG guest keeps about one host core busy
+# and the host suites about one, so on 2 cores the two lanes take about as
+# long as the VM suite alone. The lane's output is printed when it ends.
+host_suites= vm_lane=
+for s in $suites; do
+	case $s in
+	vm | vm-harness) vm_lane="$vm_lane $s" ;;
+	*) host_suites="$host_suites $s" ;;
+	esac
 done
+if [ -n "$vm_lane" ] && [ -n "$host_suites" ] && [ "${CHECK_LANES:-2}" -ge 2 ]; then
+	rm -f "$results/lane-vm.counts"
+	(
+		passed=0 failed=0 skipped=0
+		for s in $vm_lane; do
+			run_suite "$s"
+		done
+		echo "$passed $failed $skipped" >"$results/lane-vm.counts"
+	) >"$results/lane-vm.log" 2>&1 &
+	vm_pid=$!
+	echo "=== vm suite started in its own lane (pid $vm_pid; printed when it ends)"
+else
+	host_suites=$suites vm_lane=
+fi
+for s in $host_suites; do
+	run_suite "$s"
+done
+if [ -n "$vm_lane" ]; then
+	wait "$vm_pid"
+	echo "=== vm lane (ran beside the suites above; ended at $SECONDS s)"
+	cat "$results/lane-vm.log"
+	if read -r p f k <"$results/lane-vm.counts" 2>/dev/null; then
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
+	else
+		echo "not ok - the vm lane ended without its counts" >"$results/lane-vm.tap"
+		count "vm lane" "$results/lane-vm.tap"
+	fi
+fi
 echo
 echo "wall time: $SECONDS s"
 echo "$passed passed, $failed failed, $skipped skipped"
