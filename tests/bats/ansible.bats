@@ -1,18 +1,17 @@
 #!/usr/bin/env bats
 # The Ansible collection (ansible_collections/storprov/core): ansible-test
-# sanity with Debian's ansible-core, offline. The sanity tests that need their
-# own virtualenv from PyPI (ansible-doc, import, pep8, pylint,
-# runtime-metadata, validate-modules, yamllint) cannot bootstrap pip without
-# the network; each but pylint is run here instead with the same checker and
-# ansible-test's own configuration (validate-modules' validate.py with Debian's
-# python3-voluptuous, yamllint and pycodestyle with ansible-test's configs,
-# ansible-doc, an import of the module). Then the module's unit tests.
+# sanity with Debian's ansible-core, offline, every test of it. The tests that
+# want a virtualenv filled from PyPI (ansible-doc, import, pep8, pylint,
+# runtime-metadata, validate-modules, yamllint) get one laid out beforehand by
+# tests/tools/ansible-sanity-venvs.py on Debian's packages (pylint, yamllint,
+# pycodestyle, python3-voluptuous), so ansible-test runs them itself with its
+# own configuration. A test whose Debian package is missing is skipped by name,
+# with the reason printed. Then the module's unit tests and the playbooks.
 load test_helper
 
 C="$TOP/ansible_collections/storprov/core"
-S=/usr/lib/python3/dist-packages/ansible_test/_util/controller/sanity
 PY=/usr/bin/python3
-NEEDS_VENV=(ansible-doc import pep8 pylint runtime-metadata validate-modules yamllint)
+VENV_TESTS=(ansible-doc import import.module import.plugin pep8 pylint runtime-metadata validate-modules yamllint)
 
 setup() {
 	# ansible refuses to run in the C locale
@@ -20,34 +19,62 @@ setup() {
 	command -v ansible-test >/dev/null || skip "no ansible-test (ansible-core)"
 	# nothing here runs the storprov binary: the asan suite's pass adds nothing
 	[ -z "${STORPROV_BIN:-}" ] || skip "no storprov binary involved"
+	PYVER=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 }
 
-@test "ansible-test sanity: every test that runs offline passes" {
-	local skips=()
-	for t in "${NEEDS_VENV[@]}"; do skips+=(--skip-test "$t"); done
-	cd "$C"
-	PATH=/usr/sbin:/usr/bin:/sbin:/bin run -0 ansible-test sanity --local --python 3.11 "${skips[@]}"
-	assert_line 'Running sanity test "compile" on Python 3.11'
-	assert_line 'Running sanity test "shebang"'
+# sanity DIR [ansible-test options]: ansible-test sanity on Debian's Python
+# with the virtualenvs under a HOME of this test's own
+sanity() {
+	local dir=$1 t mod
+	shift
+	export HOME="$BATS_TEST_TMPDIR/home"
+	run -0 "$PY" "$TOP/tests/tools/ansible-sanity-venvs.py" "$PYVER" "/usr/bin/python$PYVER" "${VENV_TESTS[@]}"
+	SKIPS=()
+	for t in pylint:pylint:pylint yamllint:yamllint:yamllint pep8:pycodestyle:pycodestyle \
+		validate-modules:voluptuous:python3-voluptuous runtime-metadata:voluptuous:python3-voluptuous; do
+		mod=${t#*:}
+		if ! "$PY" -c "import ${mod%%:*}" 2>/dev/null; then
+			SKIPS+=(--skip-test "${t%%:*}")
+			echo "# skipping sanity test ${t%%:*}: no Python module ${mod%%:*} (Debian package ${mod#*:})" >&3
+		fi
+	done
+	cd "$dir"
+	PATH=/usr/sbin:/usr/bin:/sbin:/bin run ansible-test sanity --python "$PYVER" "${SKIPS[@]}" "$@"
+}
+
+@test "ansible-test sanity: every test passes, pylint, validate-modules, import, yamllint and pep8 included" {
+	sanity "$C"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	for t in ansible-doc import pep8 pylint runtime-metadata validate-modules yamllint compile shebang; do
+		[[ " ${SKIPS[*]} " == *" $t "* ]] && continue
+		assert_line --regexp "^Running sanity test \"$t\"( on Python $PYVER)?\$"
+	done
 	refute_output --partial "ERROR"
+	refute_output --partial "Installing requirements"
+	refute_output --partial "Skipping sanity test"
+	# the one ignore: the module is GPL-2.0-or-later like storprov, not GPLv3's header
+	[ "$(cat "$C/tests/sanity/ignore-$(ansible --version | sed -n '1s/.*core \([0-9]*\.[0-9]*\).*/\1/p').txt")" = \
+		"plugins/modules/storprov.py validate-modules:missing-gplv3-license" ]
 }
 
-@test "sanity offline equivalents: validate-modules, ansible-doc, import, yamllint, pycodestyle" {
-	cd "$C"
-	# validate-modules; the one finding ignored in tests/sanity/ignore-2.14.txt
-	# (the module is GPL-2.0-or-later like storprov, not GPLv3's header)
-	ANSIBLE_COLLECTIONS_PATH="$TOP" run "$PY" "$S/validate-modules/validate.py" --arg-spec \
-		--collection ansible_collections/storprov/core --collection-version 0.2.0 -w plugins/modules/storprov.py
-	local rest
-	rest=$(grep -v ': Emissing-gplv3-license ' <<<"$output" || true)
-	[ -z "$rest" ]
-	grep -qx 'plugins/modules/storprov.py validate-modules:missing-gplv3-license' tests/sanity/ignore-2.14.txt
-	ANSIBLE_COLLECTIONS_PATH="$TOP" run -0 ansible-doc storprov.core.storprov
-	assert_output --partial "state"
-	run -0 env PYTHONPATH="$TOP" "$PY" -c 'import ansible_collections.storprov.core.plugins.modules.storprov as m; print(m.report_changed({"files": [{"action": "written"}]}))'
-	assert_output True
-	command -v yamllint >/dev/null && run -0 yamllint -c "$S/yamllint/config/default.yml" galaxy.yml meta roles playbooks
-	command -v pycodestyle >/dev/null && run -0 pycodestyle --max-line-length 160 --ignore="$(paste -sd, "$S/pep8/current-ignore.txt")" plugins tests/unit
+@test "ansible-test sanity fails a copy with a bad module, a bad filter and bad YAML" {
+	local d="$BATS_TEST_TMPDIR/copy/ansible_collections/storprov/core"
+	mkdir -p "${d%/core}"
+	cp -a "$C" "$d"
+	rm -rf "$d/tests/output"
+	# pylint: an undefined name; validate-modules: an option not in DOCUMENTATION
+	printf '\n\ndef _bad():\n    return undefined_name_here\n' >>"$d/plugins/modules/storprov.py"
+	sed -i "s/^\(\s*\)jobs=dict(/\1undocumented=dict(type='str'),\n\1jobs=dict(/" "$d/plugins/modules/storprov.py"
+	grep -q "undocumented=dict" "$d/plugins/modules/storprov.py"
+	# pep8: a tab-indented line in the filter plugin; yamllint: a duplicate key
+	printf '\n\nif False:\n\tpass\n' >>"$d/plugins/filter/fleet.py"
+	printf 'storprov_jobs: 4\n' >>"$d/roles/storprov/defaults/main.yml"
+	sanity "$d" --test pylint --test validate-modules --test pep8 --test yamllint
+	[ "$status" -ne 0 ]
+	assert_output --regexp "plugins/modules/storprov.py:[0-9]+:[0-9]+: undefined-variable"
+	assert_output --regexp "plugins/modules/storprov.py:0:0: undocumented-parameter"
+	assert_output --regexp "plugins/filter/fleet.py:[0-9]+:[0-9]+: W191"
+	assert_output --regexp "roles/storprov/defaults/main.yml:[0-9]+:[0-9]+: key-duplicates"
 }
 
 @test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select" {
