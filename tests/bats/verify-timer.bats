@@ -4,7 +4,9 @@
 # systemd-analyze), and storprov-verify-textfile run against a captured node:
 # the node_exporter file appears whole (a rename in the same directory, no
 # temporary left), parses with prometheus_client, and says exit 2 when verify
-# cannot run at all.
+# cannot run at all; promtool (Debian's prometheus) checks that file and
+# README's alert rule example, and runs tests/fixtures/prometheus's series
+# against the rule: one that fires and ones that do not.
 load test_helper
 
 setup() {
@@ -54,4 +56,42 @@ print(int(m["storprov_verify_exit_code[]"]), int(m["storprov_verify_objects[(\x2
 	assert_output storprov.prom
 	run -0 grep -x "storprov_verify_exit_code 2" "$tf/storprov.prom"
 	run -1 grep "^storprov_verify_drift" "$tf/storprov.prom"
+	command -v promtool >/dev/null || skip "no promtool (Debian package prometheus)"
+	run -0 promtool check metrics <"$tf/storprov.prom"
+}
+
+# README's alert rule, as printed there (the indented block after "An alert rule")
+readme_rules() {
+	awk '/An alert rule/ {a = 1}
+		a && !f && /^    / {f = 1}
+		f && /^$/ {print; next}
+		f && /^    / {sub(/^    /, ""); print; next}
+		f {exit}' "$TOP/README.md"
+}
+
+@test "promtool: the textfile passes check metrics, README's alert rule passes check rules and fires only on the drift it should" {
+	command -v promtool >/dev/null || skip "no promtool (Debian package prometheus)"
+	local n="$BATS_TEST_TMPDIR/node" root="$BATS_TEST_TMPDIR/root" p="$BATS_TEST_TMPDIR/prom"
+	cp -a "$SYSROOT/grid-3ware" "$n"
+	mkdir -p "$root" "$p"
+	# the exposition straight from verify, with its escaped labels, lints clean
+	run -3 "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$n" --root "$root" --seed 1 --format prometheus
+	printf '%s\n' "$output" >"$p/verify.prom"
+	grep -q '^storprov_verify_drift{' "$p/verify.prom"
+	run -0 promtool check metrics <"$p/verify.prom"
+	refute_output
+	# and promtool does object to a broken exposition
+	sed '0,/^storprov_verify_drift{object="/s//storprov_verify_drift{object=/' "$p/verify.prom" >"$p/bad.prom"
+	run ! promtool check metrics <"$p/bad.prom"
+	readme_rules >"$p/storprov-alerts.yml"
+	grep -q 'alert: StorprovLayoutDrift' "$p/storprov-alerts.yml"
+	cp "$TOP/tests/fixtures/prometheus/storprov-alerts.test.yml" "$p/"
+	run -0 promtool check rules "$p/storprov-alerts.yml"
+	assert_output --partial "SUCCESS: 2 rules found"
+	run -0 promtool test rules "$p/storprov-alerts.test.yml"
+	assert_output --partial "SUCCESS"
+	# the series test can fail: without `for: 1h` node3's young drift fires too
+	sed -i '/^        for: 1h$/d' "$p/storprov-alerts.yml"
+	run ! promtool test rules "$p/storprov-alerts.test.yml"
+	assert_output --partial "node3"
 }
