@@ -63,6 +63,9 @@ options:
     description: Mount the filesystems after apply (C(--mount)).
     type: bool
     default: false
+  lock_file:
+    description: The run lock apply takes (C(--lock-file)); storprov's default when not given.
+    type: path
   binary:
     description: The storprov binary, a path or a name looked up on PATH.
     type: str
@@ -213,6 +216,7 @@ def main():
             sysroot=dict(type='path'),
             seed=dict(type='int'),
             mount=dict(type='bool', default=False),
+            lock_file=dict(type='path'),
             binary=dict(type='str', default='storprov'),
         ),
         mutually_exclusive=[('profile', 'profile_content', 'profiles')],
@@ -233,14 +237,16 @@ def main():
     elif p['profiles']:
         dummy, out = sp.run('select', ['--profiles', p['profiles']] + node)
         profile = out.strip().splitlines()[-1]
-    args = ['--profile', profile] + node + ['--root', p['root']]
+    plan_args = ['--profile', profile] + node
     if p['seed'] is not None:
-        args += ['--seed', str(p['seed'])]
+        plan_args += ['--seed', str(p['seed'])]
+    # plan reads no target root; verify and apply do
+    args = plan_args + ['--root', p['root']]
 
     result = dict(changed=False, profile=profile)
     state = p['state']
     if state == 'planned':
-        rc, plan = sp.json('plan', args + ['--format', 'json'])
+        rc, plan = sp.json('plan', plan_args + ['--format', 'json'])
         result.update(exit_code=rc, plan=plan)
         if module._diff:
             result['diff'] = plan_diff(plan, p['root'])
@@ -255,6 +261,8 @@ def main():
             apply_args += ['--jobs', str(p['jobs'])]
         if p['mount']:
             apply_args.append('--mount')
+        if p['lock_file']:
+            apply_args += ['--lock-file', p['lock_file']]
         # the plan and any refusal, writing nothing; shown in diff mode either way
         rc, plan = sp.json('apply', apply_args + ['--dry-run', '--format', 'json'])
         diff = plan_diff(plan, p['root']) if module._diff else None

@@ -31,6 +31,12 @@ FAKE = textwrap.dedent(r'''
         [ "$verb" = apply ] && [ $dry = 1 ] && echo '{"dry_run": true, "exit_code": 2, "refused": true}'
         exit 2
     fi
+    case "$verb $*" in
+    *" --lock-file "*) [ "$verb" = apply ] || { echo "storprov $verb: option '--lock-file' does not apply to $verb" >&2; exit 2; } ;;
+    esac
+    case "$verb $*" in
+    "plan "*" --root "*) echo "storprov plan: option '--root' does not apply to plan" >&2; exit 2 ;;
+    esac
     case "$verb" in
     select) echo "$d/profiles/b.xml" ;;
     plan) cat "$d/plan.json" ;;
@@ -144,6 +150,18 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertEqual(r['diff'][0]['after'], '1. GPT on /dev/sdb\n')
         self.assertEqual(r['diff'][1]['before'], '# old\n')
         self.assertEqual(r['diff'][1]['after'], 'UUID=1 /data xfs noatime\n')
+
+    def test_plan_reads_no_root_and_the_lock_file_goes_to_apply(self):
+        r = self.run_module(profile='/p.xml', state='planned', seed=7)
+        self.assertFalse(r.get('failed'), r)
+        self.assertEqual(self.log(), ['plan --profile /p.xml --seed 7 --format json'])
+        lock = os.path.join(self.dir, 'lock')
+        r = self.run_module(profile='/p.xml', lock_file=lock)
+        self.assertFalse(r.get('failed'), r)
+        applies = [line for line in self.log() if line.startswith('apply ')]
+        self.assertEqual(len(applies), 2)
+        for line in applies:
+            self.assertIn('--lock-file %s' % lock, line)
 
     def test_profile_and_profiles_are_exclusive(self):
         r = self.run_module(profile='/p.xml', profiles='/d', state='planned')
