@@ -316,7 +316,7 @@ XML
 sp_module() {
 	LC_ALL=C.UTF-8 ANSIBLE_COLLECTIONS_PATH="$TOP" ANSIBLE_NOCOLOR=1 PATH="/usr/bin:$PATH" \
 		ansible localhost -c local -e ansible_python_interpreter=/usr/bin/python3 -o \
-		-m storprov.core.storprov -a "profile=$BATS_TEST_TMPDIR/p.xml root=$ROOT binary=$SP mount=true" "$@" 2>&1
+		-m storprov.core.storprov -a "profile=$BATS_TEST_TMPDIR/p.xml root=$ROOT binary=$SP mount=true lock_file=$BATS_TEST_TMPDIR/storprov.lock" "$@" 2>&1
 }
 
 @test "apply through the Ansible module: check mode writes nothing; changed, then unchanged on the second run" {
