@@ -44,5 +44,5 @@ ansible-playbook -i "$d/inventory.ini" storprov.core.fleet_report >"$d/playbook.
 }
 cat "$top/build/fleet-report.md"
 echo
-echo "wrote build/fleet-report.json and build/fleet-report.md (playbook log: build/fleet-demo/playbook.log)"
+echo "wrote build/fleet-report.json, build/fleet-report.md and build/fleet-report.html (playbook log: build/fleet-demo/playbook.log)"
 grep "^fleet: " "$top/build/fleet-report.md" | tail -n 1

@@ -35,3 +35,45 @@ setup() {
 	assert_line --index 0 --regexp '^[0-9]+:\| node2 \| drift \| 8 \| 2 \| 1 \| '
 	assert_line --index 1 --partial "| node1 | clean | 11 | 0 | 0 |"
 }
+
+@test "the HTML report in headless Chromium: hosts x objects, node2's row first with its drift and missing cells" {
+	command -v chromium >/dev/null || skip "no chromium (Debian package chromium)"
+	"${STORPROV_PYTHON:-/usr/bin/python3}" -c 'import PIL' 2>/dev/null || skip "no python3-pil"
+	run -0 make -s -C "$TOP" fleet-demo
+	local h="$TOP/build/fleet-report.html" shot="$BATS_TEST_TMPDIR/fleet.png"
+	chrome() {
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+			--user-data-dir="$BATS_TEST_TMPDIR/chromium" "$@" 2>"$BATS_TEST_TMPDIR/chromium.log"
+	}
+	# the DOM as the browser parsed it: rows worst first, the seeded cells only
+	run -0 chrome --dump-dom "file://$h"
+	[ "$(grep -o '<tr id="host-[a-z0-9]*"' <<<"$output" | cut -d'"' -f2 | paste -sd' ')" = "host-node2 host-node1 host-node3" ]
+	[ "$(grep -o '<td class="drift">drift</td>' <<<"$output" | wc -l)" = 3 ]
+	[ "$(grep -o '<td class="missing">missing</td>' <<<"$output" | wc -l)" = 1 ]
+	[ "$(grep -o '<th class="object">' <<<"$output" | wc -l)" = "$(jq -r '.hosts.node1.objects | length' "$TOP/build/fleet-report.json")" ]
+	assert_output --partial '<p id="summary">fleet: 3 hosts, 1 with drift (2 objects drifted, 1 missing), 2 clean, 0 failed</p>'
+	# the screenshot: the drift (amber) and missing (red) cells are painted in
+	# one row, and ok (green) rows lie below it
+	run -0 chrome --window-size=1300,700 --screenshot="$shot" "file://$h"
+	run -0 "${STORPROV_PYTHON:-/usr/bin/python3}" - "$shot" <<'PY'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert('RGB')
+colours = {'drift': (0xf6, 0xc3, 0x43), 'missing': (0xe8, 0x60, 0x5a), 'ok': (0xb7, 0xe4, 0xb0)}
+ys = {k: [] for k in colours}
+w, h = im.size
+px = im.load()
+for y in range(h):
+    for x in range(w):
+        for k, c in colours.items():
+            if px[x, y] == c:
+                ys[k].append(y)
+for k in colours:
+    print(k, len(ys[k]), min(ys[k]) if ys[k] else '-', max(ys[k]) if ys[k] else '-')
+assert all(len(v) > 300 for v in ys.values()), 'a colour is not painted'
+assert abs(min(ys['drift']) - min(ys['missing'])) <= 2 and abs(max(ys['drift']) - max(ys['missing'])) <= 2, 'not one row'
+assert max(ys['ok']) > max(ys['drift']) + 20, 'no ok rows below the drifted one'
+print('screenshot ok')
+PY
+	assert_line "screenshot ok"
+}

@@ -2,12 +2,14 @@
 # Copyright: storprov maintainers
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Filters for the fleet report: each host's storprov verify JSON folded into
-host -> objects -> status, and that report as a Markdown table, worst host
-first. An object's status is its worst checked one (ok < drift < missing), as
+host -> objects -> status, and that report as a Markdown table and a static
+HTML page (hosts x objects), worst host first. An object's status is its worst checked one (ok < drift < missing), as
 storprov verify's text report shows it."""
 
 from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
+
+from html import escape
 
 RANK = {'ok': 0, 'drift': 1, 'missing': 2}
 
@@ -84,7 +86,47 @@ def storprov_fleet_markdown(report):
     return '\n'.join(lines)
 
 
+HTML_STYLE = """body { font-family: sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: center; }
+th.object { writing-mode: vertical-rl; transform: rotate(180deg); text-align: left; font-weight: normal; }
+td.host { text-align: left; font-weight: bold; }
+td.ok, td.clean { background: #b7e4b0; }
+td.drift { background: #f6c343; }
+td.missing { background: #e8605a; color: #fff; }
+td.failed { background: #777; color: #fff; }
+td.none { background: #eee; }
+ul { font-size: 90%; }"""
+
+
+def storprov_fleet_html(report):
+    """A static page: one row per host (worst first), one column per object."""
+    objects = sorted(set(o for h in report['hosts'].values() for o in h['objects']))
+    head = ''.join('<th class="object">%s</th>' % escape(o) for o in objects)
+    rows = []
+    for name in report['order']:
+        h = report['hosts'][name]
+        cells = ''.join('<td class="%s">%s</td>' % ((h['objects'][o],) * 2) if o in h['objects']
+                        else '<td class="none">-</td>' for o in objects)
+        rows.append('<tr id="host-%s"><td class="host">%s</td><td class="%s">%s</td>%s</tr>'
+                    % (escape(name), escape(name), escape(h['status']), escape(h['status']), cells))
+    notes = []
+    for name in report['order']:
+        h = report['hosts'][name]
+        if h['status'] == 'failed':
+            notes.append('<li>%s: %s</li>' % (escape(name), escape(h.get('message', ''))))
+        for d in h['drifted']:
+            notes.append('<li>%s %s %s: %s (expected %s, found %s)</li>'
+                         % tuple(escape(str(x)) for x in (name, d['status'], d['object'], d['check'],
+                                                          d['expected'], d['found'])))
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<title>storprov fleet report</title><style>%s</style></head><body>\n'
+            '<h1>storprov fleet report</h1>\n<table><thead><tr><th>host</th><th>status</th>%s</tr></thead>\n'
+            '<tbody>\n%s\n</tbody></table>\n<ul>\n%s\n</ul>\n<p id="summary">%s</p>\n</body></html>\n'
+            % (HTML_STYLE, head, '\n'.join(rows), '\n'.join(notes), escape(storprov_fleet_summary(report))))
+
+
 class FilterModule(object):
     def filters(self):
         return dict(storprov_fleet_report=storprov_fleet_report, storprov_fleet_markdown=storprov_fleet_markdown,
-                    storprov_fleet_summary=storprov_fleet_summary)
+                    storprov_fleet_html=storprov_fleet_html, storprov_fleet_summary=storprov_fleet_summary)
