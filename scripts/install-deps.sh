@@ -7,14 +7,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev libselinux1-dev zlib1g-dev)
 # ansible-test sanity runs offline on Debian's checkers (pylint, yamllint,
-# pycodestyle, python3-voluptuous); prometheus brings promtool for the alert
-# rule and the textfile (tests/bats/verify-timer.bats); chromium and
-# python3-pil screenshot the fleet report's HTML page (tests/bats/fleet.bats).
+# pycodestyle, python3-voluptuous) in virtualenvs (python3-venv); prometheus
+# brings promtool for the alert rule and the textfile (verify-timer.bats);
+# chromium and python3-pil screenshot the fleet report's HTML page (fleet.bats).
 tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
        xfsprogs gdisk util-linux fdisk kmod strace e2fsprogs procps
        rpm rpm2cpio rpmlint cpio mandoc file python3-jsonschema attr
        multipath-tools python3-prometheus-client
-       ansible-core python3-voluptuous yamllint pycodestyle pylint prometheus
+       ansible-core python3-venv python3-voluptuous yamllint pycodestyle pylint prometheus
        chromium python3-pil)
 # Hostile-input suites: libFuzzer targets need clang and its runtime (libFuzzer
 # ships in libclang-rt-14-dev on Debian 12); the ASan+UBSan build uses gcc's.
