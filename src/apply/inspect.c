@@ -174,10 +174,13 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
  * libblkid finds at a partition's start lies in its first 128 KiB (ext*, XFS,
  * btrfs at 64 KiB, md 1.1/1.2, LVM2, swap up to 64 KiB pages, ISO 9660,
  * ReiserFS, JFS, NTFS, FAT, exFAT, bcache), and at each candidate end the last
- * 128 KiB (md 0.90 and 1.0). ZFS (uberblocks at 128 KiB of a label) and UDF
- * (anchor at sector 256) are found only through the probe at 0 and the
- * partitions' own probes, not at a start no table names. */
+ * 128 KiB (md 0.90 and 1.0). UDF's anchor (block 256) lies further in: read
+ * where the window holds UDF's recognition sequence (scan_reads). ZFS
+ * (uberblocks at 128 KiB of a label) and VMFS (1 MiB) are found only through
+ * the probe at 0 and the partitions' own probes, not at a start no table
+ * names. */
 #define SCAN_WINDOW (128 * KiB)
+#define UDF_ANCHOR_END (1 * MiB + 4 * KiB) /* block 256 at 4 KiB blocks, and that block */
 #define SCAN_HEAD (160 * KiB) /* the MBR, the primary GPT array, and the 34- and 63-sector starts' windows */
 
 struct range {
@@ -294,19 +297,70 @@ static size_t part_at(const struct plan *pl, size_t di, uint64_t off)
         return NO_OBJ;
 }
 
-/* Names a signature once (a filesystem's backup superblocks show further in). */
+/* Names a signature once (a filesystem's backup superblocks show further in
+ * at usual starts), except where a table entry names a region starting there:
+ * members of one md array, copies of one image, or a LUKS2 header seen through
+ * its secondary copy from an extended partition's start, are each named. */
 static void found_sig(struct sbuf *found, const struct signature *sg, uint64_t at, uint64_t size, const char *src)
 {
         _cleanup_free_ char *what = xasprintf("%s%s%s%s%s", sg->type, sg->label ? " label " : "",
                                              sg->label ? sg->label : "", sg->uuid ? " uuid " : "",
                                              sg->uuid ? sg->uuid : "");
-        if (found->s && strstr(found->s, what))
+        bool entry = strncmp(src, "a usual start", 13) && strncmp(src, "a planned partition", 19);
+        if (found->s && strstr(found->s, what) && !entry)
                 return;
         char h[32], hs[32];
         sbuf_printf(found, "%s%s at offset %" PRIu64 " (%s", found->len ? ", " : "", what, at, fmt_size_human(at, h));
         if (size)
                 sbuf_printf(found, ", %s long", fmt_size_human(size, hs));
         sbuf_printf(found, ", from %s)", src);
+}
+
+/* Does the window read at start hold a UDF volume recognition sequence (an
+ * NSR02 or NSR03 descriptor from 32 KiB on, at any block size)? */
+static bool udf_vrs_at(const struct shadow *sh, uint64_t start, uint64_t size)
+{
+        if (start + SCAN_WINDOW > size)
+                return false;
+        uint8_t *w = xmalloc(SCAN_WINDOW - 32 * KiB);
+        bool vrs = false;
+        if (pread(sh->fd, w, SCAN_WINDOW - 32 * KiB, (off_t)(start + 32 * KiB)) == (ssize_t)(SCAN_WINDOW - 32 * KiB))
+                for (size_t o = 0; o + 6 <= SCAN_WINDOW - 32 * KiB && !vrs; o += 512)
+                        vrs = !memcmp(w + o + 1, "NSR02", 5) || !memcmp(w + o + 1, "NSR03", 5);
+        free(w);
+        return vrs;
+}
+
+/* One bounded read at each candidate start and each end, into the shadow. A
+ * UDF volume's anchor lies 256 blocks in (128 KiB to 1 MiB at 512-byte to
+ * 4 KiB blocks), past the window: that much more is read only where the
+ * window holds a UDF recognition sequence. */
+static void scan_reads(int fd, struct shadow *sh, const struct cand *c, size_t n, uint64_t size, uint64_t head,
+                       uint64_t tail, struct sbuf *err)
+{
+        struct range *rv = xcalloc(2 * n + 1, sizeof(*rv));
+        size_t nr = 0;
+        for (size_t k = 0; k < n; k++) {
+                if (c[k].start >= size)
+                        continue;
+                uint64_t len = size - c[k].start < SCAN_WINDOW ? size - c[k].start : SCAN_WINDOW;
+                if (c[k].start + len > head && c[k].start < size - tail)
+                        rv[nr++] = (struct range){c[k].start, len};
+                /* the end's window, unless the tail read holds all of it (a region that ends near the disk's end
+                 * has its md 0.90 superblock up to 128 KiB before its end, maybe before the tail) */
+                if (c[k].end && c[k].end <= size && c[k].end - c[k].start > SCAN_WINDOW &&
+                    c[k].end - SCAN_WINDOW < size - tail)
+                        rv[nr++] = (struct range){c[k].end - SCAN_WINDOW, SCAN_WINDOW};
+        }
+        read_ranges(fd, sh, rv, nr, err);
+        nr = 0;
+        for (size_t k = 0; k < n && !err->len; k++)
+                if ((!k || c[k].start != c[k - 1].start) && udf_vrs_at(sh, c[k].start, size) &&
+                    c[k].start + UDF_ANCHOR_END <= size)
+                        rv[nr++] = (struct range){c[k].start + SCAN_WINDOW, UDF_ANCHOR_END - SCAN_WINDOW};
+        if (nr)
+                read_ranges(fd, sh, rv, nr, err);
+        free(rv);
 }
 
 /* Foreign data wherever it starts: before anything is written to a disk whose
@@ -357,23 +411,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         struct cand *c = NULL;
         size_t n = scan_candidates(pl, di, have, n_have, &t, &c);
         pt_scan_free(&t);
-        /* one bounded read at each start and each end */
-        struct range *rv = xcalloc(2 * n + 1, sizeof(*rv));
-        size_t nr = 0;
-        for (size_t k = 0; k < n; k++) {
-                if (c[k].start >= size)
-                        continue;
-                uint64_t len = size - c[k].start < SCAN_WINDOW ? size - c[k].start : SCAN_WINDOW;
-                if (c[k].start + len > head && c[k].start < size - tail)
-                        rv[nr++] = (struct range){c[k].start, len};
-                /* the end's window, unless the tail read holds all of it (a region that ends near the disk's end
-                 * has its md 0.90 superblock up to 128 KiB before its end, maybe before the tail) */
-                if (c[k].end && c[k].end <= size && c[k].end - c[k].start > SCAN_WINDOW &&
-                    c[k].end - SCAN_WINDOW < size - tail)
-                        rv[nr++] = (struct range){c[k].end - SCAN_WINDOW, SCAN_WINDOW};
-        }
-        read_ranges(fd, &sh, rv, nr, &err);
-        free(rv);
+        scan_reads(fd, &sh, c, n, size, head, tail, &err);
         bool *mine = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(bool)); /* partitions this scan found something in */
         /* probed from the shadow: at each start what has its magic in the window, at each end md */
         for (size_t k = 0; k < n && !err.len; k++) {
