@@ -16,11 +16,14 @@ tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils sh
        multipath-tools python3-prometheus-client
        ansible-core python3-venv python3-voluptuous yamllint pycodestyle pylint prometheus
        chromium python3-pil)
+# Foreign layouts for tests/root/foreign-random (formats an erased table may have pointed to)
+foreign=(btrfs-progs cryptsetup-bin dosfstools ntfs-3g xorriso bcache-tools f2fs-tools exfatprogs jfsutils
+         nilfs-tools udftools reiserfsprogs squashfs-tools)
 # Hostile-input suites: libFuzzer targets need clang and its runtime (libFuzzer
 # ships in libclang-rt-14-dev on Debian 12); the ASan+UBSan build uses gcc's.
 fuzz=(clang libclang-rt-14-dev llvm)
 # The VM suite (md, LVM and XFS under a real kernel in QEMU): see tests/vm/deps.sh.
-pkgs=("${build[@]}" "${tests[@]}" "${fuzz[@]}")
+pkgs=("${build[@]}" "${tests[@]}" "${foreign[@]}" "${fuzz[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
