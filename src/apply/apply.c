@@ -267,6 +267,18 @@ static int inspect_and_confirm(struct run *r)
         return confirm(r) ? 0 : 2;
 }
 
+/* For tests only: STORPROV_TEST_BEFORE_WRITES, a shell command run between
+ * the inspection and the first step (a holder that appears there). */
+static void before_writes_hook(struct run *r)
+{
+        const char *cmd = getenv("STORPROV_TEST_BEFORE_WRITES");
+        if (!cmd || !*cmd)
+                return;
+        char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+        int rc = run_argv(argv, NULL);
+        say(r, "STORPROV_TEST_BEFORE_WRITES exited %d", rc);
+}
+
 int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_options *o)
 {
         struct run r = {.pl = pl, .si = si, .o = o};
@@ -283,6 +295,7 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
                 exit_code = 1;
         else if ((exit_code = inspect_and_confirm(&r)) == 0) {
                 inspect_release(&r);
+                before_writes_hook(&r);
                 exit_code = carry_out(&r);
         } else if (exit_code < 0)
                 exit_code = 0; /* dry run */

@@ -174,11 +174,9 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
  * libblkid finds at a partition's start lies in its first 128 KiB (ext*, XFS,
  * btrfs at 64 KiB, md 1.1/1.2, LVM2, swap up to 64 KiB pages, ISO 9660,
  * ReiserFS, JFS, NTFS, FAT, exFAT, bcache), and at each candidate end the last
- * 128 KiB (md 0.90 and 1.0). UDF's anchor (block 256) lies further in: read
- * where the window holds UDF's recognition sequence (scan_reads). ZFS
- * (uberblocks at 128 KiB of a label) and VMFS (1 MiB) are found only through
- * the probe at 0 and the partitions' own probes, not at a start no table
- * names. */
+ * 128 KiB (md 0.90 and 1.0); UDF's anchor further in (scan_reads). ZFS (its
+ * uberblocks at 128 KiB of a label) and VMFS (1 MiB) are found only by the
+ * probe at 0 and the partitions' own probes. */
 #define SCAN_WINDOW (128 * KiB)
 #define UDF_ANCHOR_END (1 * MiB + 4 * KiB) /* block 256 at 4 KiB blocks, and that block */
 #define SCAN_HEAD (160 * KiB) /* the MBR, the primary GPT array, and the 34- and 63-sector starts' windows */
@@ -297,10 +295,9 @@ static size_t part_at(const struct plan *pl, size_t di, uint64_t off)
         return NO_OBJ;
 }
 
-/* Names a signature once (a filesystem's backup superblocks show further in
- * at usual starts), except where a table entry names a region starting there:
- * members of one md array, copies of one image, or a LUKS2 header seen through
- * its secondary copy from an extended partition's start, are each named. */
+/* Names a signature once (backup superblocks show at usual starts), except where
+ * a table entry names a region there (members of one array, a LUKS2 header seen
+ * from an extended partition's start through its secondary copy). */
 static void found_sig(struct sbuf *found, const struct signature *sg, uint64_t at, uint64_t size, const char *src)
 {
         _cleanup_free_ char *what = xasprintf("%s%s%s%s%s", sg->type, sg->label ? " label " : "",
@@ -316,8 +313,7 @@ static void found_sig(struct sbuf *found, const struct signature *sg, uint64_t a
         sbuf_printf(found, ", from %s)", src);
 }
 
-/* Does the window read at start hold a UDF volume recognition sequence (an
- * NSR02 or NSR03 descriptor from 32 KiB on, at any block size)? */
+/* Does the window at start hold UDF's recognition sequence (NSR02/NSR03 from 32 KiB)? */
 static bool udf_vrs_at(const struct shadow *sh, uint64_t start, uint64_t size)
 {
         if (start + SCAN_WINDOW > size)
@@ -331,10 +327,8 @@ static bool udf_vrs_at(const struct shadow *sh, uint64_t start, uint64_t size)
         return vrs;
 }
 
-/* One bounded read at each candidate start and each end, into the shadow. A
- * UDF volume's anchor lies 256 blocks in (128 KiB to 1 MiB at 512-byte to
- * 4 KiB blocks), past the window: that much more is read only where the
- * window holds a UDF recognition sequence. */
+/* One bounded read at each candidate start and end, into the shadow; UDF's
+ * anchor (block 256: up to 1 MiB in) only where the window holds UDF's VRS. */
 static void scan_reads(int fd, struct shadow *sh, const struct cand *c, size_t n, uint64_t size, uint64_t head,
                        uint64_t tail, struct sbuf *err)
 {
@@ -738,6 +732,7 @@ static int open_exclusive(struct run *r, size_t di, const char *path)
         const struct pl_obj *d = &r->pl->objs[di];
         struct obj_state *os = &r->os[di];
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_EXCL);
+        os->excl_free = fd >= 0 && !d->disk.mpath_create;
         if (fd >= 0 || errno != EBUSY) {
                 if (fd < 0)
                         refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));

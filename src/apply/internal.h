@@ -43,6 +43,7 @@ struct obj_state {
         char *in_use;             /* mounted, swap, held: refused unless nothing is to be written */
         bool inspected;           /* a disk or partitioned md whose table and partitions were inspected */
         int fd;                   /* the disk's descriptor held from inspect_all to inspect_release, or -1 */
+        bool excl_free;           /* a disk no one held exclusively (O_EXCL) when it was inspected */
 };
 
 enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };
@@ -127,6 +128,12 @@ int locks_take(struct run *r);
 void locks_release_disks(struct run *r);
 /* The whole-device lock of a partitioned md (taken by its GPT step), held like the disks'. */
 int lock_md(struct run *r, size_t mi);
+/* Right before step si writes to obj (a disk or a partition of one): -1, the
+ * step failed, when an exclusive holder appeared there since the inspection. */
+int holder_recheck(struct run *r, size_t si, size_t obj);
+/* The same for what a child step writes to (mkfs: its device; pvcreate: the
+ * PV; mdadm: the members), before its precheck (which may wipe). */
+int holder_recheck_step(struct run *r, size_t si);
 void locks_release(struct run *r);
 
 /* inspect.c */

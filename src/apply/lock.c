@@ -15,6 +15,7 @@
  * anything; --wait waits for it instead. The disk locks are released once the
  * steps are done (before the files and mounts), the run lock at the end. */
 #include "apply/internal.h"
+#include "probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -167,6 +168,54 @@ int lock_md(struct run *r, size_t mi)
         if (flock(fd, LOCK_SH) < 0)
                 say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", m->dev, strerror(errno));
         r->disk_fds[mi] = fd;
+        return 0;
+}
+
+/* The inspection's O_EXCL descriptor is not held through the steps: the
+ * tools that write (libparted's commit and re-read, mkfs.xfs, mdadm,
+ * pvcreate, wipefs) open the devices themselves, mkfs.xfs and mdadm with
+ * O_EXCL, which a held descriptor would make fail. What is held for the whole
+ * run is the disks' flock (above), and right before a step writes to a disk
+ * or to a partition of one that no one held exclusively when it was
+ * inspected, the device is opened with O_EXCL once more and closed again:
+ * EBUSY then means that a holder (a mount, an array, another tool) came
+ * after the inspection, and the step fails, naming it where /proc says who. */
+int holder_recheck(struct run *r, size_t si, size_t obj)
+{
+        const struct pl_obj *o = &r->pl->objs[obj];
+        size_t di = o->kind == OBJ_PART ? o->parent : obj;
+        if ((o->kind != OBJ_DISK && o->kind != OBJ_PART) || di == NO_OBJ || r->pl->objs[di].kind != OBJ_DISK ||
+            !r->os[di].excl_free || devices_fake(&r->dev))
+                return 0;
+        _cleanup_free_ char *path = dev_path(&r->dev, o->dev);
+        _cleanup_free_ char *disk = dev_path(&r->dev, r->pl->objs[di].dev);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_EXCL);
+        if (fd >= 0 || errno != EBUSY) {
+                if (fd >= 0)
+                        close(fd);
+                return 0; /* a device that is not there: the step says so */
+        }
+        _cleanup_free_ char *who = probe_open_by(path);
+        if (!who && di != obj)
+                who = probe_open_by(disk);
+        finish(r, si, OUT_FAILED,
+               "%s (%s) was taken by another exclusive holder (O_EXCL) after the inspection%s%s; storprov does "
+               "not write under it",
+               o->id, o->dev, who ? ": open by " : "", who ? who : "");
+        return -1;
+}
+
+int holder_recheck_step(struct run *r, size_t si)
+{
+        const struct pl_step *st = &r->pl->steps[si];
+        const struct pl_obj *o = &r->pl->objs[st->obj];
+        if (st->kind == STEP_MKFS && o->parent != NO_OBJ)
+                return holder_recheck(r, si, o->parent);
+        if (st->kind == STEP_PVCREATE)
+                return holder_recheck(r, si, st->obj);
+        for (size_t k = 0; st->kind == STEP_MDADM && k < o->md.n_members; k++)
+                if (holder_recheck(r, si, o->md.members[k]) < 0)
+                        return -1;
         return 0;
 }
 

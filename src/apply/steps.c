@@ -144,6 +144,8 @@ static bool gpt_prepare(struct run *r, size_t si)
                         finish(r, si, OUT_KEPT, "the partition table already matches the plan");
                 return false;
         }
+        if (holder_recheck(r, si, s->obj) < 0)
+                return false;
         if (wipe(r, si, s->obj) != 0) {
                 finish(r, si, OUT_FAILED, "wipefs failed");
                 return false;
@@ -881,6 +883,8 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
                 ops->run(r, si);
                 return;
         }
+        if (holder_recheck_step(r, si) < 0)
+                return;
         char **argv = strv_copy(st->argv);
         if (ops->precheck && ops->precheck(r, si, &argv) == PRE_DONE) {
                 strv_free(argv);
