@@ -9,7 +9,10 @@
 # foreign XFS behind a table erased by wipefs -a.
 #   REPS  paired repetitions (default 7)     SP  the storprov binary
 #   OUT   where the results go (default bench/results)
-# Writes OUT/loop-prov.json and OUT/loop-prov.md. Not part of make check.
+#   READS_ONLY=1  the reads alone (no provisioning pairs): writes
+#                 OUT/loop-prov-reads.json and .md instead
+# Writes OUT/loop-prov.json and OUT/loop-prov.md, with the host's load average
+# at start and end. Not part of make check.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 SP=${SP:-$top/build/storprov}
@@ -27,6 +30,7 @@ cleanup() {
 trap cleanup EXIT
 [ -z "${KEEP:-}" ] || trap - EXIT
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for i in $(seq 0 7); do
 	truncate -s 2G "$work/lun$i.img"
@@ -59,13 +63,15 @@ reset_disks() {
 	udevadm settle 2>/dev/null || true
 }
 
+: >"$work/pairs"
+n0=$(basename "${loops[0]}")
+if [ -z "${READS_ONLY:-}" ]; then
 # the plan's partition (start, size in sectors) and mkfs argv, from one storprov run's report
 reset_disks
 "$SP" apply --profile "$work/p.xml" --root "$work/r0" --yes --seed 1 --lock-file "$lock" --report "$work/r0.json" >"$work/r0.log" 2>&1 || { cat "$work/r0.log" >&2; exit 1; }
 jq -r '[.objects[].steps[]? | select(.argv | length > 0) | select(.argv[0] | startswith("mkfs.xfs "))] | unique_by(.step) | .[] | .argv[0]' \
 	"$work/r0.json" >"$work/mkfs.argv"
 [ "$(wc -l <"$work/mkfs.argv")" -eq 8 ] || { echo "expected 8 mkfs.xfs steps in the report" >&2; exit 1; }
-n0=$(basename "${loops[0]}")
 start=$(cat "/sys/class/block/${n0}p1/start")
 size=$(cat "/sys/class/block/${n0}p1/size")
 
@@ -97,7 +103,6 @@ start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --
 	echo $((t1 - t0))
 }
 
-: >"$work/pairs"
 for rep in $(seq 1 "$REPS"); do
 	reset_disks
 	if [ $((rep % 2)) -eq 1 ]; then
@@ -111,6 +116,7 @@ for rep in $(seq 1 "$REPS"); do
 	fi
 	echo "$rep $a $b" | tee -a "$work/pairs" >&2
 done
+fi
 
 # reads of the inspection (dry run) beside wipefs -n, on lun0: blank, then a
 # foreign XFS at 48 MiB whose table was erased by wipefs -a
@@ -151,14 +157,15 @@ for rep in $(seq 1 "$REPS"); do
 done
 
 mkdir -p "$OUT"
-python3 - "$work/pairs" "$work/reads" "$OUT" "$REPS" "$("$SP" --version 2>/dev/null | head -n 1)" <<'PY'
+python3 - "$work/pairs" "$work/reads" "$OUT" "$REPS" "$("$SP" --version 2>/dev/null | head -n 1)" "$load0" \
+	"$(cut -d' ' -f1-3 /proc/loadavg)" "${READS_ONLY:+-reads}" <<'PY'
 import json, statistics, sys, datetime
 pairs = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if l.strip()]
 reads = [l.split() for l in open(sys.argv[2]) if l.strip()]
-out, reps, ver = sys.argv[3], int(sys.argv[4]), sys.argv[5]
+out, reps, ver, load0, load1, sfx = sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7], sys.argv[8]
 ratios = [a / b for _, a, b in pairs]
-def stat(v): return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
-res = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%d"), "storprov": ver,
+def stat(v): return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)} if v else None
+res = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%d"), "storprov": ver, "load_start": load0, "load_end": load1,
        "prov": {"pairs": [{"rep": r, "storprov_ms": a, "serial_ms": b, "ratio": a / b} for r, a, b in pairs],
                 "storprov_ms": stat([a for _, a, _ in pairs]), "serial_ms": stat([b for _, _, b in pairs]),
                 "ratio": stat(ratios)},
@@ -168,18 +175,21 @@ for state in dict.fromkeys(r[0] for r in reads):
     res["reads"][state] = {"storprov_calls": stat([r[0] for r in rows]), "storprov_bytes": stat([r[1] for r in rows]),
                            "wipefs_calls": stat([r[2] for r in rows]), "wipefs_bytes": stat([r[3] for r in rows]),
                            "calls_ratio": stat([r[0] / r[2] for r in rows]), "bytes_ratio": stat([r[1] / r[3] for r in rows])}
-json.dump(res, open(out + "/loop-prov.json", "w"), indent=2)
+json.dump(res, open(out + "/loop-prov%s.json" % sfx, "w"), indent=2)
 def f(s, fmt="{:.2f}"): return (fmt + " ({} .. {})").format(s["median"], fmt.format(s["min"]), fmt.format(s["max"]))
-with open(out + "/loop-prov.md", "w") as m:
-    m.write("# Issue 18: provisioning 8 loop LUNs, and the inspection's reads\n\n")
-    m.write("`bench/loop-prov.sh` (root, host), %s, %s; %d paired repetitions, median (min .. max).\n\n" % (res["date"], ver, reps))
-    m.write("| | storprov apply | serial sfdisk + mkfs.xfs | ratio |\n|---|---|---|---|\n")
-    m.write("| 8 x 2 GiB loop LUNs, ms | %s | %s | %s |\n\n" % (f(res["prov"]["storprov_ms"], "{:.0f}"), f(res["prov"]["serial_ms"], "{:.0f}"), f(res["prov"]["ratio"])))
+with open(out + "/loop-prov%s.md" % sfx, "w") as m:
+    m.write("# Issue 18: %sthe inspection's reads\n\n" % ("" if sfx else "provisioning 8 loop LUNs, and "))
+    m.write("`%sbench/loop-prov.sh` (root, host), %s, %s; %d %srepetitions, median (min .. max); load average %s at start, %s at end.\n\n"
+            % ("READS_ONLY=1 " if sfx else "", res["date"], ver, reps, "" if sfx else "paired ", load0, load1))
+    if pairs:
+        m.write("| | storprov apply | serial sfdisk + mkfs.xfs | ratio |\n|---|---|---|---|\n")
+        m.write("| 8 x 2 GiB loop LUNs, ms | %s | %s | %s |\n\n" % (f(res["prov"]["storprov_ms"], "{:.0f}"), f(res["prov"]["serial_ms"], "{:.0f}"), f(res["prov"]["ratio"])))
     m.write("Reads on the disk (strace -f -P DISK: read, pread64, readv, preadv) of `storprov apply --dry-run`, everything it starts included, beside `wipefs -n` on the same disk:\n\n")
     m.write("| disk | storprov calls | wipefs -n calls | ratio | storprov bytes | wipefs -n bytes | ratio |\n|---|---|---|---|---|---|---|\n")
     for st, r in res["reads"].items():
         m.write("| %s | %s | %s | %s | %s | %s | %s |\n" % (st, f(r["storprov_calls"], "{:.0f}"), f(r["wipefs_calls"], "{:.0f}"), f(r["calls_ratio"]),
                 f(r["storprov_bytes"], "{:.0f}"), f(r["wipefs_bytes"], "{:.0f}"), f(r["bytes_ratio"])))
-    m.write("\nPer pair (ms): " + ", ".join("%d/%d" % (a, b) for _, a, b in pairs) + "\n")
-print(open(out + "/loop-prov.md").read())
+    if pairs:
+        m.write("\nPer pair (ms): " + ", ".join("%d/%d" % (a, b) for _, a, b in pairs) + "\n")
+print(open(out + "/loop-prov%s.md" % sfx).read())
 PY
