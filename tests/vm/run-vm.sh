@@ -19,6 +19,7 @@
 #                                [,lbs=B][,pbs=B][,bus=virtio|scsi][,wwn=0xHEX]
 #                                [,vendor=V][,model=M][,rotation_rate=N]
 #                                [,discard=on][,readonly=on][,snapshot=on][,share=on]
+#                                [,cache=none|unsafe|writeback|writethrough|directsync]
 #                         PATH is a raw image; it is created sparse (truncate)
 #                         with the given size when missing and kept otherwise,
 #                         so a later boot sees the same data. min_io/opt_io set
@@ -29,7 +30,9 @@
 #                         share=on lets several --disk open one PATH (two
 #                         paths to one LUN: give them the same wwn and serial):
 #                         file.locking=off on the drive, share-rw=on on the
-#                         device. Each disk's device gets the QEMU id devN
+#                         device. cache= is QEMU's cache mode (default unsafe;
+#                         none: O_DIRECT, what a host power loss leaves is what
+#                         the guest flushed). Each disk's device gets the QEMU id devN
 #                         (N from 0, in --disk order), for device_del.
 #   --qmp SOCKET          a QMP monitor on the unix socket SOCKET (default: none)
 #   --hotplug             act on the guest's requests: a console line
@@ -173,7 +176,7 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 	path=${parts[0]}
 	[[ -n $path ]] || vm_die "--disk $spec: no path"
 	size='' serial='' min_io='' opt_io='' lbs='' pbs='' wwn='' vendor='' model='' rot=''
-	bus=virtio discard=off ro=off snap=off share=off
+	bus=virtio discard=off ro=off snap=off share=off cache=unsafe
 	for kv in "${parts[@]:1}"; do
 		case $kv in
 		size=*) size=${kv#*=} ;;
@@ -191,6 +194,7 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 		readonly=* | ro=*) ro=${kv#*=} ;;
 		snapshot=*) snap=${kv#*=} ;;
 		share=*) share=${kv#*=} ;;
+		cache=*) cache=${kv#*=} ;;
 		*) vm_die "--disk $spec: unknown property '$kv'" ;;
 		esac
 	done
@@ -205,7 +209,9 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 	case $snap in on | 1 | yes | true) snap=on ;; *) snap=off ;; esac
 	case $share in on | 1 | yes | true) share=on ;; *) share=off ;; esac
 	[[ $path != *,* ]] || vm_die "--disk $spec: the image path must not contain a comma"
-	drive="file=$path,format=raw,if=none,id=disk$idx,cache=unsafe,aio=threads"
+	case $cache in none | unsafe | writeback | writethrough | directsync) ;;
+	*) vm_die "--disk $spec: cache must be none, unsafe, writeback, writethrough or directsync" ;; esac
+	drive="file=$path,format=raw,if=none,id=disk$idx,cache=$cache,aio=threads"
 	drive+=",discard=$discard,readonly=$ro,snapshot=$snap"
 	[[ $share == off ]] || drive+=",file.locking=off"
 	if [[ $bus == virtio ]]; then
