@@ -30,7 +30,7 @@ sums() { md5sum "$a" "$b" | cut -d' ' -f1 | tr '\n' ' '; }
 
 # case META ERASE START_MIB CONTENT
 case_() {
-	tag="MD$(echo "$1" | tr -d .)_$(echo "$2" | tr a-z A-Z)"
+	tag="MD$(echo "$1" | tr -d .)_$(echo "$2" | tr '[:lower:]' '[:upper:]')"
 	section "$tag: md $1, table erased by $2, partition at $3 MiB, $4 on the array"
 	for d in "$a" "$b"; do
 		wipefs -a -q "$d" 2>/dev/null
