@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # power-loss-loop.sh [CYCLES] [SEED]: the long power-loss loop (issue 18),
 # outside make check: CYCLES (default 10) kill/reboot cycles of
 # 56-power-loss.bats's pl_cycle from seeds SEED, SEED+1, ... (default random,
