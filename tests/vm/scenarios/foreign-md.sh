@@ -4,7 +4,8 @@
 # are then erased: wipefs -a, the first MiB zeroed, or both the first and the
 # last MiB zeroed. storprov apply on a profile that partitions both disks must
 # refuse (exit 2) and leave every byte of both disks as it was (sha256sum of
-# each whole disk before and after). Under wipefs -a and the first MiB zeroed
+# each whole disk before and after:
+# coreutils cksum). Under wipefs -a and the first MiB zeroed
 # the array holds raw data only: found by its md superblock at the end of the
 # region a GPT entry array still names. With both ends zeroed nothing names
 # that end (storprov(8)): the array then holds an LVM PV (its label in the
@@ -26,7 +27,7 @@ cat >/tmp/p.xml <<XML
 </profile>
 XML
 
-sums() { md5sum "$a" "$b" | cut -d' ' -f1 | tr '\n' ' '; }
+sums() { /usr/local/bin/cksum "$a" "$b" | cut -d' ' -f1 | tr '\n' ' '; }
 
 # case META ERASE START_MIB CONTENT
 case_() {
