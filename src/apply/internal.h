@@ -45,12 +45,13 @@ struct obj_state {
         int fd;                   /* the disk's descriptor held from inspect_all to inspect_release, or -1 */
 };
 
-enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };
+/* EV_STEP: a step finished; EV_STEP_START: a step began (JSON report only, not printed) */
+enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR, EV_STEP_START };
 
 struct event {
         enum event_kind kind;
         double t;
-        size_t step;              /* EV_STEP: the step; otherwise NO_OBJ */
+        size_t step;              /* EV_STEP, EV_STEP_START: the step; otherwise NO_OBJ */
         char *text;
 };
 
