@@ -36,20 +36,33 @@ def _points(fh, groups, off=0.0):
     fh.write('\n\n')
 
 
+def _cmp_rows(res):
+    """(label, storprov side, def side, paired throughput ratio) of section 1
+    and of the 1d variants"""
+    out = [('%s %s' % (r['case'], r['workload']), r['sp'], r['def'], r.get('throughput_ratio'))
+           for r in res.get('rmw', []) if 'sp' in r and 'def' in r]
+    for r in res.get('stripefiles_variants', []):
+        for v in [k for k in r if isinstance(r[k], dict) and 'rmw_ratio' in r[k] and k != 'def']:
+            key = '' if v == 'sp' else v + '_'
+            out.append(('%s %s 1d %s' % (r['case'], r['workload'][:-2], v), r[v], r['def'], r.get(key + 'throughput_ratio')))
+    return out
+
+
 def _rmw_panel(res, d):
-    rows = [r for r in res.get('rmw', []) if 'sp' in r and 'def' in r]
+    rows = _cmp_rows(res)
     if not rows:
         return EMPTY % 'RMW ratio per layout and workload'
     fl = 1e-4
-    sp = [('', [max(x, fl) for x in r['sp']['rmw_ratio_by_rep'] if x is not None], max(r['sp']['rmw_ratio']['median'], fl)) for r in rows]
-    df = [('', [max(x, fl) for x in r['def']['rmw_ratio_by_rep'] if x is not None], max(r['def']['rmw_ratio']['median'], fl)) for r in rows]
+
+    def side(x):
+        return ('', [max(v, fl) for v in x['rmw_ratio_by_rep'] if v is not None], max(x['rmw_ratio']['median'], fl))
     with open(os.path.join(d, 'rmw.dat'), 'w') as fh:
-        _points(fh, sp, -0.15)
-        _points(fh, df, 0.15)
+        _points(fh, [side(r[1]) for r in rows], -0.15)
+        _points(fh, [side(r[2]) for r in rows], 0.15)
     f = os.path.join(d, 'rmw.dat')
     return ('set title "RMW ratio per layout and workload (each repetition; large mark = median; floor 1e-4)"\nset logscale y\n'
-            'set yrange [5e-5:3]\nset xrange [-0.6:%d]\n' % len(rows) + _xtics(['%s %s' % (r['case'], r['workload']) for r in rows]) +
-            'set key top left\nplot "%s" index 0 with points pt 7 ps 0.6 lc rgb "#1f5fa8" title "storprov", '
+            'set yrange [5e-5:3]\nset xrange [-0.6:%d]\n' % len(rows) + _xtics([r[0] for r in rows]) +
+            'set key top left\nplot "%s" index 0 with points pt 7 ps 0.6 lc rgb "#1f5fa8" title "storprov (or 1d variant)", '
             '"" index 1 with points pt 5 ps 1.6 lc rgb "#1f5fa8" notitle, '
             '"" index 2 with points pt 6 ps 0.6 lc rgb "#c0392b" title "default", '
             '"" index 3 with points pt 4 ps 1.6 lc rgb "#c0392b" notitle\n'
@@ -100,8 +113,7 @@ def _scale_panel(res, d):
 def plot(res, out):
     d = os.path.join(out, '.plot')
     os.makedirs(d, exist_ok=True)
-    thr = [('%s %s' % (r['case'], r['workload']), (r.get('throughput_ratio') or {}).get('values', []),
-            (r.get('throughput_ratio') or {}).get('median')) for r in res.get('rmw', [])]
+    thr = [(lab, (t or {}).get('values', []), (t or {}).get('median')) for lab, _s, _d, t in _cmp_rows(res)]
     prov = []
     pv = res.get('prov') or {}
     for what in ['many-luns', 'md-raid6-lvm']:
