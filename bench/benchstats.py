@@ -25,15 +25,16 @@ def rng(xs, n=4):
     return {'n': len(xs), 'median': rnd(statistics.median(xs), n), 'min': rnd(xs[0], n), 'max': rnd(xs[-1], n)}
 
 
-def modes(xs, floor=1e-4, gap=4.0):
+def modes(xs, floor=1e-4, gap=4.0, abs_gap=0.01):
     """The clusters of xs when their values are bimodal: sorted, split at the
     widest gap in log scale if one value is more than `gap` times the one
-    below it; None when they form one cluster."""
+    below it and above it by more than `abs_gap` (so that 0.0005 against
+    0.0027 is one cluster of near-zero ratios); None when they form one."""
     xs = sorted(max(x, floor) for x in xs if x is not None)
     if len(xs) < 2:
         return None
     i = max(range(1, len(xs)), key=lambda k: xs[k] / xs[k - 1])
-    if xs[i] / xs[i - 1] < gap:
+    if xs[i] / xs[i - 1] < gap or xs[i] - xs[i - 1] <= abs_gap:
         return None
     return [rng(xs[:i]), rng(xs[i:])]
 
