@@ -128,8 +128,9 @@ def plot(res, out):
               _ratio_panel('throughput storprov / default, paired by repetition (lines 1 and 0.95)', thr, d, 'thr.dat', (1.0, 0.95)),
               _ratio_panel('provisioning wall time storprov / serial script, paired', prov, d, 'prov.dat', (1.0,), '0:*'),
               _scale_panel(res, d)]
-    gp = ('set terminal pngcairo size 1400,1000 font "sans,9" noenhanced\nset output "%s"\nset multiplot layout 2,2\n'
-          'set bmargin 7\n' % os.path.join(out, 'latest.png')) + ''.join(panels) + 'unset multiplot\n'
+    # wide enough for one readable tick label per compared row
+    gp = ('set terminal pngcairo size %d,1000 font "sans,9" noenhanced\nset output "%s"\nset multiplot layout 2,2\n'
+          'set bmargin 7\n' % (max(1400, 56 * len(_cmp_rows(res))), os.path.join(out, 'latest.png'))) + ''.join(panels) + 'unset multiplot\n'
     with open(os.path.join(d, 'plot.gp'), 'w') as fh:
         fh.write(gp)
     try:
