@@ -28,12 +28,20 @@ only=${BENCH_ONLY:-rmw agalign reads sync prov scale rmw-sweep}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
-	MB=48 REPS=1 SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3 SWEEP_MB=96
+	MB=48 REPS=${BENCH_RMW_REPS:-3} SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3 SWEEP_MB=96
 else
-	MB=96 REPS=2 SW_MB=512 SW_REPS=4 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4 SWEEP_MB=160
+	MB=96 REPS=${BENCH_RMW_REPS:-5} SW_MB=512 SW_REPS=4 RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4 SWEEP_MB=160
 fi
 mkdir -p "$out" "$raw"
 log() { printf 'bench: %s\n' "$*" >&2; }
+# the code version every raw output names (bench/report.py never pools
+# outputs of different versions): the commit, "+dirty" if tracked files differ
+commit=$(git -C "$top" rev-parse HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$top" status --porcelain -uno 2>/dev/null)" ] || commit=$commit+dirty
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$$
+export BENCH_COMMIT=$commit BENCH_RUN_ID=$run_id
+# host load average (1, 5, 15 min) as one token
+load() { awk '{ print $1 "/" $2 "/" $3 }' /proc/loadavg; }
 
 log "preparing the VM image (kernel, busybox initramfs, storprov, fio)"
 vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio" --add "$(command -v jq):/usr/bin/jq"
@@ -46,12 +54,14 @@ boot() {
 	rm -rf "$disks"
 	mkdir -p "$disks/p"
 	log "$name: booting (timeout ${to}s)"
-	local t0=$SECONDS
+	local t0=$SECONDS l0 d0
+	l0=$(load) d0=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	vm_run "$script" --mem 2048 --timeout "$to" --log "$raw/$name.console" \
 		--add "$top/bench/guest:/usr/lib/bench" --add "$top/bench/profiles:/usr/lib/bench/profiles" \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		"$@" >"$raw/$name.out" 2>"$raw/$name.err" || rc=$?
-	echo "BOOT name=$name rc=$rc wall_s=$((SECONDS - t0))" >>"$raw/$name.out"
+	echo "BOOT name=$name rc=$rc wall_s=$((SECONDS - t0)) commit=$commit run=$run_id time=$d0" \
+		"time_end=$(date -u +%Y-%m-%dT%H:%M:%SZ) load_start=$l0 load_end=$(load) nproc=$(nproc)" >>"$raw/$name.out"
 	rm -rf "$disks"
 	log "$name: rc=$rc in $((SECONDS - t0))s"
 	return 0
@@ -66,6 +76,9 @@ for b in $only; do
 			case $c in raid6 | lvm-raid6) n=6 ;; esac
 			env=(--env BENCH_CASE="$c" --env BENCH_MB="$MB" --env BENCH_REPS="$REPS")
 			[ "$c" != loop-lun ] || env+=(--env BENCH_SWALLOC_MB="$SW_MB" --env BENCH_SWALLOC_REPS="$SW_REPS")
+			# the swalloc trade-off (section 1d): variants paired in the same boot
+			env+=(--env BENCH_SF_REPS="${BENCH_SF_REPS:-$REPS}" --env BENCH_SF_VARIANTS="${BENCH_SF_VARIANTS:-}"
+				--env BENCH_SF_WORKLOADS="${BENCH_SF_WORKLOADS:-}")
 			# shellcheck disable=SC2046
 			boot "rmw-$c" 1500 "$top/bench/guest/rmw.sh" --udev "${env[@]}" \
 				$(dset "rmw-$c" s $n 512M) $(dset "rmw-$c" d $n 512M)
@@ -119,7 +132,10 @@ for b in $only; do
 		sizes="12 120 1200 12000"
 		[ "$quick" != 1 ] || sizes="12 120 1200"
 		# shellcheck disable=SC2086
-		"$top/bench/plan-scale.sh" "$raw/scale.out" $sizes >/dev/null
+		l0=$(load) d0=$(date -u +%Y-%m-%dT%H:%M:%SZ) rc=0
+		"$top/bench/plan-scale.sh" "$raw/scale.out" $sizes >/dev/null || rc=$?
+		echo "BOOT name=scale rc=$rc commit=$commit run=$run_id time=$d0 time_end=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+			"load_start=$l0 load_end=$(load) nproc=$(nproc) host=1" >>"$raw/scale.out"
 		;;
 	rmw-sweep)
 		# issue 17: BENCH_SWEEP_N parity layouts drawn from a seed (hardware

@@ -323,6 +323,8 @@ static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
         f->system = bool_attr(n, "system");
         _cleanup_free_ char *bc = attr(n, "boot-critical");
         f->boot_critical = !bc || strcmp(bc, "false") != 0;
+        _cleanup_free_ char *sw = attr(n, "swalloc");
+        f->swalloc = sw ? bool_attr(n, "swalloc") : -1;
 }
 
 /* Reads the profile, refusing what no profile needs: more than 4 MiB, NUL

@@ -103,6 +103,7 @@ struct p_xfs {
         bool preserve;
         bool boot_critical;       /* default true; boot-critical="false": fstab gets nofail */
         bool system;              /* system="true": may mount on the OS's own mountpoints (/, /var, ...) */
+        int swalloc;              /* swalloc="true" 1, "false" 0, unset -1: on parity stripes */
 };
 
 struct p_sysctl {

@@ -72,6 +72,7 @@ static const struct attr_rule attr_rules[] = {
         {"xfs", "mount-options", A_MOUNTOPTS, 0, 0, NULL},
         {"xfs", "mkfs-options", A_TEXT, 1, 1024, NULL},
         {"xfs", "system", A_BOOL, 0, 0, NULL},
+        {"xfs", "swalloc", A_BOOL, 0, 0, NULL},
         {"sysctl", "key", A_SYSCTL_KEY, 0, 0, NULL},
         {"sysctl", "value", A_SYSCTL_VALUE, 0, 0, NULL},
         {"allow", "rule", A_ENUM, 0, 0, "queue-memory topology-mismatch sysctl-key"},

@@ -57,8 +57,9 @@ sp_time() {
 	local hz insp
 	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
 	# the inspection before any write (signatures at every possible start on
-	# every disk): from the run's start to its first step event, in ms
-	insp=$(jq '[.events[] | select(.kind == "step")][0].t // 0 | . * 1000 | floor' /tmp/report.json)
+	# every disk): from the run's start to the first step's start (the
+	# "step-start" event; "step" is a step finishing), in ms
+	insp=$(jq '[.events[] | select(.kind == "step-start")][0].t // 0 | . * 1000 | floor' /tmp/report.json)
 	echo "R bench=prov what=$tag tool=storprov jobs=$jobs rep=$rep ms=$((t1 - t0)) own_cpu_ms=$((own * 1000 / hz)) total_cpu_ms=$(((c1 - c0) * 1000 / hz)) inspect_ms=$insp"
 }
 

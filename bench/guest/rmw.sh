@@ -8,6 +8,10 @@
 #                streaming write with fsync, in four variants (0 reps: skip)
 #   BENCH_SWALLOC_VARIANTS   default "def sp sp-noswalloc sp-defopts"
 #   BENCH_SWALLOC_FILES=1    also the stripe-sized buffered files per variant
+#   BENCH_SF_REPS / BENCH_SF_VARIANTS / BENCH_SF_WORKLOADS   where
+#                stripefiles' reads come from: workloads (default "stripefiles
+#                direct") on variants of both layouts (default "def sp
+#                sp-noswalloc"; 0 reps, the default: skip; see sf_variant)
 . /usr/lib/bench/lib.sh
 set -u
 case=${BENCH_CASE:?}
@@ -72,13 +76,13 @@ loop-lun)
 	sp_apply "$BP/loop-lun.xml"
 	p=$(default_part "$l1")
 	default_fs "$p" "$MNT_def"
-	S=("$(readlink -f /dev/md/lsp)" "${S[@]}")
 	;;
 esac
-# the members whose reads count: the disks (for loop-lun the md array too)
+# the members whose reads count: the disks under the parity layer, counted
+# once (for loop-lun not the md array under the loop too: every read of it
+# reaches the disks as well)
 MEM_sp="${S[*]}"
 MEM_def="${D[*]}"
-[ "$case" != loop-lun ] || MEM_def="$(readlink -f /dev/md/ldef) ${D[*]}"
 for l in sp def; do
 	m=MNT_$l
 	xfs_facts "$(echo $l | tr a-z A-Z)" "${!m}"
@@ -86,11 +90,28 @@ done
 kv SP_MD_STRIPE_CACHE "$(cat /sys/block/md*/md/stripe_cache_size 2>/dev/null | tr '\n' ' ')"
 
 # ---- workloads -------------------------------------------------------------
+# stripefiles KEYS MB MNT MEMBERS TOP: 4 writers of buffered files of 0.75 to
+# 1.5 full stripes (MB MiB in all), written whole, fsync at the end, in MNT/w
+stripefiles() {
+	local nf=$(($2 * 1024 / stripe_k / 4))
+	measure "$1 bytes=$((nf * 4 * stripe_k * 9 / 8 * 1024))" "$4" "$5" -- \
+		fio_run "$(echo "$1" | tr ' ' .)" --name=files --directory="$3/w" --ioengine=psync \
+		--rw=write --bs=64k --nrfiles=$nf --filesize=$((stripe_k * 3 / 4))k-$((stripe_k * 3 / 2))k \
+		--file_service_type=sequential --numjobs=4 --fallocate=none --end_fsync=1 --group_reporting
+}
+
 # wl LAYOUT REP NAME: one workload on one layout; files removed afterwards
 wl() {
-	local l=$1 rep=$2 name=$3 m mnt mem top jobs bs per
-	m=MNT_$l mnt=${!m}
-	m=MEM_$l mem=${!m}
+	local m mnt mem
+	m=MNT_$1 mnt=${!m}
+	m=MEM_$1 mem=${!m}
+	wl_on "$1" "$mnt" "$mem" "$2" "$3" "$3"
+}
+
+# wl_on LABEL MOUNTPOINT MEMBERS REP NAME TAG: workload NAME in MOUNTPOINT/w,
+# its R line tagged layout=LABEL wl=TAG
+wl_on() {
+	local l=$1 mnt=$2 mem=$3 rep=$4 name=$5 tag=$6 top jobs bs per
 	top=$(srcdev "$mnt")
 	mkdir -p "$mnt/w"
 	drop_caches
@@ -105,24 +126,16 @@ wl() {
 		[ "$case" != loop-lun ] || bs=$((2 * stripe_k))
 		[ "$name" = direct ] || fa=none
 		per=$((mb * 1024 / jobs / bs * bs))
-		measure "case=$case wl=$name layout=$l rep=$rep bytes=$((per * jobs * 1024))" "$mem" "$top" -- \
-			fio_run "$case.$name.$l.$rep" --name=direct --directory="$mnt/w" --ioengine=psync --direct=1 \
+		measure "case=$case wl=$tag layout=$l rep=$rep bytes=$((per * jobs * 1024))" "$mem" "$top" -- \
+			fio_run "$case.$tag.$l.$rep" --name=direct --directory="$mnt/w" --ioengine=psync --direct=1 \
 			--rw=write --bs="${bs}k" --size="${per}k" --numjobs=$jobs --fallocate=$fa --group_reporting
 		;;
-	stripefiles)
-		# buffered files of 0.75 to 1.5 full stripes, written whole, fsync at end
-		jobs=4
-		local nf=$((mb * 1024 / stripe_k / jobs))
-		measure "case=$case wl=$name layout=$l rep=$rep bytes=$((nf * jobs * stripe_k * 9 / 8 * 1024))" "$mem" "$top" -- \
-			fio_run "$case.$name.$l.$rep" --name=files --directory="$mnt/w" --ioengine=psync \
-			--rw=write --bs=64k --nrfiles=$nf --filesize=$((stripe_k * 3 / 4))k-$((stripe_k * 3 / 2))k \
-			--file_service_type=sequential --numjobs=$jobs --fallocate=none --end_fsync=1 --group_reporting
-		;;
+	stripefiles) stripefiles "case=$case wl=$tag layout=$l rep=$rep" "$mb" "$mnt" "$mem" "$top" ;;
 	streams)
 		# many buffered streams of large files (seed 000's load, scaled down)
 		jobs=8 per=$((mb / 8))
-		measure "case=$case wl=$name layout=$l rep=$rep bytes=$((per * jobs * 1048576))" "$mem" "$top" -- \
-			fio_run "$case.$name.$l.$rep" --name=streams --directory="$mnt/w" --ioengine=psync \
+		measure "case=$case wl=$tag layout=$l rep=$rep bytes=$((per * jobs * 1048576))" "$mem" "$top" -- \
+			fio_run "$case.$tag.$l.$rep" --name=streams --directory="$mnt/w" --ioengine=psync \
 			--rw=write --bs=1m --size="${per}m" --numjobs=$jobs --fallocate=none --end_fsync=1 --group_reporting
 		;;
 	esac
@@ -178,14 +191,9 @@ if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
 		rm -f "$f"
 		sync
 		if [ "${BENCH_SWALLOC_FILES:-0}" = 1 ]; then
-			# buffered files of 0.75-1.5 full stripes (rmw.sh's "stripefiles")
-			local nf=$((96 * 1024 / stripe_k / 4))
 			mkdir -p "$mnt/w"
 			drop_caches
-			measure "case=swalloc wl=stripefiles layout=$v rep=$2 bytes=$((nf * 4 * stripe_k * 9 / 8 * 1024))" "$mem" "$top" -- \
-				fio_run "swalloc.files.$v.$2" --name=files --directory="$mnt/w" --ioengine=psync \
-				--rw=write --bs=64k --nrfiles=$nf --filesize=$((stripe_k * 3 / 4))k-$((stripe_k * 3 / 2))k \
-				--file_service_type=sequential --numjobs=4 --fallocate=none --end_fsync=1 --group_reporting
+			stripefiles "case=swalloc wl=stripefiles layout=$v rep=$2" 96 "$mnt" "$mem" "$top"
 			rm -rf "$mnt/w"
 			sync
 		fi
@@ -197,6 +205,47 @@ if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
 		for v in $order; do stream "$v" "$rep" || exit 1; done
 	done
 	remount_sp "$sp_opts"
+fi
+# ---- where stripefiles' reads come from: one change at a time ----------------
+# sf_variant VARIANT REP: the workloads BENCH_SF_WORKLOADS on one variant of a
+# layout, each variant one change against sp or def, undone afterwards
+#   sp-noswalloc  what <xfs swalloc="false"> mounts: storprov's options without swalloc
+#   sp-defopts    default mount options      sp-sc256  the kernel's stripe cache (256)
+#   *-extsz       a directory extent size hint of one full stripe (every file stripe-aligned)
+#   *-allocsz     mount option allocsize=<full stripe>
+sf_variant() {
+	local v=$1 l=${1%%-*} m mnt mem dev opts md sc="" w
+	m=MNT_$l mnt=${!m}
+	m=MEM_$l mem=${!m}
+	dev=$(srcdev "$mnt")
+	opts=$(awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts | tail -1)
+	# storprov's array: the one with the profile's stripe cache (4096)
+	md=$(grep -l '^4096$' /sys/block/md*/md/stripe_cache_size 2>/dev/null | head -1)
+	case $v in
+	sp-sc256) sc=$md; [ -z "$sc" ] || echo 256 >"$sc" ;;
+	sp-defopts) umount "$mnt" && mount -t xfs "$dev" "$mnt" || die "remount" ;;
+	sp-noswalloc) umount "$mnt" && mount -t xfs -o "${opts//,swalloc/}" "$dev" "$mnt" || die "remount" ;;
+	*-allocsz) umount "$mnt" && mount -t xfs -o "$opts,allocsize=${stripe_k}k" "$dev" "$mnt" || die "remount" ;;
+	esac
+	kv "SF_OPTS_${v//-/_}" "$(awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts | tail -1)"
+	for w in ${BENCH_SF_WORKLOADS:-stripefiles direct}; do
+		mkdir -p "$mnt/w"
+		case $v in *-extsz) xfs_io -c "extsize ${stripe_k}k" "$mnt/w" || die "extsize" ;; esac
+		wl_on "$v" "$mnt" "$mem" "$2" "$w" "$w-v" || return 1
+	done
+	[ -z "$sc" ] || echo 4096 >"$sc"
+	case $v in
+	sp-defopts | sp-noswalloc | *-allocsz) umount "$mnt" && mount -t xfs -o "$opts" "$dev" "$mnt" || die "remount back" ;;
+	esac
+}
+sfreps=${BENCH_SF_REPS:-0}
+if [ "$sfreps" -gt 0 ]; then
+	variants=${BENCH_SF_VARIANTS:-def sp sp-noswalloc}
+	reversed=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
+	for ((rep = 1; rep <= sfreps; rep++)); do
+		if ((rep % 2)); then order=$variants; else order=$reversed; fi
+		for v in $order; do sf_variant "$v" "$rep" || exit 1; done
+	done
 fi
 umount "$MNT_def" 2>/dev/null
 exit 0

@@ -46,12 +46,13 @@ struct obj_state {
         bool excl_free;           /* a disk no one held exclusively (O_EXCL) when it was inspected */
 };
 
-enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR };
+/* EV_STEP: a step finished; EV_STEP_START: a step began (JSON report only, not printed) */
+enum event_kind { EV_SAY, EV_REFUSAL, EV_STEP, EV_FILE, EV_MOUNT, EV_ERROR, EV_STEP_START };
 
 struct event {
         enum event_kind kind;
         double t;
-        size_t step;              /* EV_STEP: the step; otherwise NO_OBJ */
+        size_t step;              /* EV_STEP, EV_STEP_START: the step; otherwise NO_OBJ */
         char *text;
 };
 

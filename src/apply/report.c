@@ -21,7 +21,7 @@ const char *outcome_name(enum outcome o) { return outcome_names[o]; }
 
 static const char *const event_names[] = {
         [EV_SAY] = "info", [EV_REFUSAL] = "refusal", [EV_STEP] = "step", [EV_FILE] = "file", [EV_MOUNT] = "mount",
-        [EV_ERROR] = "error",
+        [EV_ERROR] = "error", [EV_STEP_START] = "step-start",
 };
 
 double now_s(const struct run *r)
@@ -35,8 +35,9 @@ void add_event(struct run *r, enum event_kind kind, size_t step, const char *tex
 {
         r->ev = xrealloc(r->ev, (r->n_ev + 1) * sizeof(*r->ev));
         r->ev[r->n_ev++] = (struct event){.kind = kind, .t = now_s(r), .step = step, .text = xstrdup(text)};
-        /* refusals are printed together, once inspection is over */
-        if (kind != EV_REFUSAL)
+        /* refusals are printed together, once inspection is over; a step's
+         * start is for the JSON report (its end is printed) */
+        if (kind != EV_REFUSAL && kind != EV_STEP_START)
                 fprintf(stderr, "storprov: [%6.1fs] %s\n", now_s(r), text);
 }
 

@@ -871,6 +871,7 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         struct step_state *s = &r->st[si];
         *ret_pid = 0;
         s->started = now_s(r);
+        add_event(r, EV_STEP_START, si, st->desc);
         if (st->kind == STEP_GPT && r->parallel_gpt) {
                 *ret_pid = gpt_fork(r, si);
                 if (*ret_pid > 0) {

@@ -88,8 +88,14 @@ static char *fs_mount_options(struct ctx *c, const struct p_xfs *f, const char *
                                 bad = true;
                         }
                 }
-                if (!strcmp(key, "swalloc"))
+                if (!strcmp(key, "swalloc")) {
                         has_swalloc = true;
+                        if (f->swalloc == 0) {
+                                err(c, f->line, what, "swalloc",
+                                    "mount option \"swalloc\" with swalloc=\"false\": choose one");
+                                bad = true;
+                        }
+                }
                 if (!bad)
                         strv_push(&out, opts[i]);
                 free(key);
@@ -99,7 +105,9 @@ static char *fs_mount_options(struct ctx *c, const struct p_xfs *f, const char *
                 strv_push(&out, "logbufs=8");
         if (!has_logbsize)
                 strv_pushf(&out, "logbsize=%s", fmt_size_exact(xfs_logbsize_bytes(fs->fs.log_su_bytes), b));
-        if (!has_swalloc && fs->geom.parity && fs->geom.su_bytes)
+        /* swalloc: on parity stripes unless the profile says swalloc="false";
+         * swalloc="true" on any stripe */
+        if (!has_swalloc && fs->geom.su_bytes && (f->swalloc == 1 || (f->swalloc < 0 && fs->geom.parity)))
                 strv_push(&out, "swalloc");
         char *r = strv_join(out, ",");
         strv_free(out);

@@ -70,6 +70,15 @@ valid() {
 		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json" \
 		--lock-file "$BATS_TEST_TMPDIR/lock"
 	valid storprov-report "$BATS_TEST_TMPDIR/report.json"
+	# every step that ran has a step-start event, before its end ("step")
+	# event: bench/guest/prov.sh measures the inspection to the first start
+	j=$BATS_TEST_TMPDIR/report.json
+	n=$(jq '[.events[] | select(.kind == "step")] | length' "$j")
+	[ "$n" -gt 0 ]
+	[ "$(jq '[.events[] | select(.kind == "step-start")] | length' "$j")" = "$n" ]
+	[ "$(jq '[.events[] | select(.kind == "step")][0].step as $s |
+		([.events[] | .kind] | index("step-start")) < ([.events[] | .kind] | index("step")) and
+		([.events[] | select(.kind == "step-start" and .step == $s)] | length) == 1' "$j")" = true ]
 }
 
 @test "json: verify, inventory and select (one match, none)" {

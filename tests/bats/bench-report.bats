@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# bench/report.py on made-up raw outputs (issue 21): one code version per
+# report, figures paired by repetition within a boot, bimodal sets as modes,
+# part B's JSON read when present and "not measured" when not.
+
+load test_helper
+
+setup() {
+	RAW=$BATS_TEST_TMPDIR/raw
+	OUT=$BATS_TEST_TMPDIR/out
+	mkdir -p "$RAW"
+}
+
+# rmw_out NAME COMMIT SP_RD DEF_RD... : a raw rmw boot of case raid5, one
+# stripefiles repetition per SP_RD/DEF_RD pair (sectors read per 1000 written),
+# sp 1000 ms, def 2000 ms
+rmw_out() {
+	local name=$1 commit=$2 rep=0
+	shift 2
+	{
+		echo "CASE=raid5"
+		while [ $# -gt 1 ]; do
+			rep=$((rep + 1))
+			echo "R case=raid5 wl=stripefiles layout=sp rep=$rep bytes=10485760 ms=1000 mem_rd_ios=1 mem_rd_sec=$1 mem_wr_ios=1 mem_wr_sec=2000 top_rd_ios=0 top_rd_sec=0 top_wr_sec=1000"
+			echo "R case=raid5 wl=stripefiles layout=def rep=$rep bytes=10485760 ms=2000 mem_rd_ios=1 mem_rd_sec=$2 mem_wr_ios=1 mem_wr_sec=2000 top_rd_ios=0 top_rd_sec=0 top_wr_sec=1000"
+			shift 2
+		done
+		echo "BOOT name=$name rc=0 wall_s=60 commit=$commit run=r1 time=2026-12-03T10:00:0${#name}Z time_end=2026-12-03T10:01:00Z load_start=1.00/2.00/3.00 load_end=4.00/5.00/6.00 nproc=2"
+	} >"$RAW/$name.out"
+}
+
+@test "bench report: one commit only, the other outputs listed as left out" {
+	rmw_out rmw-raid5 aaaa 100 300 110 290 90 310
+	rmw_out rmw-raid6 bbbb 900 100 900 100 900 100
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	run -0 jq -r '.commit, (.left_out | map(.file) | join(",")), (.rmw | map(.case) | unique | join(","))' "$OUT/latest.json"
+	assert_output $'aaaa\nrmw-raid6.out\nraid5'
+	run -0 grep -c 'Left out (another code version; never pooled): rmw-raid6.out (bbbb)' "$OUT/latest.md"
+	# the host load and commit of the boot used
+	run -0 grep -F '| rmw-raid5 | aaaa | r1 |' "$OUT/latest.md"
+	assert_output --partial '| 1.00/2.00/3.00 | 4.00/5.00/6.00 | 2 |'
+	# without BENCH_COMMIT: the newest boot's commit (raid6's time sorts later)
+	run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -r .commit "$OUT/latest.json")" = bbbb ]
+}
+
+@test "bench report: paired by repetition, median and range, every repetition kept" {
+	rmw_out rmw-raid5 aaaa 100 300 110 290 90 310
+	run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	j=$OUT/latest.json
+	[ "$(jq -c '.rmw[0].sp.rmw_ratio' "$j")" = '{"n":3,"median":0.1,"min":0.09,"max":0.11}' ]
+	[ "$(jq -c '.rmw[0].rmw_paired_diff | [.median, .min, .max]' "$j")" = '[-0.2,-0.22,-0.18]' ]
+	# sp took 1 s, def 2 s for the same bytes: paired MiB/s ratio 2 every time
+	[ "$(jq -c '.rmw[0].throughput_ratio | [.median, .values]' "$j")" = '[2,[2,2,2]]' ]
+	[ "$(jq '.rmw[0].rmw_le_def' "$j")" = true ]
+	[ "$(jq '.raw.R | length' "$j")" = 6 ]
+	[ "$(jq -r '.raw.R[0].boot' "$j")" = rmw-raid5 ]
+}
+
+@test "bench report: a bimodal set is shown as its modes; near-zero noise is not" {
+	rmw_out rmw-raid5 aaaa 1 528 2 1 1 540
+	run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -c '.rmw[0].def.rmw_modes | map([.n, .median])' "$OUT/latest.json")" = '[[1,0.001],[2,0.534]]' ]
+	[ "$(jq -c '.rmw[0].sp.rmw_modes' "$OUT/latest.json")" = null ]
+	run -0 grep -F '0.001 (1) / 0.534 [0.528-0.54] (2) **bimodal**' "$OUT/latest.md"
+}
+
+@test "bench report: sp reading more than def in every pair fails the stripefiles check" {
+	rmw_out rmw-raid5 aaaa 300 100 310 110 290 90
+	run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq '.stripefiles_pass.rmw_le_def' "$OUT/latest.json")" = false ]
+	run -0 grep -F 'sp reads no more than def (median paired difference <= 0, or its range spans 0) on all: **NO**' "$OUT/latest.md"
+}
+
+@test "bench report: part B's JSON of the same commit is read; absent, 'not measured'" {
+	rmw_out rmw-raid5 aaaa 100 300
+	run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(grep -c 'Not measured in this run.' "$OUT/latest.md")" = 2 ]
+	cat >"$RAW/prov-loop.json" <<-J
+	{"commit": "aaaa", "time": "2026-12-03T09:00:00Z", "load_start": 1, "load_end": 2,
+	 "reps": [{"jobs": 2, "storprov_s": 3, "serial_s": 6}, {"jobs": 2, "storprov_s": 4, "serial_s": 5}]}
+	J
+	cat >"$RAW/plan-scale.json" <<-J
+	{"commit": "zzzz", "time": "2026-12-03T09:00:00Z", "reps": [{"n": 12, "wall_s": 1, "user_s": 0.5, "sys_s": 0.2}]}
+	J
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -c '.prov_host[0].storprov_over_serial["2"] | [.n, .min, .max]' "$OUT/latest.json")" = '[2,0.5,0.8]' ]
+	# another commit's plan scale is left out, not shown
+	[ "$(jq -r '.left_out | map(.file) | join(",")' "$OUT/latest.json")" = plan-scale.json ]
+	[ "$(jq -r '.plan_scale // "none"' "$OUT/latest.json")" = none ]
+}
