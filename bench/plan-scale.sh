@@ -19,7 +19,8 @@
 # (WALL_MS, USER_MS, SYS_MS: medians), writes every run to
 # $BENCH_RAW/plan-scale.json (default build/bench/raw) and the table to
 # $BENCH_OUT/plan-scale.md (default bench/results).
-# PLAN_PREPARE_ONLY=1 builds the sysroots and profiles and stops.
+# PLAN_PREPARE_ONLY=1 builds the sysroots and profiles and stops. SP=BINARY
+# measures another build, PLAN_NAME=NAME names its outputs NAME.json, NAME.md.
 # Sysroots are cached in build/bench/sysroot-N (rebuilt when this script changes).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,8 +98,10 @@ clone_sysroot() {
 	done
 	# README's device table is not read by storprov; keep the template's
 }
-sp=$top/build/storprov
+sp=${SP:-$top/build/storprov}
 [ -x "$sp" ] || { echo "plan-scale: build storprov first (make)" >&2; exit 1; }
+# PLAN_NAME names the outputs (default plan-scale): another binary (SP=) beside the current one
+name=${PLAN_NAME:-plan-scale}
 # the trees depend on the functions that write them and on make-sysroot.sh only
 key=$({ declare -f write_spec clone_sysroot wwn_hex; cat "$top/tests/fixtures/make-sysroot.sh"; } | sha256sum | cut -c1-12)
 : >"$out"
@@ -106,7 +109,7 @@ reps_small=${PLAN_REPS:-5}
 reps_large=${PLAN_REPS_LARGE:-$reps_small}
 raw_dir=${BENCH_RAW:-$top/build/bench/raw}
 md_dir=${BENCH_OUT:-$top/bench/results}
-runs=$work/plan-scale-runs.jsonl
+runs=$work/$name-runs.jsonl
 [ "${PLAN_PREPARE_ONLY:-0}" = 1 ] || : >"$runs"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -173,8 +176,8 @@ PY
 	reps=$reps_small
 	[ "$n" -lt 12000 ] || reps=$reps_large
 	"$top/bench/rusage.py" "$reps" -- "$sp" plan --profile "$prof" --sysroot "$root" |
-		sed "s/^{/{\"luns\": $n, /" >"$work/rusage-$n.jsonl"
-	cat "$work/rusage-$n.jsonl" >>"$runs"
+		sed "s/^{/{\"luns\": $n, /" >"$work/$name-rusage-$n.jsonl"
+	cat "$work/$name-rusage-$n.jsonl" >>"$runs"
 	ir=''
 	if [ "$n" -le "$cg_max" ]; then
 		valgrind --tool=callgrind --callgrind-out-file="$work/callgrind-$n.out" \
@@ -183,7 +186,7 @@ PY
 	fi
 	# max RSS from GNU time (rusage.py's child is forked from python: its ru_maxrss counts python)
 	/usr/bin/time -f %M -o "$work/time-$n" "$sp" plan --profile "$prof" --sysroot "$root" >/dev/null 2>&1 || true
-	python3 - "$work/rusage-$n.jsonl" "$n" "$rc" "${ir:-skipped}" "$(tail -1 "$work/time-$n")" <<'PY' | tee -a "$out"
+	python3 - "$work/$name-rusage-$n.jsonl" "$n" "$rc" "${ir:-skipped}" "$(tail -1 "$work/time-$n")" <<'PY' | tee -a "$out"
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 n, rc, ir = sys.argv[2], sys.argv[3], sys.argv[4]
@@ -200,10 +203,11 @@ done
 [ "${PLAN_PREPARE_ONLY:-0}" = 1 ] && exit 0
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 mkdir -p "$raw_dir" "$md_dir"
-python3 - "$runs" "$raw_dir/plan-scale.json" "$md_dir/plan-scale.md" "$load_start" "$load_end" \
-	"$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD -- src 2>/dev/null || echo -dirty)" <<'PY'
+commit="$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD -- src 2>/dev/null || echo -dirty)"
+[ -z "${SP:-}" ] || commit="$SP ($("$sp" --version 2>/dev/null | head -1))"
+python3 - "$runs" "$raw_dir/$name.json" "$md_dir/$name.md" "$load_start" "$load_end" "$commit" "$name" <<'PY'
 import json, statistics, sys, time
-runs, js, md, ls, le, commit = sys.argv[1:7]
+runs, js, md, ls, le, commit, name = sys.argv[1:8]
 reps = [json.loads(l) for l in open(runs)]
 doc = {'commit': commit, 'time': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
        'load_start': ls, 'load_end': le, 'reps': reps}
@@ -212,8 +216,8 @@ def rng(v):
     return '%.3f (%.3f-%.3f)' % (statistics.median(v), min(v), max(v))
 lines = ['# Plan scale: `storprov plan` wall and CPU time against LUNs', '',
          'Commit %s, %s; host load (1/5/15 min) %s at start, %s at end. Produced by '
-         '`bench/plan-scale.sh` (see bench/README.md, "Plan scale"); every run is in plan-scale.json.' %
-         (commit, doc['time'], ls, le), '',
+         '`bench/plan-scale.sh` (see bench/README.md, "Plan scale"); every run is in %s.json.' %
+         (commit, doc['time'], ls, le, name), '',
          '| LUNs | runs | wall s, median (min-max) | user s | sys s | sys share of CPU |',
          '|---:|---:|---|---|---|---:|']
 for n in sorted({r['luns'] for r in reps}):
