@@ -1,23 +1,35 @@
 #!/bin/bash
-# Issue 18, on the host (root, loop devices): provisioning time of 8 loop
-# LUNs by storprov apply against a serial shell script doing the same layout
-# (sfdisk, then mkfs.xfs with storprov's own mkfs argv, udevadm settle after
-# each), paired: each repetition runs both on the same freshly wiped disks,
-# in alternating order. And the inspection's reads: the read calls and bytes
-# on the disk of `storprov apply --dry-run` (everything it starts included:
-# strace -f -P DISK) beside `wipefs -n` on the same disk, blank and with a
-# foreign XFS behind a table erased by wipefs -a.
+# Issues 18 and 21, on the host (root, loop devices): provisioning time of 8
+# loop LUNs by storprov apply (--jobs 1, 2 and 8) against a serial shell
+# script doing the same layout (sfdisk, then mkfs.xfs with storprov's own
+# mkfs argv, udevadm settle after each), paired: each repetition runs, for
+# every jobs value, both on the same freshly wiped disks, in alternating order
+# (storprov first on odd repetitions). storprov's "inspect" time is from its
+# process start to the first step's start: the wrapper's wall time minus the
+# report's elapsed_s (its run clock) plus the first step's start on that clock
+# (the "step-start" event where apply has it, else the first "step" event's
+# time minus that step's elapsed_s). And the inspection's reads: the read
+# calls and bytes on the disk of `storprov apply --dry-run` (everything it
+# starts included: strace -f -P DISK) beside `wipefs -n` on the same disk,
+# blank and with a foreign XFS behind a table erased by wipefs -a.
 #   REPS  paired repetitions (default 7)     SP  the storprov binary
+#   JOBS  apply --jobs values (default "1 2 8")
 #   OUT   where the results go (default bench/results)
+#   BENCH_RAW  raw results (default build/bench/raw)
 #   READS_ONLY=1  the reads alone (no provisioning pairs): writes
 #                 OUT/loop-prov-reads.json and .md instead
-# Writes OUT/loop-prov.json and OUT/loop-prov.md, with the host's load average
-# at start and end. Not part of make check.
+# Writes OUT/loop-prov.json, OUT/loop-prov.md, BENCH_RAW/prov-loop.json (every
+# pair, with the commit, time and host load at start and end) and OUT/prov.md
+# (bench/prov_report.py, with the VM's pairs when BENCH_RAW/prov-vm.json is
+# there). Not part of make check.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 SP=${SP:-$top/build/storprov}
 REPS=${REPS:-7}
+JOBS=${JOBS:-1 2 8}
 OUT=${OUT:-$top/bench/results}
+RAW=${BENCH_RAW:-$top/build/bench/raw}
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 [ "$(id -u)" -eq 0 ] || { echo "needs root (loop devices)" >&2; exit 2; }
 for t in strace sfdisk mkfs.xfs wipefs jq python3 losetup; do command -v "$t" >/dev/null || { echo "needs $t" >&2; exit 2; }; done
 work=$(mktemp -d /var/tmp/loop-prov.XXXXXX)
@@ -30,28 +42,14 @@ cleanup() {
 trap cleanup EXIT
 [ -z "${KEEP:-}" ] || trap - EXIT
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for i in $(seq 0 7); do
 	truncate -s 2G "$work/lun$i.img"
 	loops+=("$(losetup -f --show -P "$work/lun$i.img")")
 done
-{
-	echo '<?xml version="1.0"?>'
-	echo '<profile version="1" name="bench-loop-prov">'
-	for i in $(seq 0 7); do
-		n=$(basename "${loops[$i]}")
-		cat <<XML
-  <disks id="lun$i" count="1">
-    <match name="$n"/>
-    <hwraid level="5" members="4" chunk="64K"/>
-    <gpt><partition id="data" size="100%"/></gpt>
-  </disks>
-  <xfs on="lun$i.data" label="lun$i" mountpoint="/data/lun$i" mount-options="noatime"/>
-XML
-	done
-	echo '</profile>'
-} >"$work/p.xml"
+names=()
+for l in "${loops[@]}"; do names+=("$(basename "$l")"); done
+"$top/bench/guest/prov-profile.sh" bench-loop-prov name "${names[@]}" >"$work/p.xml"
 lock=$work/lock
 
 reset_disks() {
@@ -63,8 +61,8 @@ reset_disks() {
 	udevadm settle 2>/dev/null || true
 }
 
-: >"$work/pairs"
 n0=$(basename "${loops[0]}")
+: >"$work/pairs"
 if [ -z "${READS_ONLY:-}" ]; then
 # the plan's partition (start, size in sectors) and mkfs argv, from one storprov run's report
 reset_disks
@@ -75,14 +73,17 @@ jq -r '[.objects[].steps[]? | select(.argv | length > 0) | select(.argv[0] | sta
 start=$(cat "/sys/class/block/${n0}p1/start")
 size=$(cat "/sys/class/block/${n0}p1/size")
 
+# sp_run REP JOBS: "wall_ms inspect_ms" of one storprov apply
 sp_run() {
-	local t0 t1
-	t0=$(now_ms)
-	"$SP" apply --profile "$work/p.xml" --root "$work/r$1" --yes --seed 1 --lock-file "$lock" >"$work/sp.log" 2>&1 ||
-		{ cat "$work/sp.log" >&2; exit 1; }
+	local t0 t1 insp
+	t0=$(date +%s%N)
+	"$SP" apply --profile "$work/p.xml" --root "$work/r$1" --yes --seed 1 --jobs "$2" --lock-file "$lock" \
+		--report "$work/rep.json" >"$work/sp.log" 2>&1 || { cat "$work/sp.log" >&2; exit 1; }
+	t1=$(date +%s%N)
 	udevadm settle 2>/dev/null || true
-	t1=$(now_ms)
-	echo $((t1 - t0))
+	insp=$(jq --argjson wall "$(((t1 - t0) / 1000))" -f "$top/bench/guest/first-step-start.jq" "$work/rep.json")
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000000)) "$insp"
 }
 
 serial_run() {
@@ -104,18 +105,36 @@ start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --
 }
 
 for rep in $(seq 1 "$REPS"); do
-	reset_disks
-	if [ $((rep % 2)) -eq 1 ]; then
-		a=$(sp_run "$rep")
+	for j in $JOBS; do
 		reset_disks
-		b=$(serial_run)
-	else
-		b=$(serial_run)
-		reset_disks
-		a=$(sp_run "$rep")
-	fi
-	echo "$rep $a $b" | tee -a "$work/pairs" >&2
+		if [ $((rep % 2)) -eq 1 ]; then
+			read -r a insp < <(sp_run "$rep" "$j")
+			reset_disks
+			b=$(serial_run)
+		else
+			b=$(serial_run)
+			reset_disks
+			read -r a insp < <(sp_run "$rep" "$j")
+		fi
+		echo "$rep $j $a $b $insp" | tee -a "$work/pairs" >&2
+	done
 done
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+mkdir -p "$RAW"
+python3 - "$work/pairs" "$RAW/prov-loop.json" "$load_start" "$load_end" \
+	"$(git -C "$top" rev-parse --short=12 HEAD)$(git -C "$top" diff --quiet HEAD -- src || echo -dirty)" <<'PY'
+import json, sys, time
+src, js, ls, le, commit = sys.argv[1:6]
+reps = []
+for line in open(src):
+    rep, jobs, a, b, insp = line.split()
+    reps.append({'rep': int(rep), 'jobs': int(jobs), 'sp_s': int(a) / 1000, 'script_s': int(b) / 1000,
+                 'ratio': round(int(a) / int(b), 4), 'inspect_s': float(insp)})
+json.dump({'where': '8 x 2 GiB loop LUNs on the host (bench/loop-prov.sh)', 'commit': commit,
+           'time': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()), 'load_start': ls, 'load_end': le,
+           'reps': reps}, open(js, 'w'), indent=1)
+PY
+python3 "$top/bench/prov_report.py" "$RAW" "$OUT/prov.md"
 fi
 
 # reads of the inspection (dry run) beside wipefs -n, on lun0: blank, then a
@@ -157,18 +176,15 @@ for rep in $(seq 1 "$REPS"); do
 done
 
 mkdir -p "$OUT"
-python3 - "$work/pairs" "$work/reads" "$OUT" "$REPS" "$("$SP" --version 2>/dev/null | head -n 1)" "$load0" \
+python3 - "$work/pairs" "$work/reads" "$OUT" "$REPS" "$("$SP" --version 2>/dev/null | head -n 1)" "$load_start" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)" "${READS_ONLY:+-reads}" <<'PY'
 import json, statistics, sys, datetime
-pairs = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if l.strip()]
+pairs = [tuple(map(int, l.split()[:4])) for l in open(sys.argv[1]) if l.strip()]
 reads = [l.split() for l in open(sys.argv[2]) if l.strip()]
 out, reps, ver, load0, load1, sfx = sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7], sys.argv[8]
-ratios = [a / b for _, a, b in pairs]
-def stat(v): return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)} if v else None
+def stat(v): return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
 res = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%d"), "storprov": ver, "load_start": load0, "load_end": load1,
-       "prov": {"pairs": [{"rep": r, "storprov_ms": a, "serial_ms": b, "ratio": a / b} for r, a, b in pairs],
-                "storprov_ms": stat([a for _, a, _ in pairs]), "serial_ms": stat([b for _, _, b in pairs]),
-                "ratio": stat(ratios)},
+       "prov": {"pairs": [{"rep": r, "jobs": j, "storprov_ms": a, "serial_ms": b, "ratio": a / b} for r, j, a, b in pairs]},
        "reads": {}}
 for state in dict.fromkeys(r[0] for r in reads):
     rows = [list(map(int, r[1:])) for r in reads if r[0] == state]
@@ -182,14 +198,18 @@ with open(out + "/loop-prov%s.md" % sfx, "w") as m:
     m.write("`%sbench/loop-prov.sh` (root, host), %s, %s; %d %srepetitions, median (min .. max); load average %s at start, %s at end.\n\n"
             % ("READS_ONLY=1 " if sfx else "", res["date"], ver, reps, "" if sfx else "paired ", load0, load1))
     if pairs:
-        m.write("| | storprov apply | serial sfdisk + mkfs.xfs | ratio |\n|---|---|---|---|\n")
-        m.write("| 8 x 2 GiB loop LUNs, ms | %s | %s | %s |\n\n" % (f(res["prov"]["storprov_ms"], "{:.0f}"), f(res["prov"]["serial_ms"], "{:.0f}"), f(res["prov"]["ratio"])))
+        m.write("| 8 x 2 GiB loop LUNs | storprov apply, ms | serial sfdisk + mkfs.xfs, ms | ratio |\n|---|---|---|---|\n")
+    for j in sorted({p[1] for p in pairs}):
+        pj = [p for p in pairs if p[1] == j]
+        m.write("| --jobs %d | %s | %s | %s |\n" % (j, f(stat([a for _, _, a, _ in pj]), "{:.0f}"), f(stat([b for _, _, _, b in pj]), "{:.0f}"),
+                f(stat([a / b for _, _, a, b in pj]))))
+    m.write("\n")
     m.write("Reads on the disk (strace -f -P DISK: read, pread64, readv, preadv) of `storprov apply --dry-run`, everything it starts included, beside `wipefs -n` on the same disk:\n\n")
     m.write("| disk | storprov calls | wipefs -n calls | ratio | storprov bytes | wipefs -n bytes | ratio |\n|---|---|---|---|---|---|---|\n")
     for st, r in res["reads"].items():
         m.write("| %s | %s | %s | %s | %s | %s | %s |\n" % (st, f(r["storprov_calls"], "{:.0f}"), f(r["wipefs_calls"], "{:.0f}"), f(r["calls_ratio"]),
                 f(r["storprov_bytes"], "{:.0f}"), f(r["wipefs_bytes"], "{:.0f}"), f(r["bytes_ratio"])))
     if pairs:
-        m.write("\nPer pair (ms): " + ", ".join("%d/%d" % (a, b) for _, a, b in pairs) + "\n")
+        m.write("\nPer pair (jobs: storprov/serial ms): " + ", ".join("%d: %d/%d" % (j, a, b) for _, j, a, b in pairs) + "\n")
 print(open(out + "/loop-prov%s.md" % sfx).read())
 PY

@@ -6,14 +6,21 @@
 # For each N, tests/fixtures/make-sysroot.sh builds a synthetic sysroot of one
 # OS disk plus N FC RAID5 LUNs (the many-luns fixture's disk, N times), and a
 # profile selects all N LUNs (<hwraid> 5 x 128K, one XFS each: the planner's
-# per-disk work is done N times, nothing is skipped). Measured:
-#   instructions  valgrind --tool=callgrind total Ir of one `plan` run
-#                 (deterministic; perf's hardware counters are not available
-#                 in this VM) - skipped above BENCH_CALLGRIND_MAX disks
-#                 (default 12000: all) to bound the time
-#   max RSS       GNU time's %M (kB) of a native run, best of 3
-#   wall          native run, best of 3 (informative only)
-# Prints KEY=VALUE lines to OUTFILE: PLAN_N<n>_{IR,RSS_KB,WALL_MS,RC}.
+# per-disk work is done N times, nothing is skipped). Measured, per run of
+# `storprov plan` (bench/rusage.py: wait4()'s rusage, so kernel time counts):
+#   wall, user, sys  PLAN_REPS runs at each N (default 5; PLAN_REPS_LARGE at
+#                    N >= 12000, default the same), median and min-max
+#   max RSS          the largest of those runs
+#   instructions     valgrind --tool=callgrind total Ir of one run (user space
+#                    only; deterministic) up to BENCH_CALLGRIND_MAX disks
+#                    (default 12000: all; 0 skips it)
+# Host load (/proc/loadavg) is read before the first and after the last run.
+# Prints KEY=VALUE lines to OUTFILE: PLAN_N<n>_{IR,RSS_KB,WALL_MS,USER_MS,SYS_MS,REPS,RC}
+# (WALL_MS, USER_MS, SYS_MS: medians), writes every run to
+# $BENCH_RAW/plan-scale.json (default build/bench/raw) and the table to
+# $BENCH_OUT/plan-scale.md (default bench/results).
+# PLAN_PREPARE_ONLY=1 builds the sysroots and profiles and stops. SP=BINARY
+# measures another build, PLAN_NAME=NAME names its outputs NAME.json, NAME.md.
 # Sysroots are cached in build/bench/sysroot-N (rebuilt when this script changes).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,10 +98,20 @@ clone_sysroot() {
 	done
 	# README's device table is not read by storprov; keep the template's
 }
-sp=$top/build/storprov
+sp=${SP:-$top/build/storprov}
 [ -x "$sp" ] || { echo "plan-scale: build storprov first (make)" >&2; exit 1; }
-key=$(sha256sum "$0" "$top/tests/fixtures/make-sysroot.sh" | sha256sum | cut -c1-12)
+# PLAN_NAME names the outputs (default plan-scale): another binary (SP=) beside the current one
+name=${PLAN_NAME:-plan-scale}
+# the trees depend on the functions that write them and on make-sysroot.sh only
+key=$({ declare -f write_spec clone_sysroot wwn_hex; cat "$top/tests/fixtures/make-sysroot.sh"; } | sha256sum | cut -c1-12)
 : >"$out"
+reps_small=${PLAN_REPS:-5}
+reps_large=${PLAN_REPS_LARGE:-$reps_small}
+raw_dir=${BENCH_RAW:-$top/build/bench/raw}
+md_dir=${BENCH_OUT:-$top/bench/results}
+runs=$work/$name-runs.jsonl
+[ "${PLAN_PREPARE_ONLY:-0}" = 1 ] || : >"$runs"
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 for n in "${sizes[@]}"; do
 	root=$work/sysroot-$n
@@ -153,27 +170,63 @@ if True:
             x += 10 ** k if x else min(hi, 10)
 print('</profile>')
 PY
+	[ "${PLAN_PREPARE_ONLY:-0}" = 1 ] && continue
 	rc=0
 	"$sp" plan --profile "$prof" --sysroot "$root" >"$work/plan-$n.out" 2>&1 || rc=$?
-	best_ms='' best_rss=''
-	for _ in 1 2 3; do
-		t0=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/time-$n" "$sp" plan --profile "$prof" --sysroot "$root" >/dev/null 2>&1 || true
-		ms=$((($(date +%s%N) - t0) / 1000000))
-		rss=$(tail -1 "$work/time-$n")
-		[ -n "$best_ms" ] && [ "$best_ms" -le "$ms" ] || best_ms=$ms
-		[ -n "$best_rss" ] && [ "$best_rss" -le "$rss" ] || best_rss=$rss
-	done
+	reps=$reps_small
+	[ "$n" -lt 12000 ] || reps=$reps_large
+	"$top/bench/rusage.py" "$reps" -- "$sp" plan --profile "$prof" --sysroot "$root" |
+		sed "s/^{/{\"luns\": $n, /" >"$work/$name-rusage-$n.jsonl"
+	cat "$work/$name-rusage-$n.jsonl" >>"$runs"
 	ir=''
 	if [ "$n" -le "$cg_max" ]; then
 		valgrind --tool=callgrind --callgrind-out-file="$work/callgrind-$n.out" \
 			"$sp" plan --profile "$prof" --sysroot "$root" >/dev/null 2>"$work/callgrind-$n.log" || true
 		ir=$(sed -n 's/^summary: *//p' "$work/callgrind-$n.out" | head -1)
 	fi
-	{
-		echo "PLAN_N${n}_RC=$rc"
-		echo "PLAN_N${n}_IR=${ir:-skipped}"
-		echo "PLAN_N${n}_RSS_KB=$best_rss"
-		echo "PLAN_N${n}_WALL_MS=$best_ms"
-	} | tee -a "$out"
+	# max RSS from GNU time (rusage.py's child is forked from python: its ru_maxrss counts python)
+	/usr/bin/time -f %M -o "$work/time-$n" "$sp" plan --profile "$prof" --sysroot "$root" >/dev/null 2>&1 || true
+	python3 - "$work/$name-rusage-$n.jsonl" "$n" "$rc" "${ir:-skipped}" "$(tail -1 "$work/time-$n")" <<'PY' | tee -a "$out"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+n, rc, ir = sys.argv[2], sys.argv[3], sys.argv[4]
+med = lambda k: round(statistics.median(r[k] for r in rows) * 1000)
+print('PLAN_N%s_RC=%s' % (n, rc))
+print('PLAN_N%s_IR=%s' % (n, ir))
+print('PLAN_N%s_RSS_KB=%s' % (n, sys.argv[5]))
+print('PLAN_N%s_WALL_MS=%d' % (n, med('wall_s')))
+print('PLAN_N%s_USER_MS=%d' % (n, med('user_s')))
+print('PLAN_N%s_SYS_MS=%d' % (n, med('sys_s')))
+print('PLAN_N%s_REPS=%d' % (n, len(rows)))
+PY
 done
+[ "${PLAN_PREPARE_ONLY:-0}" = 1 ] && exit 0
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+mkdir -p "$raw_dir" "$md_dir"
+commit="$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet HEAD -- src 2>/dev/null || echo -dirty)"
+[ -z "${SP:-}" ] || commit="$SP ($("$sp" --version 2>/dev/null | head -1))"
+python3 - "$runs" "$raw_dir/$name.json" "$md_dir/$name.md" "$load_start" "$load_end" "$commit" "$name" <<'PY'
+import json, statistics, sys, time
+runs, js, md, ls, le, commit, name = sys.argv[1:8]
+reps = [json.loads(l) for l in open(runs)]
+doc = {'commit': commit, 'time': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
+       'load_start': ls, 'load_end': le, 'reps': reps}
+json.dump(doc, open(js, 'w'), indent=1)
+def rng(v):
+    return '%.3f (%.3f-%.3f)' % (statistics.median(v), min(v), max(v))
+lines = ['# Plan scale: `storprov plan` wall and CPU time against LUNs', '',
+         'Commit %s, %s; host load (1/5/15 min) %s at start, %s at end. Produced by '
+         '`bench/plan-scale.sh` (see bench/README.md, "Plan scale"); every run is in %s.json.' %
+         (commit, doc['time'], ls, le, name), '',
+         '| LUNs | runs | wall s, median (min-max) | user s | sys s | sys share of CPU |',
+         '|---:|---:|---|---|---|---:|']
+for n in sorted({r['luns'] for r in reps}):
+    rs = [r for r in reps if r['luns'] == n]
+    u = statistics.median(r['user_s'] for r in rs)
+    sy = statistics.median(r['sys_s'] for r in rs)
+    lines.append('| %d | %d | %s | %s | %s | %.0f %% |' % (
+        n, len(rs), rng([r['wall_s'] for r in rs]), rng([r['user_s'] for r in rs]),
+        rng([r['sys_s'] for r in rs]), 100 * sy / (u + sy) if u + sy else 0))
+open(md, 'w').write('\n'.join(lines) + '\n')
+print('plan-scale: %s, %s' % (js, md), file=sys.stderr)
+PY

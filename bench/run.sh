@@ -127,6 +127,17 @@ for b in $only; do
 			$(dset prov lun 8 1G) $(dset prov a 6 512M) $(dset prov b 6 512M)
 		rm -rf "$d.p"
 		;;
+	prov-jobs)
+		# issue 21: apply --jobs 1, 2, 8 on 8 LUNs against a serial sfdisk + mkfs.xfs script,
+		# BENCH_PROV_REPS (default 5) pairs each; $raw/prov-vm.json and results/prov.md
+		ls=$(cut -d' ' -f1-3 /proc/loadavg)
+		# shellcheck disable=SC2046
+		boot prov-jobs 5400 "$top/bench/guest/prov-jobs.sh" --udev --env BENCH_REPS="${BENCH_PROV_REPS:-5}" \
+			$(dset prov-jobs lun 8 1G)
+		python3 "$top/bench/prov_report.py" --from-guest "$raw/prov-jobs.out" "$raw/prov-vm.json" "$ls" \
+			"$(cut -d' ' -f1-3 /proc/loadavg)" "$(git -C "$top" rev-parse --short=12 HEAD)$(git -C "$top" diff --quiet HEAD -- src || echo -dirty)"
+		python3 "$top/bench/prov_report.py" "$raw" "$out/prov.md" >/dev/null
+		;;
 	scale)
 		log "plan scale (host, callgrind)"
 		sizes="12 120 1200 12000"

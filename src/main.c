@@ -752,6 +752,40 @@ static int cmd_inventory(struct args *a)
 
 static int strp_cmp(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
+/* One profile for select, validated lazily: the cheap match first (no schema), the
+ * full load only for a profile that may match. 1 a match; 0 not (*why, *dist
+ * say why); -1 no XML (reported, not considered); -2 it may match but does not
+ * validate (reported with file:line:rule). */
+static int select_one(const char *file, const struct sysinfo *si, char ***why, unsigned *dist)
+{
+        struct profile p;
+        struct diags d = {0};
+        int lr = profile_load_match(file, &p, &d), v = 0;
+        if (lr == 0 && !p.n_disks) {
+                strv_push(why, "no <disks> group: it selects nothing");
+                *dist = UINT_MAX;
+        } else if (lr == 0 && profile_select(&p, si, why, dist) < 0) {
+                v = 0;
+        } else if (lr >= 0) {
+                strv_free(*why);
+                *why = NULL;
+                profile_free(&p);
+                diags_free(&d);
+                d = (struct diags){0};
+                lr = profile_load(file, &p, &d);
+                v = lr < 0 ? -2 : profile_select(&p, si, why, dist) == 0;
+        } else
+                v = -1;
+        if (v < 0) {
+                diags_print(&d, stderr);
+                fprintf(stderr, "storprov select: %s %s\n", file,
+                        v == -2 ? "may match this node but does not validate" : "does not load; not considered");
+        } else
+                profile_free(&p);
+        diags_free(&d);
+        return v;
+}
+
 static int cmd_select(struct args *a)
 {
         if (!a->profiles)
@@ -784,30 +818,23 @@ static int cmd_select(struct args *a)
                 char **why;
                 unsigned distance;
         } *misses = xcalloc(nf ? nf : 1, sizeof(*misses));
-        size_t n_miss = 0, bad = 0;
+        size_t n_miss = 0, bad = 0, invalid = 0;
         for (size_t i = 0; i < nf; i++) {
-                struct profile p;
-                struct diags d = {0};
-                if (profile_load(files[i], &p, &d) < 0) {
-                        diags_print(&d, stderr);
-                        fprintf(stderr, "storprov select: %s does not load; not considered\n", files[i]);
-                        diags_free(&d);
-                        bad++;
-                        continue;
-                }
-                diags_free(&d);
                 char **why = NULL;
                 unsigned dist = 0;
-                if (!p.n_disks) {
-                        strv_push(&why, "no <disks> group: it selects nothing");
-                        dist = UINT_MAX;
-                } else if (profile_select(&p, &si, &why, &dist) == 0)
+                int v = select_one(files[i], &si, &why, &dist);
+                if (v == 1)
                         strv_push(&hits, files[i]);
-                if (why || dist)
+                bad += v < 0;
+                invalid += v == -2;
+                if (v >= 0 && (why || dist))
                         misses[n_miss++] = (struct miss){xstrdup(files[i]), why, dist};
-                profile_free(&p);
+                else
+                        strv_free(why);
         }
         size_t nh = strv_len(hits);
+        if (invalid)
+                nh = 0, strv_free(hits), hits = NULL;
         /* closest first: the smallest count difference */
         for (size_t i = 1; i < n_miss; i++)
                 for (size_t j = i; j > 0 && misses[j - 1].distance > misses[j].distance; j--) {
@@ -843,7 +870,11 @@ static int cmd_select(struct args *a)
                 print_json(j);
                 json_object_put(j);
         }
-        if (nh == 1) {
+        if (invalid) {
+                fprintf(stderr, "storprov select: %zu profile%s in %s that may match this node do%s not validate; "
+                                "refusing to choose\n", invalid, invalid == 1 ? "" : "s", a->profiles, invalid == 1 ? "es" : "");
+                r = EXIT_USAGE;
+        } else if (nh == 1) {
                 if (!a->format || strcmp(a->format, "json"))
                         puts(hits[0]);
                 r = 0;

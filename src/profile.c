@@ -209,7 +209,11 @@ static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
         g->system = bool_attr(n, "system");
         g->hwraid.level = RAID_NONE;
         g->match.rotational = -1;
+        if (l->match_only && !g->id)
+                g->id = xstrdup("?");
         for (xmlNode *c = n->children; c; c = c->next) {
+                if (l->match_only && !is_elem(c, "match"))
+                        continue;
                 if (is_elem(c, "match")) {
                         struct p_match *m = &g->match;
                         m->line = line_of(c);
@@ -517,6 +521,8 @@ static void parse_root(struct loader *l, xmlNode *root, const char *path, struct
                         xmlFree(t);
                 } else if (is_elem(n, "disks"))
                         parse_disks(l, n, ret);
+                else if (l->match_only)
+                        continue;
                 else if (is_elem(n, "md"))
                         parse_md(l, n, ret);
                 else if (is_elem(n, "vg"))
@@ -535,7 +541,8 @@ static void parse_root(struct loader *l, xmlNode *root, const char *path, struct
                         a->reason = attr(n, "reason");
                 }
         }
-        check_sysctls_load(l, ret);
+        if (!l->match_only)
+                check_sysctls_load(l, ret);
         if (!ret->name) {
                 /* default: the file name without directory and .xml, as an identifier
                  * (it is printed into comments of generated files) */
@@ -548,9 +555,9 @@ static void parse_root(struct loader *l, xmlNode *root, const char *path, struct
         }
 }
 
-int profile_load(const char *path, struct profile *ret, struct diags *d)
+static int load(const char *path, struct profile *ret, struct diags *d, bool match_only)
 {
-        struct loader l = {.path = path, .d = d};
+        struct loader l = {.path = path, .d = d, .match_only = match_only};
         struct profile p = {.path = xstrdup(path)};
         int r = 0;
 
@@ -597,11 +604,11 @@ int profile_load(const char *path, struct profile *ret, struct diags *d)
                 goto out;
         }
 
-        if ((r = validate_schema(&l, doc, root, &vctx, &pctx)) < 0)
+        if (!match_only && (r = validate_schema(&l, doc, root, &vctx, &pctx)) < 0)
                 goto out;
         parse_root(&l, root, path, &p);
         if (l.errors)
-                r = -EINVAL;
+                r = match_only ? 1 : -EINVAL;
 out:
         if (vctx)
                 xmlRelaxNGFreeValidCtxt(vctx);
@@ -619,6 +626,16 @@ out:
         else
                 *ret = p;
         return r;
+}
+
+int profile_load(const char *path, struct profile *ret, struct diags *d)
+{
+        return load(path, ret, d, false);
+}
+
+int profile_load_match(const char *path, struct profile *ret, struct diags *d)
+{
+        return load(path, ret, d, true);
 }
 
 

@@ -131,6 +131,13 @@ struct profile {
 /* Parses and validates FILE. On failure returns -EINVAL (or -errno when the file
  * cannot be read) with every problem in d, each naming file:line. */
 int profile_load(const char *path, struct profile *ret, struct diags *d);
+/* The cheap load for select: FILE parsed as XML (size, element count and
+ * DOCTYPE limits kept) with only its <disks> groups and their <match> read,
+ * no schema and no other attribute checked. -EINVAL/-errno as profile_load
+ * when it is no XML; 1 when a <disks> or <match> attribute does not parse
+ * (the match cannot be told: validate it); 0 otherwise. A profile it returns
+ * is fit for profile_select only; one that may match is then profile_load()ed. */
+int profile_load_match(const char *path, struct profile *ret, struct diags *d);
 void profile_free(struct profile *p);
 bool profile_allows(const struct profile *p, const char *rule);
 

@@ -276,7 +276,7 @@ bool check_tree(struct loader *l, xmlNode *n, size_t *count)
                         continue;
                 if (++*count > PROFILE_MAX_ELEMENTS)
                         return false;
-                for (xmlAttr *a = n->properties; a; a = a->next) {
+                for (xmlAttr *a = l->match_only ? NULL : n->properties; a; a = a->next) {
                         struct attr_rule tr;
                         const struct attr_rule *rule = tune_rule((const char *)n->name, (const char *)a->name, &tr);
                         for (size_t i = 0; i < ELEMENTSOF(attr_rules) && !rule; i++)

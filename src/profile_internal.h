@@ -18,6 +18,7 @@ struct loader {
         int *bad_lines;           /* lines our own attribute checks reported */
         size_t n_bad_lines;
         char **pending;           /* line-less libxml2 messages, waiting for the next one with a line */
+        bool match_only;          /* profile_load_match: elements counted, attributes not checked */
 };
 
 /* Adds an error; the same line and message are reported once. */

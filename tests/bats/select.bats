@@ -74,17 +74,54 @@ FLEET="$FIX/fleet"
 	assert_line "        matched sdc"
 }
 
-@test "select: a profile that does not load is reported and skipped; usage errors exit 2" {
+@test "select: a profile that is no XML is reported and skipped; usage errors exit 2" {
 	local dir="$BATS_TEST_TMPDIR/p"
 	mkdir "$dir"
 	cp "$TOP/profiles/grid-3ware-raid5.xml" "$dir/good.xml"
-	cp "$FIX/profiles/bad-schema.xml" "$dir/broken.xml"
+	printf '<profile version="1"><disks id="x">\n' >"$dir/broken.xml"
 	run -0 --separate-stderr "$SP" select --profiles "$dir" --sysroot "$SYSROOT/grid-3ware"
 	[ "$output" = "$dir/good.xml" ]
 	[[ $stderr == *"$dir/broken.xml does not load; not considered"* ]]
 	run -2 "$SP" select --sysroot "$SYSROOT/grid-3ware"
 	assert_output --partial "--profiles DIR is required"
 	run -2 "$SP" select --profiles "$BATS_TEST_TMPDIR/nonexistent"
+}
+
+# lazy validation: the schema is checked only for a profile whose <match> rules may fit the node
+@test "select: a broken profile that cannot match this node is not validated and does not fail select" {
+	local dir="$BATS_TEST_TMPDIR/p"
+	mkdir "$dir"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$dir/good.xml"
+	# valid <disks>/<match>, a schema error further down (md level 3); its vendor is not this node's
+	sed -e 's/count="two"/count="2"/' -e 's/vendor="AMCC"/vendor="NOSUCH"/' "$FIX/profiles/bad-schema.xml" >"$dir/broken.xml"
+	run -2 "$SP" validate --profile "$dir/broken.xml"
+	assert_output --partial 'broken.xml:6: error: <md>: attribute level="3" is not valid'
+	run -0 --separate-stderr "$SP" select --profiles "$dir" --sysroot "$SYSROOT/grid-3ware"
+	[ "$output" = "$dir/good.xml" ]
+	[[ $stderr != *"broken.xml"*"error"* ]]
+	run -0 "$SP" select --profiles "$dir" --sysroot "$SYSROOT/grid-3ware" --format json
+	[ "$(jq -r .selected <<<"$output")" = "$dir/good.xml" ]
+	[ "$(jq -r .not_loaded <<<"$output")" = 0 ]
+	[ "$(jq -r '.matches | length' <<<"$output")" = 1 ]
+}
+
+@test "select: a broken profile that may match this node fails select with file:line:rule" {
+	local dir="$BATS_TEST_TMPDIR/p"
+	mkdir "$dir"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$dir/good.xml"
+	# the good profile's own <disks> (it matches grid-3ware), then an <md> of level 3
+	sed 's|^</profile>|  <md id="m" level="3" devices="lun"/>\n</profile>|' "$TOP/profiles/grid-3ware-raid5.xml" >"$dir/broken.xml"
+	local line
+	line=$(grep -n 'level="3"' "$dir/broken.xml" | cut -d: -f1)
+	run -2 --separate-stderr "$SP" select --profiles "$dir" --sysroot "$SYSROOT/grid-3ware"
+	[ -z "$output" ]
+	[[ $stderr == *"$dir/broken.xml:$line: error: <md>: attribute level=\"3\" is not valid"*"[schema]"* ]]
+	[[ $stderr == *"$dir/broken.xml may match this node but does not validate"* ]]
+	[[ $stderr == *"1 profile in $dir that may match this node does not validate; refusing to choose"* ]]
+	# a <disks> whose count does not parse cannot be matched cheaply: it is validated too
+	cp "$FIX/profiles/bad-schema.xml" "$dir/broken.xml"
+	run -2 --separate-stderr "$SP" select --profiles "$dir" --sysroot "$SYSROOT/grid-3ware"
+	[[ $stderr == *"$dir/broken.xml:3: error: <disks>: attribute count=\"two\" is not a whole number"*"[range]"* ]]
 }
 
 @test "validate: generated disk ids that clash with another id are refused with rule and line" {

@@ -350,9 +350,12 @@ static void test_root_walk(void **state)
         confined(true);
 }
 
-static void test_read_under(void **state)
+/* read_file_under and path_under with the kernel's RESOLVE_BENEATH (one
+ * openat2) and without it (realpath, as on a kernel before 5.6): the same answers. */
+static void read_under(bool walk)
 {
-        (void)state;
+        if (walk)
+                setenv("STORPROV_NO_OPENAT2", "1", 1);
         char *root = mkroot(), *host = mkroot();
         char *p = path_join(root, "a"), *q = path_join(host, "secret");
         FILE *f = fopen(q, "w");
@@ -361,6 +364,7 @@ static void test_read_under(void **state)
         assert_int_equal(symlink(q, p), 0);
         char *s = NULL;
         assert_int_equal(read_file_under(root, p, &s), -ELOOP);
+        assert_false(path_under(root, p));
         /* a linked directory inside the root is fine, one outside is not */
         char *din = path_join(root, "d"), *lin = path_join(root, "lin"), *lout = path_join(root, "lout");
         assert_int_equal(mkdir(din, 0755), 0);
@@ -374,10 +378,46 @@ static void test_read_under(void **state)
         assert_int_equal(read_file_under(root, via, &s), 0);
         assert_string_equal(s, "ok\n");
         free(s);
+        assert_true(path_under(root, via));
         assert_int_equal(read_file_under(root, out, &s), -EXDEV);
+        assert_false(path_under(root, out));
+        /* a relative link that climbs out (as sysfs's ../devices/… would, too far), through a link inside */
+        const char *hb = strrchr(host, '/') + 1;
+        char *climb = xasprintf("../../%s", hb), *lup = path_join(din, "up"), *lup2 = path_join(root, "up2");
+        assert_int_equal(symlink(climb, lup), 0);
+        assert_int_equal(symlink("lin/up", lup2), 0);
+        char *o1 = path_join(lup, "secret"), *o2 = path_join(lup2, "secret");
+        assert_int_equal(read_file_under(root, o1, &s), -EXDEV);
+        assert_int_equal(read_file_under(root, o2, &s), -EXDEV);
+        assert_false(path_under(root, o2));
+        /* an absolute link back into the root is inside (judged on real paths) */
+        char *abs = path_join(root, "abs"), *viaabs = path_join(abs, "f");
+        assert_int_equal(symlink(din, abs), 0);
+        assert_int_equal(read_file_under(root, viaabs, &s), 0);
+        assert_string_equal(s, "ok\n");
+        free(s);
+        assert_true(path_under(root, viaabs));
+        /* missing, and the root itself */
+        char *none = path_join(din, "none");
+        assert_int_equal(read_file_under(root, none, &s), -ENOENT);
+        assert_true(path_under(root, root));
         rm_rf(root);
         rm_rf(host);
         free(root), free(host), free(p), free(q), free(din), free(lin), free(lout), free(fin), free(via), free(out);
+        free(climb), free(lup), free(lup2), free(o1), free(o2), free(abs), free(viaabs), free(none);
+        unsetenv("STORPROV_NO_OPENAT2");
+}
+
+static void test_read_under(void **state)
+{
+        (void)state;
+        read_under(false);
+}
+
+static void test_read_under_realpath(void **state)
+{
+        (void)state;
+        read_under(true);
 }
 
 static void test_geometry_no_wrap(void **state)
@@ -420,7 +460,7 @@ int main(void)
                 cmocka_unit_test(test_fstab_escape),   cmocka_unit_test(test_mountpoints),
                 cmocka_unit_test(test_mdadm_sysctl),   cmocka_unit_test(test_comments),
                 cmocka_unit_test(test_checked_numbers), cmocka_unit_test(test_root_openat2),
-                cmocka_unit_test(test_root_walk),      cmocka_unit_test(test_read_under),
+                cmocka_unit_test(test_root_walk),      cmocka_unit_test(test_read_under), cmocka_unit_test(test_read_under_realpath),
                 cmocka_unit_test(test_geometry_no_wrap),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
