@@ -66,7 +66,9 @@ blank() {
 
 tried=0
 converged=0
-for point in mdadm:after pvcreate:after vgcreate:after lvcreate:after mdadm:during pvcreate:during vgcreate:during lvcreate:during; do
+# KILL_POINTS (comma-separated TOOL:HOW, from the test's --env): the points
+# to try; all eight without it
+for point in $(echo "${KILL_POINTS:-mdadm:after,pvcreate:after,vgcreate:after,lvcreate:after,mdadm:during,pvcreate:during,vgcreate:during,lvcreate:during}" | tr , ' '); do
 	at=${point%%:*}
 	how=${point##*:}
 	k=$(echo "${at}_${how}" | tr '[:lower:]' '[:upper:]')
