@@ -25,7 +25,7 @@ CFLAGS     ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(PKG_CFLAGS) $(CFLAGS)
 
 B          := build
-SRCS       := $(wildcard src/*.c src/plan/*.c src/apply/*.c)
+SRCS       := $(wildcard src/*.c src/*/*.c)
 LIB_SRCS   := $(filter-out src/main.c,$(SRCS))
 LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
@@ -49,14 +49,14 @@ $(B)/tests/%: tests/unit/%.c $(B)/libstorprov.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libstorprov.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
 
-# The schema is assembled into the binary (src/schema.c uses .incbin).
-$(B)/obj/schema.o: src/schema.c profiles/storprov.rng
+# The schema is assembled into the binary (src/input/schema.c uses .incbin).
+$(B)/obj/input/schema.o: src/input/schema.c profiles/storprov.rng
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
 
 # Rebuilt when the version changes (the stamp is rewritten only then).
 $(shell mkdir -p $(B) && echo '$(VERSION)' | cmp -s - $(B)/version.stamp || echo '$(VERSION)' >$(B)/version.stamp)
-$(B)/obj/version.o: src/version.c $(B)/version.stamp
+$(B)/obj/base/version.o: src/base/version.c $(B)/version.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -MMD -MP -c -o $@ $<
 
@@ -85,10 +85,10 @@ ASAN_UNIT  := $(UNIT_SRCS:tests/unit/%.c=$(AB)/tests/%)
 $(AB)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -MMD -MP -c -o $@ $<
-$(AB)/obj/schema.o: src/schema.c profiles/storprov.rng
+$(AB)/obj/input/schema.o: src/input/schema.c profiles/storprov.rng
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
-$(AB)/obj/version.o: src/version.c $(B)/version.stamp
+$(AB)/obj/base/version.o: src/base/version.c $(B)/version.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -c -o $@ $<
 $(AB)/libstorprov.a: $(ASAN_OBJS)
@@ -118,10 +118,10 @@ FUZZ_OBJS    := $(LIB_SRCS:src/%.c=$(FB)/obj/%.o) $(FB)/obj/render_check.o
 $(FB)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
-$(FB)/obj/schema.o: src/schema.c profiles/storprov.rng
+$(FB)/obj/input/schema.o: src/input/schema.c profiles/storprov.rng
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -DSTORPROV_SCHEMA_PATH='"$(CURDIR)/profiles/storprov.rng"' -c -o $@ $<
-$(FB)/obj/version.o: src/version.c $(B)/version.stamp
+$(FB)/obj/base/version.o: src/base/version.c $(B)/version.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -c -o $@ $<
 $(FB)/obj/render_check.o: tests/tools/render_check.c tests/tools/render_check.h

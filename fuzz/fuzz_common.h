@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 
 #define FUZZ_FAIL(...)                                                                                                 \
         do {                                                                                                           \

@@ -9,8 +9,8 @@
 
 #include "fuzz_common.h"
 #include "plan/plan.h"
-#include "profile.h"
-#include "render.h"
+#include "input/profile.h"
+#include "render/render.h"
 
 static struct profile prof;
 static struct plan pl;

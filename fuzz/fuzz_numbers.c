@@ -9,8 +9,8 @@
 
 #define FUZZ_NO_SYSROOTS
 #include "fuzz_common.h"
-#include "geometry.h"
-#include "util.h"
+#include "input/geometry.h"
+#include "base/util.h"
 
 typedef unsigned __int128 u128;
 #define CAP ((u128)1 << 100)

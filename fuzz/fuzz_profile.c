@@ -10,8 +10,8 @@
 
 #include "fuzz_common.h"
 #include "plan/plan.h"
-#include "profile.h"
-#include "render.h"
+#include "input/profile.h"
+#include "render/render.h"
 #include "render_check.h"
 
 static char path[64];

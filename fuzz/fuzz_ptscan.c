@@ -10,7 +10,7 @@
 
 #define FUZZ_NO_SYSROOTS
 #include "fuzz_common.h"
-#include "ptscan.h"
+#include "sys/ptscan.h"
 
 #define SEC 512u
 #define DISK (1024ull * 1024 * 1024)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "sysuse.h"
+#include "discover/sysuse.h"
 
 static size_t grid;
 

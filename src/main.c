@@ -19,20 +19,20 @@
 #include <json.h>
 
 #include "apply/apply.h"
-#include "discover.h"
-#include "geometry.h"
+#include "discover/discover.h"
+#include "input/geometry.h"
 #include "plan/plan.h"
-#include "profile.h"
-#include "exec.h"
-#include "files.h"
-#include "lvmdevices.h"
-#include "offline.h"
-#include "render_ks.h"
-#include "inventory.h"
-#include "render.h"
-#include "sanitize.h"
-#include "util.h"
-#include "version.h"
+#include "input/profile.h"
+#include "sys/exec.h"
+#include "render/files.h"
+#include "plan/lvmdevices.h"
+#include "input/offline.h"
+#include "render/render_ks.h"
+#include "render/inventory.h"
+#include "render/render.h"
+#include "input/sanitize.h"
+#include "base/util.h"
+#include "base/version.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -61,7 +61,7 @@ struct args {
         bool md;
 };
 
-#include "usage.h"
+#include "cli/usage.h"
 
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "apply/sched.h"
-#include "exec.h"
-#include "files.h"
+#include "sys/exec.h"
+#include "render/files.h"
 
 /* ---- the scheduler's view of the steps ------------------------------------------ */
 

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 #include "plan/plan.h"
 
 /* lvm --config used by every lvm call storprov makes: no lvmpolld and no

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec.h"
-#include "lvmdevices.h"
+#include "sys/exec.h"
+#include "plan/lvmdevices.h"
 
 /* Adds one PV unless the file lists it (by path or by the node it resolves to). */
 static int add_pv(struct run *r, const char *pv, const char *text, const char *name, const char *sysdir)

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exec.h"
-#include "gpt.h"
-#include "probe.h"
-#include "ptscan.h"
+#include "sys/exec.h"
+#include "sys/gpt.h"
+#include "sys/probe.h"
+#include "sys/ptscan.h"
 
 char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target)
 {

@@ -15,7 +15,7 @@
  * anything; --wait waits for it instead. The disk locks are released once the
  * steps are done (before the files and mounts), the run lock at the end. */
 #include "apply/internal.h"
-#include "probe.h"
+#include "sys/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
-#include "probe.h"
+#include "sys/exec.h"
+#include "sys/probe.h"
 
 char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr)
 {

@@ -4,7 +4,7 @@
  * Library functions (probe, gpt, dmtable, files) return results; the
  * functions here are the only ones that print. */
 #include "apply/internal.h"
-#include "version.h"
+#include "base/version.h"
 
 #include <inttypes.h>
 #include <json.h>

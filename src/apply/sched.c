@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum st { ST_PENDING, ST_RUNNING, ST_DONE };
 

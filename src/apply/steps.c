@@ -18,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dmtable.h"
-#include "exec.h"
-#include "gpt.h"
-#include "probe.h"
-#include "xfs_sb.h"
+#include "sys/dmtable.h"
+#include "sys/exec.h"
+#include "sys/gpt.h"
+#include "sys/probe.h"
+#include "sys/xfs_sb.h"
 
 /* What a precheck decided. */
 enum pre { PRE_DONE, PRE_RUN };

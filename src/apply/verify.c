@@ -28,12 +28,12 @@
 
 #include <json.h>
 
-#include "dmtable.h"
-#include "exec.h"
-#include "render.h"
-#include "strmap.h"
-#include "version.h"
-#include "xfs_sb.h"
+#include "sys/dmtable.h"
+#include "sys/exec.h"
+#include "render/render.h"
+#include "base/strmap.h"
+#include "base/version.h"
+#include "sys/xfs_sb.h"
 
 static const char *const vstatus_names[] = {
         [V_OK] = "ok", [V_DRIFT] = "drift", [V_MISSING] = "missing", [V_UNCHECKED] = "not-checked",

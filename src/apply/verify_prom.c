@@ -18,8 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "strmap.h"
-#include "version.h"
+#include "base/strmap.h"
+#include "base/version.h"
 
 static const char *const prom_status[] = {
         [V_OK] = "ok", [V_DRIFT] = "drift", [V_MISSING] = "missing", [V_UNCHECKED] = "not-checked",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Checks across objects: tuning, queue memory, sysctls, names. */
 #include "plan/internal.h"
-#include "sanitize.h"
-#include "strmap.h"
+#include "input/sanitize.h"
+#include "base/strmap.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -11,11 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "discover.h"
-#include "geometry.h"
-#include "profile.h"
-#include "tune.h"
-#include "util.h"
+#include "discover/discover.h"
+#include "input/geometry.h"
+#include "input/profile.h"
+#include "input/tune.h"
+#include "base/util.h"
 
 /* Where a value came from. */
 enum val_source { SRC_NONE, SRC_PROFILE, SRC_DERIVED, SRC_DETECTED, SRC_DEFAULT };

@@ -10,8 +10,8 @@
  * The declared ones (the last two) are the kickstart's OS disks. Pure: the
  * machine is what discovery put in sysinfo. */
 #include "plan/internal.h"
-#include "devnames.h"
-#include "sanitize.h"
+#include "discover/devnames.h"
+#include "input/sanitize.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -226,7 +226,7 @@ above() {
 	cd "$TOP"
 	# only the compat header includes the kernel's
 	run -0 grep -rl 'linux/openat2.h' src
-	assert_output src/openat2_compat.h
+	assert_output src/base/openat2_compat.h
 	mkdir -p "$BATS_TEST_TMPDIR/root/etc"
 	echo inside >"$BATS_TEST_TMPDIR/root/etc/marker"
 	ln -s .. "$BATS_TEST_TMPDIR/root/up"
@@ -245,5 +245,5 @@ above() {
 	fi
 	# the confined file code builds warning-free that way too
 	cc -std=c11 -D_GNU_SOURCE -Isrc $(pkg-config --cflags libxml-2.0 json-c) -Wall -Wextra -Wshadow -Werror \
-		-DSTORPROV_NO_OPENAT2_H -c -o "$BATS_TEST_TMPDIR/rootfs.o" src/rootfs.c
+		-DSTORPROV_NO_OPENAT2_H -c -o "$BATS_TEST_TMPDIR/rootfs.o" src/base/rootfs.c
 }

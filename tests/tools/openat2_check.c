@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "openat2_compat.h"
+#include "base/openat2_compat.h"
 
 static long try_open(int rootfd, const char *rel, uint64_t resolve)
 {

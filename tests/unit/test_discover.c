@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 #include "plan/plan.h"
 
 #define GRID_FIXTURE "tests/fixtures/sysroot/grid-3ware"

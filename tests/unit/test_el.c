@@ -12,12 +12,12 @@
 
 #include <cmocka.h>
 
-#include "lvmdevices.h"
-#include "offline.h"
+#include "plan/lvmdevices.h"
+#include "input/offline.h"
 #include "plan/plan.h"
-#include "profile.h"
-#include "render.h"
-#include "render_ks.h"
+#include "input/profile.h"
+#include "render/render.h"
+#include "render/render_ks.h"
 
 /* ---- LVM devices file --------------------------------------------------- */
 

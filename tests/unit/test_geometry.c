@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "geometry.h"
-#include "util.h"
+#include "input/geometry.h"
+#include "base/util.h"
 
 struct row {
         enum raid_level level;

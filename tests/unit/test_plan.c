@@ -13,12 +13,12 @@
 
 #include <cmocka.h>
 
-#include "discover.h"
+#include "discover/discover.h"
 #include "plan/internal.h"
 #include "plan/plan.h"
-#include "profile.h"
-#include "render.h"
-#include "util.h"
+#include "input/profile.h"
+#include "render/render.h"
+#include "base/util.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 

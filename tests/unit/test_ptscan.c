@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "ptscan.h"
+#include "sys/ptscan.h"
 
 #define SEC 512u
 #define MiB (1024u * 1024u)

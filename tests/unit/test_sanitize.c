@@ -13,10 +13,10 @@
 
 #include <cmocka.h>
 
-#include "discover.h"
-#include "geometry.h"
-#include "sanitize.h"
-#include "util.h"
+#include "discover/discover.h"
+#include "input/geometry.h"
+#include "input/sanitize.h"
+#include "base/util.h"
 
 static void test_udev_values(void **state)
 {

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "devnames.h"
-#include "discover.h"
-#include "sysuse.h"
+#include "discover/devnames.h"
+#include "discover/discover.h"
+#include "discover/sysuse.h"
 
 #define GRID "tests/fixtures/sysroot/grid-3ware"
 

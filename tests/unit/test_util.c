@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "strmap.h"
-#include "util.h"
+#include "base/strmap.h"
+#include "base/util.h"
 
 static void test_parse_size(void **state)
 {

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "input/geometry.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/util.h"
+
+static const struct {
+        enum raid_level level;
+        const char *name;
+} level_names[] = {
+        {RAID_0, "raid0"},   {RAID_1, "raid1"},   {RAID_4, "raid4"},   {RAID_5, "raid5"},
+        {RAID_6, "raid6"},   {RAID_10, "raid10"}, {RAID_50, "raid50"}, {RAID_60, "raid60"},
+};
+
+int raid_level_parse(const char *s, enum raid_level *ret)
+{
+        if (!s)
+                return -EINVAL;
+        if (strncasecmp(s, "raid", 4) == 0)
+                s += 4;
+        uint64_t v;
+        if (parse_u64(s, &v) < 0)
+                return -EINVAL;
+        for (size_t i = 0; i < ELEMENTSOF(level_names); i++)
+                if ((uint64_t)level_names[i].level == v) {
+                        *ret = level_names[i].level;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+const char *raid_level_name(enum raid_level l)
+{
+        for (size_t i = 0; i < ELEMENTSOF(level_names); i++)
+                if (level_names[i].level == l)
+                        return level_names[i].name;
+        return "none";
+}
+
+bool raid_level_has_parity(enum raid_level l)
+{
+        return l == RAID_4 || l == RAID_5 || l == RAID_6 || l == RAID_50 || l == RAID_60;
+}
+
+static int fail(char **ret_err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(char **ret_err, const char *fmt, ...)
+{
+        if (ret_err) {
+                struct sbuf b = {0};
+                va_list ap;
+                va_start(ap, fmt);
+                sbuf_vprintf(&b, fmt, ap);
+                va_end(ap);
+                *ret_err = sbuf_steal(&b);
+        }
+        return -EINVAL;
+}
+
+int raid_geometry(const struct raid_desc *d, struct stripe_geom *ret, char **ret_err)
+{
+        char cb[32];
+        unsigned legs = d->legs ? d->legs : 1;
+        unsigned n = d->members;
+        unsigned data = 0, min = 0;
+
+        if (d->level == RAID_NONE) {
+                *ret = (struct stripe_geom){0};
+                return 0;
+        }
+        if (d->level == RAID_1) {
+                if (n < 2)
+                        return fail(ret_err, "raid1 needs at least 2 members, got %u", n);
+                if (d->chunk_bytes)
+                        return fail(ret_err, "raid1 has no chunk: mirrors do not stripe, and mdadm >= 4.2 refuses --chunk on raid1");
+                if (d->legs > 1)
+                        return fail(ret_err, "legs apply to raid50/raid60 only");
+                *ret = (struct stripe_geom){0};
+                return 0;
+        }
+        if (n > GEOM_MAX_MEMBERS)
+                return fail(ret_err, "%u members: at most %u", n, GEOM_MAX_MEMBERS);
+        if (d->legs > 1 && d->level != RAID_50 && d->level != RAID_60)
+                return fail(ret_err, "legs apply to raid50/raid60 only, not %s", raid_level_name(d->level));
+        if (!d->chunk_bytes)
+                return fail(ret_err, "%s needs a chunk size", raid_level_name(d->level));
+        if (d->chunk_bytes % 4096)
+                return fail(ret_err, "chunk %s is not a multiple of 4 KiB", fmt_size_exact(d->chunk_bytes, cb));
+        if (d->chunk_bytes > GEOM_MAX_CHUNK_BYTES)
+                return fail(ret_err, "chunk %s is larger than 1 GiB", fmt_size_exact(d->chunk_bytes, cb));
+        if (d->md && !is_pow2(d->chunk_bytes))
+                return fail(ret_err, "md chunk %s is not a power of 2 (mdadm --chunk needs one)",
+                            fmt_size_exact(d->chunk_bytes, cb));
+
+        switch (d->level) {
+        case RAID_0:
+                min = 2;
+                data = n;
+                break;
+        case RAID_4:
+        case RAID_5:
+                min = 3;
+                data = n - 1;
+                break;
+        case RAID_6:
+                min = 4;
+                data = n - 2;
+                break;
+        case RAID_10: {
+                unsigned near = d->near_copies ? d->near_copies : 2;
+                min = near;
+                data = (n % near == 0) ? n / near : n; /* as raid10_set_limits does */
+                break;
+        }
+        case RAID_50:
+        case RAID_60: {
+                unsigned parity = d->level == RAID_50 ? 1 : 2;
+                if (legs < 2)
+                        return fail(ret_err, "%s needs legs >= 2 (the number of %s groups)", raid_level_name(d->level),
+                                    parity == 1 ? "raid5" : "raid6");
+                if (n % legs)
+                        return fail(ret_err, "%u members do not split evenly into %u legs", n, legs);
+                unsigned per = n / legs;
+                if (per < parity + 2)
+                        return fail(ret_err, "%s legs need at least %u members each, got %u", raid_level_name(d->level),
+                                    parity + 2, per);
+                min = legs * (parity + 2);
+                data = legs * (per - parity);
+                break;
+        }
+        default:
+                return fail(ret_err, "unsupported level");
+        }
+        if (n < min)
+                return fail(ret_err, "%s needs at least %u members, got %u", raid_level_name(d->level), min, n);
+        uint64_t full;
+        if (__builtin_mul_overflow(d->chunk_bytes, (uint64_t)data, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES)
+                return fail(ret_err, "full stripe %u x %s is larger than %s: no array stripes that wide", data,
+                            fmt_size_exact(d->chunk_bytes, cb), "1 TiB");
+
+        ret->su_bytes = d->chunk_bytes;
+        ret->sw = data;
+        ret->full_stripe_bytes = full;
+        ret->parity = raid_level_has_parity(d->level);
+        return 0;
+}
+
+int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t chunk_bytes, bool parity_upper,
+                   struct stripe_geom *ret, char **ret_err)
+{
+        char a[32], b[32];
+        uint64_t full, sw = data_legs;
+        if (data_legs < 1)
+                return fail(ret_err, "no devices to stripe across");
+        if (data_legs > GEOM_MAX_MEMBERS)
+                return fail(ret_err, "%u devices to stripe across: at most %u", data_legs, GEOM_MAX_MEMBERS);
+        if (!chunk_bytes || chunk_bytes % 4096)
+                return fail(ret_err, "stripe chunk %s is not a multiple of 4 KiB", fmt_size_exact(chunk_bytes, a));
+        int r = 0;
+        bool parity = parity_upper;
+        if (lower && lower->su_bytes) {
+                uint64_t F = lower->full_stripe_bytes;
+                parity = parity || lower->parity;
+                if (chunk_bytes % F && F % chunk_bytes) {
+                        if (lower->parity)
+                                return fail(ret_err,
+                                            "chunk %s neither divides nor is a multiple of the underlying full stripe %s: "
+                                            "chunks would straddle the parity stripes of the devices below",
+                                            fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b));
+                        /* a hint, not a parity stripe: nothing pays for it, but say so */
+                        if (ret_err)
+                                *ret_err = xasprintf("chunk %s neither divides nor is a multiple of the stripe %s the "
+                                                     "devices below export; their hint is not followed",
+                                                     fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b));
+                        r = 1;
+                } else if (lower->parity && chunk_bytes < F) {
+                        /* each leg's share of an upper stripe must be a whole lower stripe */
+                        sw = (uint64_t)data_legs * (F / chunk_bytes);
+                }
+        }
+        if (__builtin_mul_overflow(chunk_bytes, sw, &full) || full > GEOM_MAX_FULL_STRIPE_BYTES || sw > UINT32_MAX) {
+                if (r == 1 && ret_err)
+                        free(*ret_err);
+                return fail(ret_err, "full stripe %" PRIu64 " x %s is larger than 1 TiB", sw,
+                            fmt_size_exact(chunk_bytes, a));
+        }
+        *ret = (struct stripe_geom){.su_bytes = chunk_bytes, .sw = (unsigned)sw, .full_stripe_bytes = full,
+                                    .parity = parity};
+        return r;
+}
+
+uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, bool parity_upper, char **ret_why)
+{
+        char a[32], b[32];
+        *ret_why = NULL;
+        if (!lower || !lower->su_bytes)
+                return 0;
+        uint64_t F = lower->full_stripe_bytes;
+        if (parity_upper) {
+                uint64_t c = F & -F; /* the largest power of 2 dividing F ... */
+                while (c > PARITY_MD_MAX_CHUNK_BYTES) /* ... within what a parity md gathers well */
+                        c >>= 1;
+                if (c < 4096)
+                        return 0;
+                if (c == F)
+                        *ret_why = xasprintf("= one full stripe %s of the devices below (a parity md's chunk is kept "
+                                             "to %s or less)",
+                                             fmt_size_exact(F, a), fmt_size_exact(PARITY_MD_MAX_CHUNK_BYTES, b));
+                else
+                        *ret_why = xasprintf("= the largest power of 2 of at most %s that divides the full stripe %s "
+                                             "below: a parity md gathers each stripe in chunk / 4 KiB rows of its "
+                                             "stripe cache, and a wider chunk leaves concurrent writes half gathered",
+                                             fmt_size_exact(PARITY_MD_MAX_CHUNK_BYTES, a), fmt_size_exact(F, b));
+                return c;
+        }
+        if (is_pow2(F) && F >= 4096 && (!limit_bytes || F <= limit_bytes)) {
+                *ret_why = xasprintf("= one full stripe %s of the devices below, so each leg writes whole stripes "
+                                     "of its device in one piece",
+                                     fmt_size_exact(F, a));
+                return F;
+        }
+        if (is_pow2(lower->su_bytes) && lower->su_bytes >= 4096) {
+                *ret_why = xasprintf("= the su %s of the devices below (their full stripe %s is %s)",
+                                     fmt_size_exact(lower->su_bytes, a), fmt_size_exact(F, b),
+                                     is_pow2(F) ? "above the limit" : "not a power of 2");
+                return lower->su_bytes;
+        }
+        uint64_t c = F & -F; /* the largest power of 2 dividing F */
+        if (c < 4096)
+                return 0;
+        *ret_why = xasprintf("the largest power of 2 that divides the full stripe %s below (their su %s is not one)",
+                             fmt_size_exact(F, a), fmt_size_exact(lower->su_bytes, b));
+        return c;
+}
+
+char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes,
+                         bool parity_upper)
+{
+        char a[32], b[32];
+        if (!lower || !lower->su_bytes || !lower->parity || parity_upper)
+                return NULL;
+        uint64_t F = lower->full_stripe_bytes;
+        if (chunk_bytes >= F || F % chunk_bytes || !is_pow2(F) || (limit_bytes && F > limit_bytes))
+                return NULL;
+        return xasprintf("chunk %s is smaller than the full stripe %s of the parity devices below: each leg's share "
+                         "of a full stripe reaches its device in %" PRIu64 " pieces, which it may take as partial-stripe "
+                         "writes (read-modify-write); %s avoids it",
+                         fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b), F / chunk_bytes,
+                         fmt_size_exact(F, (char[32]){0}));
+}
+
+uint64_t partition_align_bytes(const struct stripe_geom *g, uint64_t physical_sector_bytes)
+{
+        uint64_t a = lcm_u64(PARTITION_GRAIN_BYTES, g ? g->full_stripe_bytes : 0);
+        if (!a)
+                return 0; /* overflow: never a silent fallback to 512 */
+        return lcm_u64(a, physical_sector_bytes ? physical_sector_bytes : SECTOR_BYTES);
+}
+
+uint64_t pv_data_alignment_bytes(const struct stripe_geom *g)
+{
+        if (!g || !g->full_stripe_bytes)
+                return 0;
+        return lcm_u64(PARTITION_GRAIN_BYTES, g->full_stripe_bytes); /* 0 on overflow */
+}
+
+uint64_t vg_extent_bytes(uint64_t full_stripe_bytes)
+{
+        if (!full_stripe_bytes)
+                return VG_EXTENT_MIN_BYTES;
+        for (uint64_t k = 1;; k++) {
+                uint64_t e;
+                if (__builtin_mul_overflow(full_stripe_bytes, k, &e))
+                        return 0;
+                if (e < VG_EXTENT_MIN_BYTES)
+                        continue;
+                if (is_pow2(e) || e % (128 * KiB) == 0)
+                        return e;
+                if (k > 1024)
+                        return lcm_u64(full_stripe_bytes, 128 * KiB); /* a multiple of 128 KiB, or 0 on overflow */
+        }
+}
+
+uint64_t xfs_log_su_bytes(const struct stripe_geom *g)
+{
+        if (!g || !g->su_bytes)
+                return 0;
+        uint64_t p = XFS_LOG_SU_MAX_BYTES;
+        while (p > XFS_BLOCK_BYTES && g->su_bytes % p)
+                p >>= 1;
+        return g->su_bytes % p ? 0 : p;
+}
+
+int xfs_validate_stripe(uint64_t su_bytes, unsigned sw, uint64_t sector_bytes, char **ret_err)
+{
+        char a[32];
+        if (!su_bytes && !sw)
+                return 0;
+        if (!su_bytes || !sw)
+                return fail(ret_err, "mkfs.xfs needs su and sw together (su=%" PRIu64 ", sw=%u)", su_bytes, sw);
+        if (su_bytes % XFS_BLOCK_BYTES)
+                return fail(ret_err, "stripe unit %s is not a multiple of the XFS block size (4096)",
+                            fmt_size_exact(su_bytes, a));
+        if (sector_bytes && su_bytes % sector_bytes)
+                return fail(ret_err, "stripe unit %s is not a multiple of the sector size %" PRIu64,
+                            fmt_size_exact(su_bytes, a), sector_bytes);
+        uint64_t swidth;
+        if (__builtin_mul_overflow(su_bytes / SECTOR_BYTES, (uint64_t)sw, &swidth) || swidth > INT32_MAX)
+                return fail(ret_err, "stripe width %u x %s is too large for mkfs.xfs", sw, fmt_size_exact(su_bytes, a));
+        return 0;
+}
+
+uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes)
+{
+        (void)log_su_bytes; /* every log su we derive is <= 256 KiB */
+        return XFS_LOG_SU_MAX_BYTES;
+}
+
+uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, const struct stripe_geom *g)
+{
+        if (!g || !g->parity || !g->su_bytes || !g->sw || !block_bytes || g->full_stripe_bytes % block_bytes)
+                return 0;
+        uint64_t swidth = g->full_stripe_bytes / block_bytes;
+        uint64_t min_s = (16 * MiB + g->full_stripe_bytes - 1) / g->full_stripe_bytes;
+        uint64_t max_s = (1ULL << 40) / g->full_stripe_bytes;
+        if (agsize_blocks % swidth == 0 && gcd_u64(agsize_blocks / swidth, g->sw + 1) == 1 &&
+            gcd_u64(agsize_blocks / swidth, g->sw + 2) == 1)
+                return 0; /* already whole stripes, rotating */
+        uint64_t s0 = (agsize_blocks + swidth / 2) / swidth;
+        /* s0, s0 + 1, s0 - 1, s0 + 2, …: the nearest count coprime to both */
+        for (uint64_t d = 0; d <= 2 * (uint64_t)g->sw + 4; d++) {
+                uint64_t s = d % 2 ? s0 + (d + 1) / 2 : s0 - d / 2;
+                if (d % 2 == 0 && d / 2 > s0)
+                        continue;
+                if (s < min_s || s > max_s)
+                        continue;
+                if (gcd_u64(s, g->sw + 1) == 1 && gcd_u64(s, g->sw + 2) == 1)
+                        return s * swidth;
+        }
+        return 0;
+}
+
+void xfs_stripe_args(const struct stripe_geom *g, char ***argv)
+{
+        char a[32], b[32];
+        if (!g || !g->su_bytes)
+                return;
+        strv_push(argv, "-d");
+        strv_pushf(argv, "su=%s,sw=%u", fmt_size_exact(g->su_bytes, a), g->sw);
+        uint64_t lsu = xfs_log_su_bytes(g);
+        if (lsu) {
+                strv_push(argv, "-l");
+                strv_pushf(argv, "version=2,su=%s", fmt_size_exact(lsu, b));
+        }
+}

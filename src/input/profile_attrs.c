@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The attribute table: every value's accepted form and range, checked before
+ * RELAX NG so that each error names the line, the attribute, the value given
+ * and the form expected. */
+#include "input/profile_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/sanitize.h"
+
+/* ---- the attribute table: every value's accepted form and range ----------- */
+
+enum akind { A_COUNT, A_SIZE, A_LVSIZE, A_IDENT, A_REFS, A_BOOL, A_ENUM, A_GLOB, A_TEXT, A_WORD,
+             A_MOUNTPOINT, A_MOUNTOPTS, A_LABEL, A_SYSCTL_KEY, A_SYSCTL_VALUE };
+
+struct attr_rule {
+        const char *elem, *attr;  /* elem "*": any element */
+        enum akind kind;
+        uint64_t min, max;        /* A_COUNT, A_SIZE: the range; A_GLOB/A_TEXT/A_WORD: length */
+        const char *form;         /* the accepted form, for messages; A_ENUM: the values, blank-separated */
+};
+
+#define K4 (4 * KiB)
+static const struct attr_rule attr_rules[] = {
+        {"profile", "name", A_IDENT, 0, 0, NULL},
+        {"disks", "id", A_IDENT, 0, 0, NULL},
+        {"disks", "count", A_COUNT, 1, 1024, NULL},
+        {"match", "vendor", A_GLOB, 0, 256, NULL},
+        {"match", "model", A_GLOB, 0, 256, NULL},
+        {"match", "serial", A_GLOB, 0, 256, NULL},
+        {"match", "wwn", A_GLOB, 0, 256, NULL},
+        {"match", "path", A_GLOB, 0, 256, NULL},
+        {"match", "name", A_GLOB, 0, 256, NULL},
+        {"match", "min-size", A_SIZE, 0, UINT64_MAX, NULL},
+        {"match", "max-size", A_SIZE, 0, UINT64_MAX, NULL},
+        {"match", "rotational", A_BOOL, 0, 0, NULL},
+        {"hwraid", "level", A_ENUM, 0, 0, "0 1 5 6 10 50 60"},
+        {"hwraid", "members", A_COUNT, 1, 1024, NULL},
+        {"hwraid", "legs", A_COUNT, 1, 1024, NULL},
+        {"hwraid", "chunk", A_SIZE, K4, GiB, NULL},
+        {"partition", "id", A_IDENT, 0, 0, NULL},
+        {"partition", "size", A_LVSIZE, 0, 0, NULL},
+        {"partition", "type", A_ENUM, 0, 0, "linux raid lvm"},
+        {"partition", "name", A_TEXT, 1, 36, NULL},
+        {"md", "id", A_IDENT, 0, 0, NULL},
+        {"md", "name", A_IDENT, 0, 0, NULL},
+        {"md", "level", A_ENUM, 0, 0, "0 1 4 5 6 10"},
+        {"md", "devices", A_REFS, 0, 0, NULL},
+        {"md", "chunk", A_SIZE, K4, GiB, NULL},
+        {"md", "metadata", A_ENUM, 0, 0, "1.0 1.1 1.2"},
+        {"md", "bitmap", A_ENUM, 0, 0, "internal none"},
+        {"md", "layout", A_WORD, 1, 32, NULL},
+        {"md", "parity", A_WORD, 1, 32, NULL},
+        {"md", "spares", A_COUNT, 0, 1024, NULL},
+        {"vg", "id", A_IDENT, 0, 0, NULL},
+        {"vg", "name", A_IDENT, 0, 0, NULL},
+        {"vg", "pvs", A_REFS, 0, 0, NULL},
+        {"vg", "data-alignment", A_SIZE, K4, GiB, NULL},
+        {"vg", "extent-size", A_SIZE, 128 * KiB, 16 * GiB, NULL},
+        {"lv", "name", A_IDENT, 0, 0, NULL},
+        {"lv", "size", A_LVSIZE, 0, 0, NULL},
+        {"lv", "stripes", A_COUNT, 1, 1024, NULL},
+        {"lv", "stripe-size", A_SIZE, K4, GiB, NULL},
+        /* <tune>: from the tune table (src/tune.c), see tune_rule() */
+        {"xfs", "on", A_REFS, 0, 0, NULL},
+        {"xfs", "label", A_LABEL, 0, 0, NULL},
+        {"xfs", "mountpoint", A_MOUNTPOINT, 0, 0, NULL},
+        {"xfs", "mount-options", A_MOUNTOPTS, 0, 0, NULL},
+        {"xfs", "mkfs-options", A_TEXT, 1, 1024, NULL},
+        {"xfs", "system", A_BOOL, 0, 0, NULL},
+        {"xfs", "swalloc", A_BOOL, 0, 0, NULL},
+        {"sysctl", "key", A_SYSCTL_KEY, 0, 0, NULL},
+        {"sysctl", "value", A_SYSCTL_VALUE, 0, 0, NULL},
+        {"allow", "rule", A_ENUM, 0, 0, "queue-memory topology-mismatch sysctl-key"},
+        {"allow", "reason", A_TEXT, 0, 1024, NULL},
+        {"disks", "multipath", A_BOOL, 0, 0, NULL},
+        {"disks", "system", A_BOOL, 0, 0, NULL},
+        {"*", "wipe", A_BOOL, 0, 0, NULL},
+        {"*", "preserve", A_BOOL, 0, 0, NULL},
+};
+
+static bool ident_ok(const char *v)
+{
+        size_t n = strlen(v);
+        if (!n || n > 64 || !((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z')))
+                return false;
+        return strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-") == n;
+}
+
+static bool ref_ok(const char *v)
+{
+        /* ident, or ident.ident / ident/ident */
+        const char *sep = v + strcspn(v, "./");
+        char *a = strndup(v, (size_t)(sep - v));
+        bool ok = a && ident_ok(a) && (!*sep || ident_ok(sep + 1));
+        free(a);
+        return ok;
+}
+
+static bool printable(const char *v, uint64_t min, uint64_t max)
+{
+        size_t n = strlen(v);
+        if (n < min || n > max)
+                return false;
+        for (const char *p = v; *p; p++)
+                if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+                        return false;
+        return true;
+}
+
+static bool enum_ok(const char *v, const char *values)
+{
+        size_t n = strlen(v);
+        for (const char *p = values; *p;) {
+                size_t k = strcspn(p, " ");
+                if (k == n && !strncmp(p, v, n))
+                        return true;
+                p += k + (p[k] == ' ');
+        }
+        return false;
+}
+
+static const char *size_form(uint64_t min, uint64_t max, char *buf, size_t len)
+{
+        char a[32], b[32];
+        if (!min && max == UINT64_MAX)
+                return "a size: digits, an optional fraction that comes to whole bytes, and a unit "
+                       "(K M G T P or KiB…PiB binary, KB…PB decimal, s for 512-byte sectors), such as 64K or 4TB";
+        snprintf(buf, len, "a size from %s to %s, such as 64K", fmt_size_exact(min, a), fmt_size_exact(max, b));
+        return buf;
+}
+
+/* Checks one attribute against its rule; on failure reports the line, the
+ * attribute, the value given and the accepted form. */
+static void check_attr(struct loader *l, xmlNode *n, const struct attr_rule *r, const char *v)
+{
+        char form[256];
+        const char *accepted = NULL, *why = "is not valid";
+        uint64_t u;
+        int rc;
+        switch (r->kind) {
+        case A_COUNT:
+                if ((rc = parse_uint_range(v, r->min, r->max, &u)) < 0) {
+                        why = rc == -ERANGE ? "is out of range" : "is not a whole number";
+                        snprintf(form, sizeof(form), "a whole number from %" PRIu64 " to %" PRIu64 "%s%s", r->min,
+                                 r->max, r->form ? " " : "", r->form ? r->form : "");
+                        accepted = form;
+                }
+                break;
+        case A_SIZE:
+                if ((rc = parse_size(v, &u)) < 0 || u < r->min || u > r->max) {
+                        why = rc == -ERANGE || (rc == 0) ? "is out of range" : "is not a size";
+                        accepted = size_form(r->min, r->max, form, sizeof(form));
+                }
+                break;
+        case A_LVSIZE: {
+                const char *pct = strchr(v, '%');
+                if (pct) {
+                        char *num = strndup(v, (size_t)(pct - v));
+                        bool ok = num && parse_uint_range(num, 1, 100, &u) == 0 &&
+                                  (!strcmp(pct, "%") || !strcmp(pct, "%VG") || !strcmp(pct, "%FREE"));
+                        free(num);
+                        if (!ok)
+                                accepted = "a percentage from 1% to 100%, optionally followed by VG or FREE (50%FREE)";
+                } else if ((rc = parse_size(v, &u)) < 0 || u == 0) {
+                        why = rc == -ERANGE ? "is out of range" : "is not a size";
+                        accepted = "a size above 0 such as 500G or 4TB, or a percentage such as 100% or 50%FREE";
+                }
+                break;
+        }
+        case A_IDENT:
+                if (!ident_ok(v))
+                        accepted = "an identifier: a letter, then up to 63 letters, digits, _ + or -";
+                break;
+        case A_REFS: {
+                char **refs = strv_split(v, " \t\n");
+                bool ok = refs != NULL && strv_len(refs) <= 1024;
+                for (size_t i = 0; ok && refs[i]; i++)
+                        ok = ref_ok(refs[i]);
+                strv_free(refs);
+                if (!ok)
+                        accepted = "1 to 1024 blank-separated references: an id, or id.part / vg/lv";
+                break;
+        }
+        case A_BOOL:
+                if (strcmp(v, "true") && strcmp(v, "false"))
+                        accepted = "true or false";
+                break;
+        case A_ENUM:
+                if (!enum_ok(v, r->form)) {
+                        snprintf(form, sizeof(form), "one of: %s", r->form);
+                        accepted = form;
+                }
+                break;
+        case A_GLOB:
+        case A_TEXT:
+                if (!printable(v, r->min, r->max)) {
+                        snprintf(form, sizeof(form), "%" PRIu64 " to %" PRIu64 " printable ASCII characters, no control characters",
+                                 r->min, r->max);
+                        accepted = form;
+                }
+                break;
+        case A_WORD:
+                if (!printable(v, r->min, r->max) || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(v))
+                        accepted = "a word of lower-case letters, digits and - (such as left-symmetric)";
+                break;
+        case A_MOUNTPOINT: {
+                const char *w = NULL;
+                char *norm = mountpoint_normalize(v, &w);
+                free(norm);
+                if (!norm) {
+                        snprintf(form, sizeof(form), "an absolute path inside the root (%s)", w);
+                        accepted = form;
+                }
+                break;
+        }
+        case A_MOUNTOPTS:
+                if (!mount_options_safe(v))
+                        accepted = "comma-separated mount options of letters, digits and ._=:/+@- (no blanks; fstab "
+                                   "fields cannot hold them)";
+                break;
+        case A_LABEL:
+                if (!printable(v, 1, 12) || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-%") !=
+                                                    strlen(v))
+                        accepted = "1 to 12 letters, digits, _ - or %n";
+                break;
+        case A_SYSCTL_KEY:
+                if (!sysctl_key_safe(v))
+                        accepted = "a sysctl key: lower-case words joined by dots, such as vm.dirty_ratio";
+                break;
+        case A_SYSCTL_VALUE:
+                if (!sysctl_value_safe(v))
+                        accepted = "1 to 256 printable ASCII characters, no leading or trailing blank";
+                break;
+        }
+        if (!accepted)
+                return;
+        char *obj = xasprintf("<%s>", (const char *)n->name);
+        char *shown = comment_dup(v);
+        char *msg = xasprintf("attribute %s=\"%s\" %s: expected %s", r->attr, shown, why, accepted);
+        loader_error(l, line_of(n), obj, r->kind == A_COUNT || r->kind == A_SIZE ? "range" : "schema", msg);
+        l->bad_lines = xrealloc(l->bad_lines, (l->n_bad_lines + 1) * sizeof(int));
+        l->bad_lines[l->n_bad_lines++] = line_of(n);
+        free(msg);
+        free(shown);
+        free(obj);
+}
+
+/* The rule of a <tune> attribute, from the one tune table. */
+static const struct attr_rule *tune_rule(const char *elem, const char *attr, struct attr_rule *buf)
+{
+        if (strcmp(elem, "tune"))
+                return NULL;
+        for (int a = 0; a < _TUNE_MAX; a++) {
+                const struct tune_def *d = &tune_defs[a];
+                if (strcmp(d->xml, attr) || d->type == TUNE_SECONDS) /* seconds: the schema's pattern */
+                        continue;
+                *buf = (struct attr_rule){.elem = "tune", .attr = d->xml, .min = d->min, .max = d->max, .form = d->form,
+                                          .kind = d->type == TUNE_UINT ? A_COUNT : A_ENUM};
+                return buf;
+        }
+        return NULL;
+}
+
+/* Every attribute of every element against the table, before RELAX NG, so
+ * that a bad value is reported with its form rather than as "failed to
+ * validate attributes". Counts the elements; returns false past the cap. */
+bool check_tree(struct loader *l, xmlNode *n, size_t *count)
+{
+        for (; n; n = n->next) {
+                if (n->type != XML_ELEMENT_NODE)
+                        continue;
+                if (++*count > PROFILE_MAX_ELEMENTS)
+                        return false;
+                for (xmlAttr *a = l->match_only ? NULL : n->properties; a; a = a->next) {
+                        struct attr_rule tr;
+                        const struct attr_rule *rule = tune_rule((const char *)n->name, (const char *)a->name, &tr);
+                        for (size_t i = 0; i < ELEMENTSOF(attr_rules) && !rule; i++)
+                                if ((!strcmp(attr_rules[i].elem, "*") || !strcmp(attr_rules[i].elem, (const char *)n->name)) &&
+                                    !strcmp(attr_rules[i].attr, (const char *)a->name))
+                                        rule = &attr_rules[i];
+                        if (!rule)
+                                continue; /* RELAX NG names unknown attributes */
+                        xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+                        check_attr(l, n, rule, v ? (const char *)v : "");
+                        xmlFree(v);
+                }
+                if (!check_tree(l, n->children, count))
+                        return false;
+        }
+        return true;
+}
+

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "sys/probe.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <blkid.h>
+
+#include "base/util.h"
+
+static void add_sig(struct probe_result *r, const char *type, const char *uuid, const char *label, uint64_t off,
+                    bool table)
+{
+        r->sigs = xrealloc(r->sigs, (r->n_sigs + 1) * sizeof(*r->sigs));
+        r->sigs[r->n_sigs++] = (struct signature){.type = xstrdup(type),
+                                                  .uuid = xstrdup(uuid),
+                                                  .label = xstrdup(label),
+                                                  .offset_bytes = off,
+                                                  .table = table};
+}
+
+/* Every signature libblkid finds in fd's window (offset, size; 0: to the end), as wipefs -n lists
+ * them; only_type limits the probers to one superblock type. */
+static int probe_fd(int fd, uint64_t offset, uint64_t size, const char *only_type, struct probe_result *ret)
+{
+        *ret = (struct probe_result){0};
+        blkid_probe pr = blkid_new_probe();
+        if (!pr)
+                return -ENOMEM;
+        int r = 0;
+        if (blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) < 0) {
+                r = -EINVAL;
+                goto out;
+        }
+        blkid_probe_enable_superblocks(pr, 1);
+        blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID | BLKID_SUBLKS_LABEL |
+                                                      BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
+        if (only_type) {
+                char *names[] = {(char *)only_type, NULL};
+                blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN, names);
+        } else {
+                blkid_probe_enable_partitions(pr, 1);
+                blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+        }
+        /* every signature, not just the first (as wipefs -n lists them) */
+        for (;;) {
+                int rc = blkid_do_probe(pr);
+                if (rc == 1)
+                        break;
+                if (rc < 0) {
+                        r = -EIO;
+                        break;
+                }
+                const char *type = NULL, *uuid = NULL, *label = NULL, *off = NULL;
+                bool table = false;
+                if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0)
+                        table = blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0;
+                blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
+                blkid_probe_lookup_value(pr, "LABEL", &label, NULL);
+                if (blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL) < 0)
+                        blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
+                uint64_t o = 0;
+                if (off)
+                        (void)parse_u64(off, &o);
+                if (type)
+                        add_sig(ret, type, uuid, label, o, table);
+        }
+out:
+        blkid_free_probe(pr);
+        if (r < 0)
+                probe_result_free(ret);
+        return r;
+}
+
+int probe_signatures_fd(int fd, uint64_t offset, uint64_t size, struct probe_result *ret)
+{
+        return probe_fd(fd, offset, size, NULL, ret);
+}
+
+int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret)
+{
+        *ret = (struct probe_result){0};
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        int r = probe_fd(fd, offset, size, NULL, ret);
+        close(fd);
+        return r;
+}
+
+int shadow_open(struct shadow *s, uint64_t size)
+{
+        s->fd = memfd_create("storprov-shadow", MFD_CLOEXEC);
+        s->size = size;
+        if (s->fd < 0)
+                return -errno;
+        if (ftruncate(s->fd, (off_t)size) < 0) {
+                int e = -errno;
+                shadow_close(s);
+                return e;
+        }
+        return 0;
+}
+
+int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len)
+{
+        for (size_t done = 0; done < len;) {
+                ssize_t n = pwrite(s->fd, (const char *)buf + done, len - done, (off_t)(off + done));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return n < 0 ? -errno : -EIO;
+                done += (size_t)n;
+        }
+        return 0;
+}
+
+int probe_shadow(const struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+                 struct probe_result *ret)
+{
+        return probe_fd(s->fd, offset, size, only_type, ret);
+}
+
+void shadow_close(struct shadow *s)
+{
+        if (s->fd >= 0)
+                close(s->fd);
+        s->fd = -1;
+}
+
+void probe_result_free(struct probe_result *r)
+{
+        for (size_t i = 0; i < r->n_sigs; i++) {
+                free(r->sigs[i].type);
+                free(r->sigs[i].uuid);
+                free(r->sigs[i].label);
+        }
+        free(r->sigs);
+        *r = (struct probe_result){0};
+}
+
+const struct signature *probe_find(const struct probe_result *r, const char *type)
+{
+        for (size_t i = 0; i < r->n_sigs; i++)
+                if (streq_ptr(r->sigs[i].type, type))
+                        return &r->sigs[i];
+        return NULL;
+}
+
+char *probe_describe(const struct probe_result *r)
+{
+        struct sbuf b = {0};
+        for (size_t i = 0; i < r->n_sigs; i++) {
+                const struct signature *s = &r->sigs[i];
+                sbuf_printf(&b, "%s%s", i ? ", " : "", s->type);
+                if (s->uuid || s->label) {
+                        sbuf_puts(&b, " (");
+                        if (s->label)
+                                sbuf_printf(&b, "label %s%s", s->label, s->uuid ? ", " : "");
+                        if (s->uuid)
+                                sbuf_printf(&b, "uuid %s", s->uuid);
+                        sbuf_puts(&b, ")");
+                }
+        }
+        return sbuf_steal(&b);
+}
+
+/* major:minor of every partition of the device, plus the device itself. */
+static size_t family(const char *sysroot, unsigned major, unsigned minor, dev_t **ret, char ***ret_names)
+{
+        size_t n = 0;
+        *ret = NULL;
+        *ret_names = NULL;
+        char rel[64];
+        snprintf(rel, sizeof rel, "sys/dev/block/%u:%u", major, minor);
+        char *dir = path_join(sysroot, rel);
+        char *real = realpath(dir, NULL);
+        *ret = xrealloc(*ret, sizeof(dev_t));
+        (*ret)[n++] = makedev(major, minor);
+        const char *base = real ? strrchr(real, '/') : NULL;
+        strv_push(ret_names, base ? base + 1 : "?");
+        DIR *d = real ? opendir(real) : NULL;
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+                if (de->d_name[0] == '.')
+                        continue;
+                char *pf = xasprintf("%s/%s/partition", real, de->d_name);
+                char *devf = xasprintf("%s/%s/dev", real, de->d_name);
+                unsigned ma, mi;
+                char *v = access(pf, F_OK) == 0 ? read_line_file(devf) : NULL;
+                if (v && sscanf(v, "%u:%u", &ma, &mi) == 2) {
+                        *ret = xrealloc(*ret, (n + 1) * sizeof(dev_t));
+                        (*ret)[n++] = makedev(ma, mi);
+                        strv_push(ret_names, de->d_name);
+                }
+                free(v);
+                free(pf);
+                free(devf);
+        }
+        if (d)
+                closedir(d);
+        free(real);
+        free(dir);
+        return n;
+}
+
+char *probe_in_use(const char *sysroot, unsigned major, unsigned minor)
+{
+        dev_t *devs;
+        char **names;
+        size_t n = family(sysroot, major, minor, &devs, &names);
+        struct sbuf b = {0};
+
+        /* mounted: mountinfo field 3 is major:minor, field 5 the mountpoint */
+        char *mi_path = path_join(sysroot, "proc/self/mountinfo");
+        FILE *f = fopen(mi_path, "re");
+        char line[4096];
+        while (f && fgets(line, sizeof line, f)) {
+                unsigned ma, mn;
+                char mp[2048];
+                if (sscanf(line, "%*d %*d %u:%u %*s %2047s", &ma, &mn, mp) != 3)
+                        continue;
+                for (size_t i = 0; i < n; i++)
+                        if (makedev(ma, mn) == devs[i])
+                                sbuf_printf(&b, "%s%s is mounted at %s", b.len ? "; " : "", names[i], mp);
+        }
+        if (f)
+                fclose(f);
+        free(mi_path);
+
+        /* swap: /proc/swaps names device paths */
+        char *sw_path = path_join(sysroot, "proc/swaps");
+        f = fopen(sw_path, "re");
+        while (f && fgets(line, sizeof line, f)) {
+                char dev[1024];
+                struct stat st;
+                if (sscanf(line, "%1023s", dev) != 1 || dev[0] != '/' || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
+                        continue;
+                for (size_t i = 0; i < n; i++)
+                        if (st.st_rdev == devs[i])
+                                sbuf_printf(&b, "%s%s is active swap", b.len ? "; " : "", names[i]);
+        }
+        if (f)
+                fclose(f);
+        free(sw_path);
+
+        /* holders: md or dm built on it */
+        for (size_t i = 0; i < n; i++) {
+                char rel[96];
+                snprintf(rel, sizeof rel, "sys/dev/block/%u:%u/holders", major(devs[i]), minor(devs[i]));
+                char *hp = path_join(sysroot, rel);
+                DIR *d = opendir(hp);
+                struct dirent *de;
+                while (d && (de = readdir(d)))
+                        if (de->d_name[0] != '.')
+                                sbuf_printf(&b, "%s%s is held by %s", b.len ? "; " : "", names[i], de->d_name);
+                if (d)
+                        closedir(d);
+                free(hp);
+        }
+        free(devs);
+        strv_free(names);
+        return b.len ? sbuf_steal(&b) : (free(b.s), NULL);
+}
+
+/* "LABEL=x", "UUID=y", "/dev/sda2", "hd:LABEL=x:/path" → a device path, or NULL */
+static char *resolve_spec(const char *spec)
+{
+        char *s = xstrdup(spec);
+        if (startswith(s, "hd:")) {
+                memmove(s, s + 3, strlen(s + 3) + 1);
+                /* hd:DEV:PATH — the path part follows the last ':' after the device spec */
+                char *colon = strchr(startswith(s, "/dev/") ? s : (strchr(s, '=') ? strchr(s, '=') : s), ':');
+                if (colon)
+                        *colon = 0;
+        }
+        char *dev = NULL;
+        if (s[0] == '/')
+                dev = xstrdup(s);
+        else if (strchr(s, '=')) {
+                char *v = blkid_evaluate_tag(s, NULL, NULL);
+                dev = xstrdup(v);
+                free(v);
+        }
+        free(s);
+        return dev;
+}
+
+char *probe_boot_device(const char *sysroot, unsigned major, unsigned minor)
+{
+        char *cmdline_path = path_join(sysroot, "proc/cmdline");
+        char *cmdline = read_line_file(cmdline_path);
+        free(cmdline_path);
+        if (!cmdline)
+                return NULL;
+        static const char *const keys[] = {"root=", "inst.stage2=", "inst.repo=", "inst.ks=", "rd.live.image.dev="};
+        dev_t *devs;
+        char **names;
+        size_t n = family(sysroot, major, minor, &devs, &names);
+        char *found = NULL;
+        char **words = strv_split(cmdline, " ");
+        for (size_t w = 0; words && words[w] && !found; w++) {
+                for (size_t k = 0; k < ELEMENTSOF(keys) && !found; k++) {
+                        if (!startswith(words[w], keys[k]))
+                                continue;
+                        const char *spec = words[w] + strlen(keys[k]);
+                        if (!strcmp(keys[k], "inst.stage2=") || !strcmp(keys[k], "inst.repo=") ||
+                            !strcmp(keys[k], "inst.ks="))
+                                if (!startswith(spec, "hd:"))
+                                        continue;
+                        char *dev = resolve_spec(spec);
+                        struct stat st;
+                        if (dev && stat(dev, &st) == 0 && S_ISBLK(st.st_mode))
+                                for (size_t i = 0; i < n; i++)
+                                        if (st.st_rdev == devs[i])
+                                                found = xasprintf("%s is the boot device (%s on the kernel command line)",
+                                                                  names[i], words[w]);
+                        free(dev);
+                }
+        }
+        strv_free(words);
+        free(devs);
+        strv_free(names);
+        free(cmdline);
+        return found;
+}
+
+char *probe_open_by(const char *path)
+{
+        struct stat want;
+        if (stat(path, &want) < 0)
+                return NULL;
+        bool blk = S_ISBLK(want.st_mode);
+        DIR *proc = opendir("/proc");
+        if (!proc)
+                return NULL;
+        struct sbuf b = {0};
+        pid_t self = getpid();
+        for (struct dirent *e; (e = readdir(proc));) {
+                char *end = NULL;
+                long pid = strtol(e->d_name, &end, 10);
+                if (!end || *end || pid <= 0 || pid == self)
+                        continue;
+                _cleanup_free_ char *fddir = xasprintf("/proc/%ld/fd", pid);
+                DIR *fds = opendir(fddir);
+                if (!fds)
+                        continue;
+                bool has = false;
+                for (struct dirent *f; !has && (f = readdir(fds));) {
+                        if (f->d_name[0] == '.')
+                                continue;
+                        struct stat st;
+                        if (fstatat(dirfd(fds), f->d_name, &st, 0) < 0)
+                                continue;
+                        has = blk ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev
+                                  : st.st_dev == want.st_dev && st.st_ino == want.st_ino;
+                }
+                closedir(fds);
+                if (!has)
+                        continue;
+                _cleanup_free_ char *cf = xasprintf("/proc/%ld/comm", pid);
+                _cleanup_free_ char *comm = read_line_file(cf);
+                sbuf_printf(&b, "%spid %ld (%s)", b.len ? ", " : "", pid, comm ? comm : "?");
+        }
+        closedir(proc);
+        return b.s;
+}
