@@ -31,7 +31,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img unit-tests
+.PHONY: all check check-layers check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img unit-tests
 
 all: $(B)/storprov
 
@@ -148,6 +148,11 @@ check: all $(UNIT_BINS) check-tools asan fuzz-build
 
 # The unit tests built, not run (the spec's %check runs them).
 unit-tests: $(UNIT_BINS)
+
+# The shape of src/ (scripts/check-layers.py): rooms, include direction, no
+# include or call circle (nm of the objects), function and file lengths.
+check-layers: $(LIB_OBJS)
+	@SUITES=layers tests/run-all.sh
 
 check-unit: $(UNIT_BINS)
 	@SUITES=unit tests/run-all.sh

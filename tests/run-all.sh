@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test suite and prints one closing line: "N passed, N failed".
-# SUITES (space-separated) picks a subset: unit bats asan fuzz geometry root vm
-# vm-harness (default: all but vm-harness; VM_TESTS="tests/vm/a.bats ..."
-# narrows the vm suite). asan runs the unit and bats suites again against
+# SUITES (space-separated) picks a subset: layers unit bats asan fuzz geometry
+# root vm vm-harness (default: all but vm-harness; VM_TESTS="tests/vm/a.bats
+# ..." narrows the vm suite). layers is scripts/check-layers.py, the shape of
+# src/ (make check-layers). asan runs the unit and bats suites again against
 # the ASan+UBSan build (make asan); fuzz is a short libFuzzer pass (make
 # fuzz-build; FUZZ_SECONDS each, default 5) plus the regression inputs.
 # Every suite speaks TAP; a suite that cannot run is counted as a failure,
@@ -11,7 +12,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 export LC_ALL=C STORPROV_TOP="$top"
-suites=${SUITES:-unit bats asan fuzz geometry root vm}
+suites=${SUITES:-layers unit bats asan fuzz geometry root vm}
 results=build/results
 mkdir -p "$results"
 passed=0 failed=0 skipped=0
@@ -47,6 +48,10 @@ run_tap() { # name command...
 run_suite() { # suite
 	local s=$1
 	case $s in
+	layers)
+		# the objects of build/obj (make all) give the call graph
+		run_tap "layers" python3 scripts/check-layers.py --objs build/obj --known scripts/check-layers.known
+		;;
 	unit)
 		for t in build/tests/test_*; do
 			[ -x "$t" ] || continue

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
+ * src/apply/: a plan carried out on the devices: inspect before the first write, run, verify, report.
  * Apply: carry out a plan on real block devices. */
 #pragma once
 

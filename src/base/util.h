@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
+ * src/base/: memory, strings, sizes, integer maths, diagnostics, string maps, root-confined files; no other room.
  * storprov — small helpers shared by every layer: memory, string buffers,
  * string vectors, sizes with units, integer maths, diagnostics. No I/O here
  * except the atomic file writer and the file slurper at the bottom. */

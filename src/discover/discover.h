@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
+ * src/discover/: what the machine has, read-only: sysfs, the udev database, the system's own disks, device names.
  * Discovery: what block devices the machine has, read from sysfs, the udev
  * database and /proc/meminfo under a sysroot ("/" on a live system, or a
  * captured tree in tests). Read-only; knows nothing of profiles or plans. */

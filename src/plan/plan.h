@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
+ * src/plan/: the pure planner: a profile and a machine in, a closed plan out (no I/O, no globals).
  * The plan: a closed model of what storprov will build. plan_build() is a
  * pure function from (profile, discovered devices, options) to a plan:
  * every object with its derived geometry and where each value came from,

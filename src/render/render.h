@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
+ * src/render/: the plan as text: config files, kickstart include, plan and inventory output, their write under --root.
  * Renderers: pure functions from a plan (and, for files storprov shares with
  * others, the existing content) to the text of a config file. Writing is the
  * caller's business (write_file_atomic under --root). */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
+ * src/sys/: thin adapters to the kernel and tools: exec, libblkid, libparted, libdevmapper, SELinux, XFS superblock.
  * Children by argv, never by shell string. The caller logs each command (apply's
  * event list) with the quoting the plan shows, so plan, log and test fakes read alike. */
 #pragma once
