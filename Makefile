@@ -40,7 +40,7 @@ $(B)/obj/%.o: src/%.c
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/libstorprov.a: $(LIB_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/storprov: $(B)/obj/main.o $(B)/libstorprov.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
@@ -92,7 +92,7 @@ $(AB)/obj/base/version.o: src/base/version.c $(B)/version.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -DSTORPROV_VERSION='"$(VERSION)"' -c -o $@ $<
 $(AB)/libstorprov.a: $(ASAN_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(AB)/storprov: $(AB)/obj/main.o $(AB)/libstorprov.a
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
 $(AB)/tests/%: tests/unit/%.c $(AB)/libstorprov.a
@@ -131,7 +131,7 @@ $(FB)/obj/render_check.o: tests/tools/render_check.c tests/tools/render_check.h
 # writer, so libparted (whose constructor reads past a heap buffer under
 # ASan, see tests/asan.supp) is not even loaded.
 $(FB)/libstorprov.a: $(FUZZ_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(FB)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FB)/libstorprov.a
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libstorprov.a -Wl,--as-needed $(PKG_LIBS) $(LDFLAGS)
 -include $(FUZZ_OBJS:.o=.d)

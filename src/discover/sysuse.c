@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "discover/devnames.h"
-#include "input/sanitize.h"
 #include "base/strmap.h"
 
 #define MAX_ERRORS 8

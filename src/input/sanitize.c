@@ -365,29 +365,3 @@ bool sysctl_key_allowed(const char *key)
                         return true;
         return false;
 }
-
-/* ---- comments ------------------------------------------------------------ */
-
-void comment_text(struct sbuf *b, const char *s)
-{
-        if (!s) {
-                sbuf_puts(b, "(none)");
-                return;
-        }
-        size_t n = 0;
-        for (const char *p = s; *p; p++, n++) {
-                if (n == 200) {
-                        sbuf_puts(b, "...");
-                        return;
-                }
-                unsigned char c = (unsigned char)*p;
-                sbuf_printf(b, "%c", c >= 0x20 && c < 0x7f ? (char)c : '?');
-        }
-}
-
-char *comment_dup(const char *s)
-{
-        struct sbuf b = {0};
-        comment_text(&b, s);
-        return sbuf_steal(&b);
-}

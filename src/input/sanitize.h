@@ -120,9 +120,3 @@ extern const char sysctl_allowed_text[];
 
 /* ---- comments ------------------------------------------------------------ */
 
-/* Appends s to b with every byte outside printable ASCII (and so every
- * newline) replaced by '?'; at most 200 characters, then "...". NULL as
- * "(none)". */
-void comment_text(struct sbuf *b, const char *s);
-/* The same into a new string. */
-char *comment_dup(const char *s);
