@@ -548,16 +548,16 @@ static void find_in_use(struct run *r, size_t di)
 }
 
 /* The partitions the plan puts on disk di (also when preserved: no step). */
-static struct pl_part *planned_parts(const struct plan *pl, size_t di, size_t *ret_n)
+static struct gpt_part *planned_parts(const struct plan *pl, size_t di, size_t *ret_n)
 {
-        struct pl_part *want = NULL;
+        struct gpt_part *want = NULL;
         size_t n = 0;
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *q = &pl->objs[i];
                 if (q->kind != OBJ_PART || q->parent != di)
                         continue;
                 want = xrealloc(want, (n + 1) * sizeof(*want));
-                want[n] = (struct pl_part){.number = q->part.number, .name = q->part.name};
+                want[n] = (struct gpt_part){.number = q->part.number, .name = q->part.name};
                 part_sectors(pl, i, &want[n].first_sector, &want[n].last_sector);
                 n++;
         }
@@ -580,7 +580,7 @@ static char *grown_advice(struct run *r, size_t di, const char *path, const char
             !uuid_eq(guid, d->disk.gpt_guid))
                 return NULL;
         size_t n_want, last = 0;
-        _cleanup_free_ struct pl_part *want = planned_parts(pl, di, &n_want);
+        _cleanup_free_ struct gpt_part *want = planned_parts(pl, di, &n_want);
         if (!n_want || n_want != n_have)
                 return NULL;
         for (size_t i = 1; i < n_want; i++)
@@ -669,7 +669,7 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
                 return;
         }
         size_t n_want;
-        struct pl_part *want = planned_parts(r->pl, di, &n_want);
+        struct gpt_part *want = planned_parts(r->pl, di, &n_want);
         bool ours = !strcmp(label, "gpt") && gpt_matches(*have, *n_have, want, n_want);
         free(want);
         _cleanup_free_ char *grown = NULL;

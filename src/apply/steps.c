@@ -160,7 +160,14 @@ static int gpt_write_step(struct run *r, size_t si, char **ret_err)
         const struct pl_step *s = STEP(r, si);
         const struct pl_obj *d = STEP_OBJ(r, si);
         _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
-        return gpt_write(path, d->sector_bytes, s->disk_guid, s->parts, s->n_parts, ret_err);
+        _cleanup_free_ struct gpt_part *want = xcalloc(s->n_parts ? s->n_parts : 1, sizeof(*want));
+        for (size_t i = 0; i < s->n_parts; i++) {
+                const struct pl_part *p = &s->parts[i];
+                want[i] = (struct gpt_part){.number = p->number, .first_sector = p->first_sector,
+                                            .last_sector = p->last_sector, .raid = p->type == PART_RAID,
+                                            .lvm = p->type == PART_LVM, .name = p->name, .guid = p->guid};
+        }
+        return gpt_write(path, d->sector_bytes, s->disk_guid, want, s->n_parts, ret_err);
 }
 
 static void gpt_done(struct run *r, size_t si, int rc, const char *err)

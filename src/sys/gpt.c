@@ -180,7 +180,7 @@ void gpt_parts_free(struct gpt_part *p, size_t n)
         free(p);
 }
 
-bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_part *want, size_t n_want)
+bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct gpt_part *want, size_t n_want)
 {
         if (n_have != n_want)
                 return false;
@@ -239,7 +239,7 @@ void uuid_generate(unsigned char out[16])
         out[8] = (unsigned char)((out[8] & 0x3f) | 0x80);
 }
 
-static void guids_queue(const char *disk_guid, const struct pl_part *parts, size_t n)
+static void guids_queue(const char *disk_guid, const struct gpt_part *parts, size_t n)
 {
         guid_n = guid_next = 0;
         if (!disk_guid || n + 1 > ELEMENTSOF(guid_queue) || !guid_parse(disk_guid, guid_queue[0]))
@@ -266,7 +266,7 @@ int gpt_disk_guid(const char *dev, uint64_t sector_bytes, char ret[static 37])
         return 0;
 }
 
-int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, const struct pl_part *parts, size_t n,
+int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, const struct gpt_part *parts, size_t n,
               char **ret_err)
 {
         int r = 0;
@@ -296,7 +296,7 @@ int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, con
                 goto close;
         }
         for (size_t i = 0; i < n; i++) {
-                const struct pl_part *p = &parts[i];
+                const struct gpt_part *p = &parts[i];
                 if (p->last_sector >= (uint64_t)d->length) {
                         *ret_err = xasprintf("partition %u ends at sector %" PRIu64 " beyond the device (%lld sectors)",
                                              p->number, p->last_sector, d->length);
@@ -310,9 +310,9 @@ int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, con
                         r = -EIO;
                         goto close;
                 }
-                if (p->type == PART_RAID)
+                if (p->raid)
                         ped_partition_set_flag(pp, PED_PARTITION_RAID, 1);
-                else if (p->type == PART_LVM)
+                else if (p->lvm)
                         ped_partition_set_flag(pp, PED_PARTITION_LVM, 1);
                 if (p->name)
                         ped_partition_set_name(pp, p->name);

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * GPT partition tables through libparted (no parted binary): exact sectors
- * from the plan, raid/lvm flags, then commit to the device and the kernel. */
+ * as the caller plans them, raid/lvm flags, then commit to the device and the kernel. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "plan/plan.h"
-
+/* A partition as read (gpt_read: name owned, guid NULL; gpt_parts_free) or as
+ * wanted (gpt_write, gpt_matches: both borrowed from the caller). */
 struct gpt_part {
         unsigned number;
         uint64_t first_sector, last_sector;
         bool raid, lvm;
         char *name;
+        const char *guid;         /* the unique partition GUID to write; NULL: random */
 };
 
 /* Reads the partition table of dev. Returns 0 with *ret_label "gpt", "msdos"…,
@@ -39,7 +40,7 @@ int gpt_sync_kernel(const char *dev, char **ret_err);
 
 /* Writes a fresh GPT with exactly these partitions, carrying the planned disk
  * GUID and partition GUIDs (NULL: random). Returns 0 or -errno with *ret_err. */
-int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, const struct pl_part *parts, size_t n,
+int gpt_write(const char *dev, uint64_t sector_bytes, const char *disk_guid, const struct gpt_part *parts, size_t n,
               char **ret_err);
 /* The disk GUID in the primary GPT header of dev (lower case), -ENOENT when
  * there is no header. */
@@ -47,4 +48,4 @@ int gpt_disk_guid(const char *dev, uint64_t sector_bytes, char ret[static 37]);
 
 /* True when the table on disk holds exactly the planned partitions (number,
  * first and last sector, and the name where both have one). */
-bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct pl_part *want, size_t n_want);
+bool gpt_matches(const struct gpt_part *have, size_t n_have, const struct gpt_part *want, size_t n_want);
