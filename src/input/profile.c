@@ -31,23 +31,6 @@ static bool line_reported(const struct loader *l, int line)
         return false;
 }
 
-/* Adds an error; the same line and message are reported once. */
-void loader_error(struct loader *l, int line, const char *obj, const char *rule, const char *msg)
-{
-        for (size_t i = 0; i < l->d->n; i++) {
-                const struct diag *x = &l->d->v[i];
-                if (x->line == line && streq_ptr(x->message, msg) && streq_ptr(x->file, l->path))
-                        return;
-        }
-        diag_add(l->d, DIAG_ERROR, l->path, line, obj, rule, "%s", msg);
-        l->errors++;
-}
-
-int line_of(xmlNode *n)
-{
-        return n ? (int)xmlGetLineNo(n) : 0;
-}
-
 static void on_xml_error(void *data, xmlError *e)
 {
         struct loader *l = data;

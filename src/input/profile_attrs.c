@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * The attribute table: every value's accepted form and range, checked before
  * RELAX NG so that each error names the line, the attribute, the value given
- * and the form expected. */
+ * and the form expected; and the loader's error primitives profile.c shares.
+ * Calls nothing in profile.c (profile.c -> profile_attrs.c, one way). */
 #include "input/profile_internal.h"
 
 #include <errno.h>
@@ -11,6 +12,25 @@
 #include <string.h>
 
 #include "input/sanitize.h"
+
+/* ---- errors and lines: the loader's primitives, used by profile.c too ------ */
+
+/* Adds an error; the same line and message are reported once. */
+void loader_error(struct loader *l, int line, const char *obj, const char *rule, const char *msg)
+{
+        for (size_t i = 0; i < l->d->n; i++) {
+                const struct diag *x = &l->d->v[i];
+                if (x->line == line && streq_ptr(x->message, msg) && streq_ptr(x->file, l->path))
+                        return;
+        }
+        diag_add(l->d, DIAG_ERROR, l->path, line, obj, rule, "%s", msg);
+        l->errors++;
+}
+
+int line_of(xmlNode *n)
+{
+        return n ? (int)xmlGetLineNo(n) : 0;
+}
 
 /* ---- the attribute table: every value's accepted form and range ----------- */
 

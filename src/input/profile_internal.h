@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * The profile loader's state, shared by profile.c (parsing, limits, RELAX NG)
- * and profile_attrs.c (every attribute's form and range): the two libxml2
- * users. Nothing else includes it. */
+ * and profile_attrs.c (every attribute's form and range, and the error
+ * primitives below): the two libxml2 users. Nothing else includes it. */
 #pragma once
 
 #include <libxml/tree.h>
@@ -21,7 +21,7 @@ struct loader {
         bool match_only;          /* profile_load_match: elements counted, attributes not checked */
 };
 
-/* Adds an error; the same line and message are reported once. */
+/* profile_attrs.c. Adds an error; the same line and message are reported once. */
 void loader_error(struct loader *l, int line, const char *obj, const char *rule, const char *msg);
 int line_of(xmlNode *n);
 char *attr(xmlNode *n, const char *name);
