@@ -172,7 +172,7 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	run -0 mandoc -Tlint -W style "$TOP/man/storprov.8"
 	assert_output ""
 	man=$(sed 's/\\-/-/g' "$TOP/man/storprov.8")
-	for o in $(sed -n 's/^ *{"\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$TOP/src/main.c"); do
+	for o in $(sed -n 's/^ *{"\([a-z-]*\)", [a-z_]*argument.*/\1/p' "$TOP/src/cli/args.c"); do
 		[ "$o" = help ] && continue
 		grep -qF -- "--$o" <<<"$man" || { echo "storprov.8 lacks --$o"; false; }
 	done
