@@ -131,6 +131,95 @@ static const char *opt_name(int c, char buf[static 48])
         return "?";
 }
 
+/* --os-disks: every spelling of a disk is resolved against the machine by the
+ * planner; here only what cannot be a name at all. */
+static int parse_os_disks(const struct verb *v, struct args *a)
+{
+        strv_free(a->os_disks);
+        a->os_disks = strv_split(optarg, ",");
+        if (!a->os_disks)
+                return usage_error(v->name, "--os-disks takes disk names (sda,sdb, /dev/sda or "
+                                   "/dev/disk/by-id/...), not an empty list");
+        for (size_t k = 0; a->os_disks[k]; k++) {
+                const char *why = NULL;
+                char *norm = devname_normalize(a->os_disks[k], &why);
+                free(norm);
+                if (!norm) {
+                        _cleanup_free_ char *shown = comment_dup(a->os_disks[k]);
+                        return usage_error(v->name, "--os-disks takes disk names (sda,sdb, /dev/sda or "
+                                           "/dev/disk/by-id/...), not '%s': %s", shown, why);
+                }
+        }
+        return 0;
+}
+
+/* One option c (already known to apply to v) into a; 0 or EXIT_USAGE. */
+static int parse_option(const struct verb *v, int c, struct args *a)
+{
+        char on[48];
+        uint64_t u;
+        switch (c) {
+        case OPT_PROFILE: a->profile = optarg; break;
+        case OPT_SYSROOT: a->sysroot = optarg; break;
+        case OPT_ROOT: a->root = optarg; break;
+        case OPT_FORMAT:
+                if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+                    !(!strcmp(v->name, "plan") && !strcmp(optarg, "ks")) &&
+                    !(!strcmp(v->name, "verify") && !strcmp(optarg, "prometheus")))
+                        return usage_error(v->name, "--format takes text%s or json, not '%s'",
+                                           !strcmp(v->name, "plan")     ? ", ks"
+                                           : !strcmp(v->name, "verify") ? ", prometheus"
+                                                                        : "",
+                                           optarg);
+                a->format = optarg;
+                break;
+        case OPT_SEED:
+                if (parse_u64(optarg, &a->seed) < 0)
+                        return usage_error(v->name, "--seed takes a whole number, not '%s'", optarg);
+                a->seed_set = true;
+                break;
+        case OPT_LEVEL: a->level = optarg; break;
+        case OPT_CHUNK: a->chunk = optarg; break;
+        case OPT_MEMBERS:
+        case OPT_LEGS:
+        case OPT_JOBS:
+                if (parse_uint_range(optarg, 1, c == OPT_JOBS ? 4096 : GEOM_MAX_MEMBERS, &u) < 0)
+                        return usage_error(v->name, "'%s' takes a whole number from 1 to %u, not '%s'",
+                                           opt_name(c, on), c == OPT_JOBS ? 4096u : GEOM_MAX_MEMBERS, optarg);
+                if (c == OPT_MEMBERS)
+                        a->members = (unsigned)u;
+                else if (c == OPT_LEGS)
+                        a->legs = (unsigned)u;
+                else
+                        a->jobs = (unsigned)u;
+                break;
+        case OPT_SECTOR:
+                if (parse_size(optarg, &a->sector) < 0 || !is_pow2(a->sector) || a->sector < SECTOR_BYTES)
+                        return usage_error(v->name, "--sector takes a power of 2 of at least 512, not '%s'", optarg);
+                break;
+        case OPT_MD: a->md = true; break;
+        case OPT_YES: a->yes = true; break;
+        case OPT_DRY_RUN: a->dry_run = true; break;
+        case OPT_WIPE: a->wipe = true; break;
+        case OPT_MOUNT: a->mount = true; break;
+        case OPT_REPORT: a->report = optarg; break;
+        case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
+        case OPT_WAIT: a->wait = true; break;
+        case OPT_AUTORELABEL: a->autorelabel = true; break;
+        case OPT_LOCK_FILE: a->lock_file = optarg; break;
+        case OPT_OFFLINE: a->offline = true; break;
+        case OPT_KS_INCLUDE: a->ks_include = optarg; break;
+        case OPT_OS_DISKS: {
+                int r = parse_os_disks(v, a);
+                if (r)
+                        return r;
+                break;
+        }
+        case OPT_PROFILES: a->profiles = optarg; break;
+        }
+        return 0;
+}
+
 int parse_args(const struct verb *v, int argc, char **argv, struct args *a)
 {
         optind = 1;
@@ -151,80 +240,9 @@ int parse_args(const struct verb *v, int argc, char **argv, struct args *a)
                         ok |= *o == c;
                 if (!ok)
                         return usage_error(v->name, "option '%s' does not apply to %s", opt_name(c, on), v->name);
-                uint64_t u;
-                switch (c) {
-                case OPT_PROFILE: a->profile = optarg; break;
-                case OPT_SYSROOT: a->sysroot = optarg; break;
-                case OPT_ROOT: a->root = optarg; break;
-                case OPT_FORMAT:
-                        if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
-                            !(!strcmp(v->name, "plan") && !strcmp(optarg, "ks")) &&
-                            !(!strcmp(v->name, "verify") && !strcmp(optarg, "prometheus")))
-                                return usage_error(v->name, "--format takes text%s or json, not '%s'",
-                                                   !strcmp(v->name, "plan")     ? ", ks"
-                                                   : !strcmp(v->name, "verify") ? ", prometheus"
-                                                                                : "",
-                                                   optarg);
-                        a->format = optarg;
-                        break;
-                case OPT_SEED:
-                        if (parse_u64(optarg, &a->seed) < 0)
-                                return usage_error(v->name, "--seed takes a whole number, not '%s'", optarg);
-                        a->seed_set = true;
-                        break;
-                case OPT_LEVEL: a->level = optarg; break;
-                case OPT_CHUNK: a->chunk = optarg; break;
-                case OPT_MEMBERS:
-                case OPT_LEGS:
-                case OPT_JOBS:
-                        if (parse_uint_range(optarg, 1, c == OPT_JOBS ? 4096 : GEOM_MAX_MEMBERS, &u) < 0)
-                                return usage_error(v->name, "'%s' takes a whole number from 1 to %u, not '%s'",
-                                                   opt_name(c, on), c == OPT_JOBS ? 4096u : GEOM_MAX_MEMBERS, optarg);
-                        if (c == OPT_MEMBERS)
-                                a->members = (unsigned)u;
-                        else if (c == OPT_LEGS)
-                                a->legs = (unsigned)u;
-                        else
-                                a->jobs = (unsigned)u;
-                        break;
-                case OPT_SECTOR:
-                        if (parse_size(optarg, &a->sector) < 0 || !is_pow2(a->sector) || a->sector < SECTOR_BYTES)
-                                return usage_error(v->name, "--sector takes a power of 2 of at least 512, not '%s'", optarg);
-                        break;
-                case OPT_MD: a->md = true; break;
-                case OPT_YES: a->yes = true; break;
-                case OPT_DRY_RUN: a->dry_run = true; break;
-                case OPT_WIPE: a->wipe = true; break;
-                case OPT_MOUNT: a->mount = true; break;
-                case OPT_REPORT: a->report = optarg; break;
-                case OPT_MDADM_CONF: a->mdadm_conf = optarg; break;
-                case OPT_WAIT: a->wait = true; break;
-                case OPT_AUTORELABEL: a->autorelabel = true; break;
-                case OPT_LOCK_FILE: a->lock_file = optarg; break;
-                case OPT_OFFLINE: a->offline = true; break;
-                case OPT_KS_INCLUDE: a->ks_include = optarg; break;
-                case OPT_OS_DISKS: {
-                        /* every spelling of a disk is resolved against the machine by the planner;
-                         * here only what cannot be a name at all */
-                        strv_free(a->os_disks);
-                        a->os_disks = strv_split(optarg, ",");
-                        if (!a->os_disks)
-                                return usage_error(v->name, "--os-disks takes disk names (sda,sdb, /dev/sda or "
-                                                   "/dev/disk/by-id/...), not an empty list");
-                        for (size_t k = 0; a->os_disks[k]; k++) {
-                                const char *why = NULL;
-                                char *norm = devname_normalize(a->os_disks[k], &why);
-                                free(norm);
-                                if (!norm) {
-                                        _cleanup_free_ char *shown = comment_dup(a->os_disks[k]);
-                                        return usage_error(v->name, "--os-disks takes disk names (sda,sdb, /dev/sda or "
-                                                           "/dev/disk/by-id/...), not '%s': %s", shown, why);
-                                }
-                        }
-                        break;
-                }
-                case OPT_PROFILES: a->profiles = optarg; break;
-                }
+                int r = parse_option(v, c, a);
+                if (r)
+                        return r;
         }
         if (optind < argc)
                 return usage_error(v->name, "unexpected argument '%s'", argv[optind]);
