@@ -16,67 +16,6 @@
 #include "sys/probe.h"
 #include "sys/ptscan.h"
 
-char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target)
-{
-        char **argv = NULL;
-        lvm_argv_head(r->pl, &argv, cmd);
-        strv_push(&argv, "--noheadings");
-        strv_push(&argv, "--nosuffix");
-        strv_push(&argv, "--units=b");
-        strv_push(&argv, "--separator=|");
-        strv_pushf(&argv, "--options=%s", fields);
-        if (target)
-                strv_push(&argv, target);
-        char *out = NULL;
-        int rc = run_argv(argv, &out);
-        strv_free(argv);
-        char **lines = NULL;
-        if (rc == 0 && out) {
-                char **l = strv_split(out, "\n");
-                for (size_t i = 0; l && l[i]; i++) {
-                        char *s = strip(l[i]);
-                        if (*s)
-                                strv_push(&lines, s);
-                }
-                strv_free(l);
-        }
-        free(out);
-        return lines;
-}
-
-/* "8-4-4-4-12" or "8:8:8:8" → 32 lower-case hex digits, for comparisons. */
-static char *uuid_norm(const char *u)
-{
-        if (!u)
-                return NULL;
-        struct sbuf b = {0};
-        for (; *u; u++)
-                if (*u != '-' && *u != ':')
-                        sbuf_printf(&b, "%c", (*u >= 'A' && *u <= 'F') ? *u - 'A' + 'a' : *u);
-        return sbuf_steal(&b);
-}
-
-bool uuid_eq(const char *a, const char *b)
-{
-        char *x = uuid_norm(a), *y = uuid_norm(b);
-        bool eq = x && y && !strcmp(x, y);
-        free(x);
-        free(y);
-        return eq;
-}
-
-char *uuid_to_mdadm(const char *u)
-{
-        char *n = uuid_norm(u);
-        if (!n || strlen(n) != 32) {
-                free(n);
-                return NULL;
-        }
-        char *r = xasprintf("%.8s:%.8s:%.8s:%.8s", n, n + 8, n + 16, n + 24);
-        free(n);
-        return r;
-}
-
 /* The profile element whose wipe="true" covers d (a disk, an md, or a partition of either). */
 static const char *wipe_elem(const struct plan *pl, const struct pl_obj *d)
 {

@@ -137,6 +137,16 @@ int holder_recheck(struct run *r, size_t si, size_t obj);
 int holder_recheck_step(struct run *r, size_t si);
 void locks_release(struct run *r);
 
+/* query.c: what md, LVM and sysfs say now (read-only, shared) */
+char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target);
+bool uuid_eq(const char *a, const char *b);
+char *uuid_to_mdadm(const char *u);
+char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr);
+/* The MD_UUID mdadm --detail reports for the array node path, or NULL. */
+char *md_uuid_of(const char *path);
+/* Does the attribute read back as value (scheduler "[x]", "10.000" for 10)? */
+bool tune_value_same(enum step_kind kind, enum tune_attr a, const char *cur, const char *value);
+
 /* inspect.c */
 void inspect_all(struct run *r);
 /* Closes the disks' descriptors inspect_all held (exclusively): before the first step, whose tools
@@ -147,15 +157,11 @@ void inspect_md_partitions(struct run *r);
 /* One partitioned md, now (its GPT step, when the array did not run before the first write). */
 void inspect_md_now(struct run *r, size_t mi);
 bool md_partitioned(const struct plan *pl, size_t mi);
-char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target);
-bool uuid_eq(const char *a, const char *b);
-char *uuid_to_mdadm(const char *u);
 
 /* devicesfile.c: storprov's PVs into the target's LVM devices file; returns the failures */
 int devicesfile_sync(struct run *r);
 
 /* preserve.c */
-char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr);
 void verify_preserved(struct run *r);
 
 /* steps.c */
@@ -167,18 +173,19 @@ bool step_is_child(const struct run *r, size_t si);
 int wipe(struct run *r, size_t si, size_t obj);
 /* Every mkfs.xfs of the plan as a dry run, before the first write; the number that failed. */
 int mkfs_preflight(struct run *r);
-/* The MD_UUID mdadm --detail reports for the array node path, or NULL. */
-char *md_uuid_of(const char *path);
 int run_logged(struct run *r, size_t si, char **argv);
 /* The step kind's .verify: what the step made, read back (verify.c implements them). */
 void step_verify(struct run *r, size_t si);
-/* Does the attribute read back as value (scheduler "[x]", "10.000" for 10)? */
-bool tune_value_same(enum step_kind kind, enum tune_attr a, const char *cur, const char *value);
 
 /* verify.c: the .verify operation of each step kind */
 void vcheck(struct run *r, const char *object, const char *kind, const char *what, enum vstatus st,
             const char *expected, const char *found);
 bool verify_live(const struct run *r);
+/* An md array or an XFS read back as its step's .verify does (verify_run.c: the preserved ones). */
+void verify_md_obj(struct run *r, const struct pl_obj *o);
+void verify_xfs_obj(struct run *r, const struct pl_obj *o);
+/* The mount table verify read once, freed. */
+void vcache_free(void);
 void vfy_gpt(struct run *r, size_t si);
 void vfy_md(struct run *r, size_t si);
 void vfy_pv(struct run *r, size_t si);

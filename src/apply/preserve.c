@@ -12,12 +12,6 @@
 #include "sys/exec.h"
 #include "sys/probe.h"
 
-char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr)
-{
-        _cleanup_free_ char *f = dev_sysfs_attr(&r->dev, m, attr);
-        return f ? read_line_file(f) : NULL;
-}
-
 static void verify_md(struct run *r, size_t mi)
 {
         struct pl_obj *m = &r->pl->objs[mi];

@@ -251,30 +251,6 @@ static void gpt_exited(struct run *r, size_t si, int code)
         free(b.s);
 }
 
-/* ---- mdadm ------------------------------------------------------------------- */
-
-char *md_uuid_of(const char *path)
-{
-        char **argv = NULL;
-        strv_push(&argv, "mdadm");
-        strv_push(&argv, "--detail");
-        strv_push(&argv, "--export");
-        strv_push(&argv, path);
-        char *out = NULL, *uuid = NULL;
-        if (run_argv(argv, &out) == 0 && out) {
-                char *u = strstr(out, "MD_UUID=");
-                if (u) {
-                        char *e = strchr(u, '\n');
-                        if (e)
-                                *e = 0;
-                        uuid = xstrdup(u + 8);
-                }
-        }
-        free(out);
-        strv_free(argv);
-        return uuid;
-}
-
 /* An array with our UUID that runs under its kernel name only: an mdadm
  * --create that a kill interrupted left it without /dev/md/NAME (no udev to
  * make the link). The link is made, so the rest of the plan finds it. */
@@ -765,20 +741,6 @@ static void created(struct run *r, size_t si)
 }
 
 /* ---- sysfs and sysctl (in process) ---------------------------------------------- */
-
-/* Does the attribute already read back as value? */
-bool tune_value_same(enum step_kind kind, enum tune_attr a, const char *cur, const char *value)
-{
-        if (!cur)
-                return false;
-        if (kind == STEP_SYSFS && a == TUNE_SCHEDULER) {
-                _cleanup_free_ char *want = xasprintf("[%s]", value);
-                return strstr(cur, want) != NULL || (!strchr(cur, '[') && !strcmp(cur, value));
-        }
-        /* safe_mode_delay reads back as "10.000" */
-        char *x = NULL, *y = NULL;
-        return !strcmp(cur, value) || strtod(cur, &x) == strtod(value, &y);
-}
 
 static void write_attr(struct run *r, size_t si, const char *p)
 {

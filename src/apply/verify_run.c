@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * storprov verify: every step's .verify (steps.c's table, verify.c's
+ * operations), the preserved objects no step makes, the generated files,
+ * then the report as text, JSON or Prometheus text. */
+#include "apply/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json.h>
+
+#include "base/strmap.h"
+#include "base/version.h"
+#include "render/render.h"
+
+static const char *const vstatus_names[] = {
+        [V_OK] = "ok", [V_DRIFT] = "drift", [V_MISSING] = "missing", [V_UNCHECKED] = "not-checked",
+};
+
+/* ---- files ---------------------------------------------------------------------- */
+
+static void verify_files(struct run *r)
+{
+        for (size_t i = 0; i < r->pl->n_files; i++) {
+                const struct pl_file *f = &r->pl->files[i];
+                _cleanup_free_ char *p = path_join(r->o->root, f->path);
+                _cleanup_free_ char *have = NULL;
+                size_t len;
+                _cleanup_free_ char *id = xasprintf("file:%s", f->path);
+                if (read_file(p, &have, &len) < 0) {
+                        vcheck(r, id, "file", p, V_MISSING, "as render writes it", NULL);
+                        continue;
+                }
+                _cleanup_free_ char *want = render_file(r->pl, f->kind, have, NULL);
+                if (!strcmp(want, have)) {
+                        vcheck(r, id, "file", p, V_OK, "as render writes it", "the same");
+                        continue;
+                }
+                /* the first line that differs */
+                size_t line = 1, k = 0;
+                while (want[k] && want[k] == have[k]) {
+                        if (want[k] == '\n')
+                                line++;
+                        k++;
+                }
+                size_t ws = k, hs = k;
+                while (ws > 0 && want[ws - 1] != '\n')
+                        ws--;
+                while (hs > 0 && have[hs - 1] != '\n')
+                        hs--;
+                _cleanup_free_ char *e = xasprintf("line %zu: %.*s", line, (int)strcspn(want + ws, "\n"), want + ws);
+                _cleanup_free_ char *g = xasprintf("line %zu: %.*s", line, (int)strcspn(have + hs, "\n"), have + hs);
+                vcheck(r, id, "file", p, V_DRIFT, e, g);
+        }
+}
+
+/* ---- the report ------------------------------------------------------------------- */
+
+static void print_text(const struct run *r, const size_t *count)
+{
+        /* by object, in the order objects were first checked; an object's status is its worst
+         * check's. Checks are bucketed by object in one pass (linear at thousands of objects). */
+        struct strmap seen = {0};
+        size_t n_obj = 0, nv = r->n_vc ? r->n_vc : 1;
+        size_t *obj_of = xmalloc(nv * sizeof(size_t)), *start = xcalloc(nv + 1, sizeof(size_t));
+        size_t *order = xmalloc(nv * sizeof(size_t)), *fill = xcalloc(nv + 1, sizeof(size_t));
+        for (size_t i = 0; i < r->n_vc; i++) {
+                size_t k = strmap_get(&seen, r->vc[i].object);
+                if (k == (size_t)-1) {
+                        k = n_obj++;
+                        (void)strmap_add(&seen, r->vc[i].object, k, NULL);
+                }
+                obj_of[i] = k;
+                start[k + 1]++;
+        }
+        for (size_t k = 0; k < n_obj; k++)
+                start[k + 1] += start[k];
+        for (size_t i = 0; i < r->n_vc; i++)
+                order[start[obj_of[i]] + fill[obj_of[i]]++] = i;
+        for (size_t k = 0; k < n_obj; k++) {
+                const struct vcheck *f = &r->vc[order[start[k]]];
+                size_t n = start[k + 1] - start[k];
+                enum vstatus worst = V_OK;
+                for (size_t j = start[k]; j < start[k + 1]; j++)
+                        if (r->vc[order[j]].status != V_UNCHECKED && r->vc[order[j]].status > worst)
+                                worst = r->vc[order[j]].status;
+                printf("%-8s %s %s (%zu check%s)\n", vstatus_names[worst], f->kind, f->object, n, n == 1 ? "" : "s");
+                for (size_t j = start[k]; j < start[k + 1]; j++) {
+                        const struct vcheck *c = &r->vc[order[j]];
+                        if (c->status == V_OK)
+                                continue;
+                        if (c->status == V_UNCHECKED)
+                                printf("           %s: not checked (captured tree)\n", c->what);
+                        else
+                                printf("           %s %s: expected %s, found %s\n", vstatus_names[c->status], c->what,
+                                       c->expected ? c->expected : "-", c->found ? c->found : "nothing");
+                }
+        }
+        strmap_free(&seen);
+        free(obj_of);
+        free(start);
+        free(order);
+        free(fill);
+        printf("%zu checks: %zu ok, %zu drift, %zu missing, %zu not checked\n", r->n_vc, count[V_OK], count[V_DRIFT],
+               count[V_MISSING], count[V_UNCHECKED]);
+}
+
+static void print_json(const struct run *r, const size_t *count)
+{
+        json_object *root = json_object_new_object();
+        char host[256] = "";
+        (void)gethostname(host, sizeof host - 1);
+        char ts[32];
+        time_t t = time(NULL);
+        strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+        storprov_json_header(root, &storprov_format_verify);
+        json_object_object_add(root, "host", json_object_new_string(host));
+        json_object_object_add(root, "time", json_object_new_string(ts));
+        json_object_object_add(root, "profile", json_object_new_string(r->pl->profile_name));
+        json_object_object_add(root, "profile_path", json_object_new_string(r->pl->profile_path));
+        json_object_object_add(root, "sysroot", json_object_new_string(r->o->sysroot));
+        json_object_object_add(root, "root", json_object_new_string(r->o->root));
+        json_object_object_add(root, "status",
+                               json_object_new_string(count[V_DRIFT] + count[V_MISSING] ? "drift" : "clean"));
+        json_object *sum = json_object_new_object();
+        for (int s = 0; s < _V_MAX; s++)
+                json_object_object_add(sum, vstatus_names[s], json_object_new_int64((int64_t)count[s]));
+        json_object_object_add(root, "summary", sum);
+        json_object *a = json_object_new_array();
+        for (size_t i = 0; i < r->n_vc; i++) {
+                const struct vcheck *c = &r->vc[i];
+                json_object *j = json_object_new_object();
+                json_object_object_add(j, "object", json_object_new_string(c->object));
+                json_object_object_add(j, "kind", json_object_new_string(c->kind));
+                json_object_object_add(j, "check", json_object_new_string(c->what));
+                json_object_object_add(j, "status", json_object_new_string(vstatus_names[c->status]));
+                json_object_object_add(j, "expected", c->expected ? json_object_new_string(c->expected) : NULL);
+                json_object_object_add(j, "found", c->found ? json_object_new_string(c->found) : NULL);
+                json_object_array_add(a, j);
+        }
+        json_object_object_add(root, "checks", a);
+        puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(root);
+}
+
+int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_options *vo)
+{
+        struct apply_options ao = {.root = vo->root ? vo->root : "/", .sysroot = vo->sysroot ? vo->sysroot : "/"};
+        struct run r = {.pl = pl, .si = si, .o = &ao, .lock_fd = -1};
+        devices_init(&r.dev, ao.sysroot);
+        for (size_t i = 0; i < pl->n_steps; i++)
+                step_verify(&r, i);
+        /* preserved arrays and filesystems have no step that makes them: read them back the same way */
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->preserve && o->kind == OBJ_MD)
+                        verify_md_obj(&r, o);
+                else if (o->preserve && o->kind == OBJ_FS && o->parent != NO_OBJ)
+                        verify_xfs_obj(&r, o);
+        }
+        verify_files(&r);
+        vcache_free();
+        size_t count[_V_MAX] = {0};
+        for (size_t i = 0; i < r.n_vc; i++)
+                count[r.vc[i].status]++;
+        int rc = count[V_DRIFT] + count[V_MISSING] ? VERIFY_EXIT_DRIFT : 0;
+        if (vo->prometheus)
+                verify_print_prometheus(r.vc, r.n_vc, rc, r.pl->profile_name, stdout);
+        else if (vo->json)
+                print_json(&r, count);
+        else
+                print_text(&r, count);
+        for (size_t i = 0; i < r.n_vc; i++) {
+                free(r.vc[i].object);
+                free(r.vc[i].kind);
+                free(r.vc[i].what);
+                free(r.vc[i].expected);
+                free(r.vc[i].found);
+        }
+        free(r.vc);
+        fflush(stdout);
+        return rc;
+}
