@@ -63,13 +63,17 @@ void check_unique_names(struct ctx *c);
 /* System disks (system.c): the running system's, --os-disks and the system="true" groups, into
  * pl->sysdisks and c->sys_of, each claimed (claimed[], per device of si) before any data group. */
 void plan_system(struct ctx *c, bool *claimed);
-/* "\n    left out: …" for the system disks g's <match> fits (a count that came up short), or NULL. */
-char *system_left_out(struct ctx *c, const struct p_disks *g);
-/* Is ref (an md's devices=, a vg's pvs=, an xfs's on=) a system group or one of its disks? */
+/* Is ref (an md's devices=, a vg's pvs=, an xfs's on=) a system group or one of its disks? objects.c. */
 const struct p_disks *system_group_of(const struct ctx *c, const char *ref);
-/* The disks of group g not claimed yet, exactly g->count of them (else an error); disks.c. */
+/* groupsel.c: the disks of group g not claimed yet, exactly g->count of them (else an error). */
 bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
                   size_t *ret_n);
+/* groupsel.c: "\n    left out: …" for the system disks g's <match> fits (a count that came up short), or NULL. */
+char *system_left_out(struct ctx *c, const struct p_disks *g);
+/* groupsel.c: a disk as messages show it (name, vendor, model, size, serial, wwn). */
+char *describe_disk(const struct blockdev *b);
+/* groupsel.c: a word multipath.conf, a dm name and a udev rule all carry as it is. */
+bool mpath_word_safe(const char *v);
 void plan_disks(struct ctx *c);
 void plan_mds(struct ctx *c);
 void plan_vgs(struct ctx *c);

@@ -277,3 +277,19 @@ void set_member_type(struct ctx *c, size_t obj, enum part_type t)
         if (o->kind == OBJ_PART && o->part.type == PART_AUTO)
                 o->part.type = t;
 }
+
+const struct p_disks *system_group_of(const struct ctx *c, const char *ref)
+{
+        size_t base = strcspn(ref, ".");
+        for (size_t gi = 0; gi < c->p->n_disks; gi++) {
+                const struct p_disks *g = &c->p->disks[gi];
+                size_t n = strlen(g->id);
+                if (!g->system || base < n || strncmp(ref, g->id, n))
+                        continue;
+                /* the group ("os"), one of its disks ("os1"), or a partition of either */
+                size_t digits = strspn(ref + n, "0123456789");
+                if (base == n || (g->count > 1 && n + digits == base))
+                        return g;
+        }
+        return NULL;
+}
