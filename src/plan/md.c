@@ -75,6 +75,25 @@ static void md_data_align(struct ctx *c, const struct p_md *m, struct pl_obj *o,
         o->md.data_align_bytes = a;
 }
 
+/* md_geometry of a raid1: no chunk; it keeps its members' common stripe mg. */
+static void md_geometry_raid1(struct ctx *c, const struct p_md *m, struct pl_obj *o, const char *what, unsigned active,
+                              const struct stripe_geom *mg, const char *mdesc)
+{
+        struct raid_desc r1 = {.level = RAID_1, .members = active, .md = true};
+        struct stripe_geom none;
+        char *e1 = NULL;
+        if (active && raid_geometry(&r1, &none, &e1) < 0) {
+                err(c, m->line, what, "md-geometry", "%s", e1);
+                free(e1);
+                return;
+        }
+        o->geom = *mg;
+        o->geom_src = mg->su_bytes ? SRC_DERIVED : SRC_NONE;
+        md_data_align(c, m, o, mg, mdesc, what);
+        o->geom_why = mg->su_bytes ? xasprintf("raid1 x %u keeps its %s", active, mdesc)
+                                   : xasprintf("raid1 x %u: mirrors, no stripe", active);
+}
+
 /* The md's stripe geometry from its level, chunk and members, one rule for
  * every level: the level's data legs decide the width (raid_geometry: n for
  * raid0, n - 1 for raid4/5, n - 2 for raid6, n / K for raid10 near-K when K
@@ -125,19 +144,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                                   mg.parity ? ", parity" : ", no parity");
 
         if (m->level == RAID_1) {
-                struct raid_desc r1 = {.level = RAID_1, .members = active, .md = true};
-                struct stripe_geom none;
-                char *e1 = NULL;
-                if (active && raid_geometry(&r1, &none, &e1) < 0) {
-                        err(c, m->line, what, "md-geometry", "%s", e1);
-                        free(e1);
-                        return 0;
-                }
-                o->geom = mg;
-                o->geom_src = mg.su_bytes ? SRC_DERIVED : SRC_NONE;
-                md_data_align(c, m, o, &mg, mdesc, what);
-                o->geom_why = mg.su_bytes ? xasprintf("raid1 x %u keeps its %s", active, mdesc)
-                                          : xasprintf("raid1 x %u: mirrors, no stripe", active);
+                md_geometry_raid1(c, m, o, what, active, &mg, mdesc);
                 return 0;
         }
 
