@@ -165,17 +165,26 @@ int devicesfile_sync(struct run *r);
 void verify_preserved(struct run *r);
 
 /* steps.c */
+#define STEP(r, si) (&(r)->pl->steps[(si)])
+#define STEP_OBJ(r, si) (&(r)->pl->objs[(r)->pl->steps[(si)].obj])
 /* Runs the step in process, or starts its child (ret_pid > 0). */
 void step_start(struct run *r, size_t si, pid_t *ret_pid);
 void step_exited(struct run *r, size_t si, int code);
 bool step_blocks_dependents(const struct run *r, size_t si);
 bool step_is_child(const struct run *r, size_t si);
-int wipe(struct run *r, size_t si, size_t obj);
 /* Every mkfs.xfs of the plan as a dry run, before the first write; the number that failed. */
 int mkfs_preflight(struct run *r);
-int run_logged(struct run *r, size_t si, char **argv);
 /* The step kind's .verify: what the step made, read back (verify.c implements them). */
 void step_verify(struct run *r, size_t si);
+
+/* wipe.c: argv run and logged for step si; wipefs --all of obj when its inspection asked for it */
+int run_logged(struct run *r, size_t si, char **argv);
+int wipe(struct run *r, size_t si, size_t obj);
+
+/* steps_gpt.c: the GPT step's run (in process), fork (its child) and exit */
+void gpt_run(struct run *r, size_t si);
+pid_t gpt_fork(struct run *r, size_t si);
+void gpt_exited(struct run *r, size_t si, int code);
 
 /* verify.c: the .verify operation of each step kind */
 void vcheck(struct run *r, const char *object, const char *kind, const char *what, enum vstatus st,
