@@ -296,6 +296,90 @@ static void scan_reads(int fd, struct shadow *sh, const struct cand *c, size_t n
         free(rv);
 }
 
+/* deep_scan: what probing at candidate k's start found (pr). Ours at a planned
+ * start is kept; something else at a planned start is that partition's finding
+ * (mine[q]); anywhere else it is the disk's (found). */
+static void start_sigs(struct run *r, size_t di, const struct cand *c, size_t n, size_t k,
+                       const struct probe_result *pr, bool *mine, struct sbuf *found)
+{
+        const struct plan *pl = r->pl;
+        size_t q = part_at(pl, di, c[k].start);
+        for (size_t i = 0; i < pr->n_sigs; i++) {
+                const struct signature *sg = &pr->sigs[i];
+                if (sg->offset_bytes >= SCAN_WINDOW || !strcmp(sg->type, "PMBR"))
+                        continue;
+                if (q != NO_OBJ && sig_is_ours(r, q, sg)) {
+                        r->os[q].ours = true; /* what an earlier run made at a planned start */
+                        continue;
+                }
+                if (q != NO_OBJ) {
+                        /* at a planned start: the partition's own finding, as probing its
+                         * region says it (wiped before use where allowed, else refused) */
+                        struct sbuf pf = {0};
+                        if (r->os[q].found)
+                                sbuf_puts(&pf, r->os[q].found);
+                        found_sig(&pf, sg, c[k].start, 0, c[k].src);
+                        free(r->os[q].found);
+                        r->os[q].found = sbuf_steal(&pf);
+                        mine[q] = true;
+                        continue;
+                }
+                /* the largest region a table names here, for its size */
+                uint64_t len = 0;
+                const char *src = c[k].src;
+                for (size_t j = k; j < n && c[j].start == c[k].start; j++)
+                        if (c[j].end && c[j].end - c[j].start > len) {
+                                len = c[j].end - c[j].start;
+                                src = c[j].src;
+                        }
+                found_sig(found, sg, c[k].start, len, src);
+        }
+}
+
+/* deep_scan's verdict: partitions with a finding (mine) and the disk's own
+ * finding (found) or what could not be read (err) are wiped where allowed,
+ * else refused. */
+static void scan_verdict(struct run *r, size_t di, const bool *mine, struct sbuf *found, const struct sbuf *err)
+{
+        const struct plan *pl = r->pl;
+        const struct pl_obj *d = &pl->objs[di];
+        struct obj_state *os = &r->os[di];
+        for (size_t i = 0; i < pl->n_objs && !err->len; i++) {
+                const struct pl_obj *q = &pl->objs[i];
+                if (!mine[i] || r->os[i].ours)
+                        continue;
+                if (os->wipe_ok)
+                        r->os[i].needs_wipe = true;
+                else
+                        refuse(r,
+                               "%s (%s) carries %s; the profile does not allow wiping it (add wipe=\"true\" to the "
+                               "profile's <%s> element, or pass --wipe)",
+                               q->id, q->dev, r->os[i].found, wipe_elem(pl, q));
+        }
+        if (err->len) {
+                if (os->wipe_ok) {
+                        os->needs_wipe = true;
+                        free(os->found);
+                        os->found = xasprintf("%s%swhat could not be read: %s", found->len ? found->s : "",
+                                              found->len ? "; " : "", err->s);
+                } else
+                        refuse(r,
+                               "%s (%s) cannot be read in full where data may be (%s)%s%s; storprov does not write to "
+                               "a disk it could not inspect (wipe=\"true\" on <%s>, or --wipe, allows it)",
+                               d->id, d->dev, err->s, found->len ? "; it carries " : "", found->len ? found->s : "",
+                               wipe_elem(pl, d));
+        } else if (found->len && os->wipe_ok) {
+                os->needs_wipe = true;
+                free(os->found);
+                os->found = sbuf_steal(found);
+        } else if (found->len) {
+                refuse(r,
+                       "%s (%s) carries %s, where no partition table points (an erased table?); the profile does not "
+                       "allow wiping it (add wipe=\"true\" to <%s>, or pass --wipe)",
+                       d->id, d->dev, found->s, wipe_elem(pl, d));
+        }
+}
+
 /* Foreign data wherever it starts: before anything is written to a disk whose
  * partition table is not (or no longer) the planned one. One pass over the
  * held descriptor: the head and the tail (what an erased table still names),
@@ -309,7 +393,6 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
 {
         const struct plan *pl = r->pl;
         const struct pl_obj *d = &pl->objs[di];
-        struct obj_state *os = &r->os[di];
         uint64_t size = d->size_bytes, sec = d->sector_bytes ? d->sector_bytes : SECTOR_BYTES;
         if (!size || size < 4 * sec)
                 return;
@@ -359,37 +442,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                                             c[k].start, strerror(-rc));
                                 break;
                         }
-                        size_t q = part_at(pl, di, c[k].start);
-                        for (size_t i = 0; i < pr.n_sigs; i++) {
-                                const struct signature *sg = &pr.sigs[i];
-                                if (sg->offset_bytes >= SCAN_WINDOW || !strcmp(sg->type, "PMBR"))
-                                        continue;
-                                if (q != NO_OBJ && sig_is_ours(r, q, sg)) {
-                                        r->os[q].ours = true; /* what an earlier run made at a planned start */
-                                        continue;
-                                }
-                                if (q != NO_OBJ) {
-                                        /* at a planned start: the partition's own finding, as probing its
-                                         * region says it (wiped before use where allowed, else refused) */
-                                        struct sbuf pf = {0};
-                                        if (r->os[q].found)
-                                                sbuf_puts(&pf, r->os[q].found);
-                                        found_sig(&pf, sg, c[k].start, 0, c[k].src);
-                                        free(r->os[q].found);
-                                        r->os[q].found = sbuf_steal(&pf);
-                                        mine[q] = true;
-                                        continue;
-                                }
-                                /* the largest region a table names here, for its size */
-                                uint64_t len = 0;
-                                const char *src = c[k].src;
-                                for (size_t j = k; j < n && c[j].start == c[k].start; j++)
-                                        if (c[j].end && c[j].end - c[j].start > len) {
-                                                len = c[j].end - c[j].start;
-                                                src = c[j].src;
-                                        }
-                                found_sig(&found, sg, c[k].start, len, src);
-                        }
+                        start_sigs(r, di, c, n, k, &pr, mine, &found);
                         probe_result_free(&pr);
                 }
                 if (!c[k].end || c[k].end > size)
@@ -414,41 +467,8 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         }
         free(c);
         shadow_close(&sh);
-        for (size_t i = 0; i < pl->n_objs && !err.len; i++) {
-                const struct pl_obj *q = &pl->objs[i];
-                if (!mine[i] || r->os[i].ours)
-                        continue;
-                if (os->wipe_ok)
-                        r->os[i].needs_wipe = true;
-                else
-                        refuse(r,
-                               "%s (%s) carries %s; the profile does not allow wiping it (add wipe=\"true\" to the "
-                               "profile's <%s> element, or pass --wipe)",
-                               q->id, q->dev, r->os[i].found, wipe_elem(pl, q));
-        }
+        scan_verdict(r, di, mine, &found, &err);
         free(mine);
-        if (err.len) {
-                if (os->wipe_ok) {
-                        os->needs_wipe = true;
-                        free(os->found);
-                        os->found = xasprintf("%s%swhat could not be read: %s", found.len ? found.s : "",
-                                              found.len ? "; " : "", err.s);
-                } else
-                        refuse(r,
-                               "%s (%s) cannot be read in full where data may be (%s)%s%s; storprov does not write to "
-                               "a disk it could not inspect (wipe=\"true\" on <%s>, or --wipe, allows it)",
-                               d->id, d->dev, err.s, found.len ? "; it carries " : "", found.len ? found.s : "",
-                               wipe_elem(pl, d));
-        } else if (found.len && os->wipe_ok) {
-                os->needs_wipe = true;
-                free(os->found);
-                os->found = sbuf_steal(&found);
-        } else if (found.len) {
-                refuse(r,
-                       "%s (%s) carries %s, where no partition table points (an erased table?); the profile does not "
-                       "allow wiping it (add wipe=\"true\" to <%s>, or pass --wipe)",
-                       d->id, d->dev, found.s, wipe_elem(pl, d));
-        }
         free(found.s);
         free(err.s);
 }
