@@ -1,5 +1,5 @@
 # Shared by the benchmarks: a minimal captured-style tree holding exactly the
-# files storprov's discovery reads (src/discover.c), written fast enough for
+# files storprov's discovery reads (src/discover/discover.c), written fast enough for
 # 12,000 disks (tests/fixtures/make-sysroot.sh writes the full neighbourhood a
 # capture carries and takes about a second per disk on a loaded machine).
 

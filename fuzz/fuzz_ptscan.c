@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The erased-table parser (src/ptscan.c) on any bytes: the input is a
+ * The erased-table parser (src/sys/ptscan.c) on any bytes: the input is a
  * disk's first 34 sectors, then its last 33 sectors, then sectors read as
  * EBRs (for the extended chain), on a disk of 1 GiB of 512-byte sectors.
  * What must hold: every region lies inside the disk and is not empty, at most

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The system disks' readers (src/sysuse.c) on any bytes: the input is a
+ * The system disks' readers (src/discover/sysuse.c) on any bytes: the input is a
  * proc/self/mountinfo, a proc/swaps or a proc/cmdline (first byte: which),
  * marked against the grid-3ware machine (sda the OS disk, sda1 and sda2 its
  * partitions). What must hold:

@@ -92,7 +92,7 @@ render() { # PROFILE SYSROOT-NAME [ROOT]
 
 @test "files: stale temp files of storprov's own pattern are removed, others kept" {
 	mkdir -p "$R/etc/sysctl.d" "$R/etc/udev/rules.d"
-	# what a killed run leaves: .NAME.storprov-PID-RANDOM-N (src/util.c)
+	# what a killed run leaves: .NAME.storprov-PID-RANDOM-N (src/base/rootfs.c)
 	: >"$R/etc/.fstab.storprov-4242-1641cf9f-0"
 	: >"$R/etc/sysctl.d/.80-storprov.conf.storprov-4242-165f844f-1"
 	: >"$R/etc/udev/rules.d/.70-storprov.rules.storprov-4242-2a69012e-2"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * A strict reader of rendered files, independent of src/sanitize.c. */
+ * A strict reader of rendered files, independent of src/input/sanitize.c. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>

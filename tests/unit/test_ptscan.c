@@ -1,4 +1,4 @@
-/* Units: where an erased partition table pointed (src/ptscan.c). The tables
+/* Units: where an erased partition table pointed (src/sys/ptscan.c). The tables
  * are built here byte by byte from the UEFI and MBR layouts, independently of
  * the parser; the CRCs come from zlib. */
 #include <setjmp.h>
