@@ -97,63 +97,97 @@ run_suite() { # suite
 			run_tap "root/$(basename "$t" .bats)" bats --tap "$t"
 		done
 		;;
-	vm)
-		# the scenarios (NN-*.bats); the harness's own tests are vm-harness
-		for t in ${VM_TESTS:-tests/vm/[0-9]*.bats}; do
-			[ -e "$t" ] || continue
+	vm | vm-harness)
+		# in a queue that both lanes take from (below)
+		while read -r t; do
 			run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
-		done
-		;;
-	vm-harness)
-		# smoke.bats and dracut-smoke.bats test the harness itself (5 boots),
-		# which every scenario also exercises: make check-vm runs them, make
-		# check does not
-		for t in tests/vm/smoke.bats tests/vm/dracut-smoke.bats; do
-			run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
-		done
+		done < <(vm_files "$s")
 		;;
 	*) echo "unknown suite $s" >&2; exit 2 ;;
 	esac
 }
 
-# The VM suite runs in a lane of its own beside the others (CHECK_LANES=1
-# runs everything in one line): a TCG guest keeps about one host core busy
-# and the host suites about one, so on 2 cores the two lanes take about as
-# long as the VM suite alone. The lane's output is printed when it ends.
-host_suites= vm_lane=
+# vm_files SUITE: the VM test files of a suite, the longest first (measured
+# in make check; files not named here come last). vm: the scenarios
+# (NN-*.bats; VM_TESTS="a.bats ..." narrows them); vm-harness: smoke.bats and
+# dracut-smoke.bats, the harness's own tests (5 boots), which every scenario
+# also exercises: make check-vm runs them, make check does not.
+vm_files() {
+	if [ "$1" = vm-harness ]; then
+		printf '%s\n' tests/vm/smoke.bats tests/vm/dracut-smoke.bats
+		return
+	fi
+	local order="70-el-dracut-systemd 50-reimage-preserve 45-raid6-luns-lv 55-foreign-md 56-power-loss
+		46-rmw-sweep 20-md-raid6-lvm 70-kill-resume 60-reboot 80-multipath 40-hwraid0-lvm-xfs
+		30-md-raid1-syncwrite 70-verify-drift 80-md-partitions 10-grid-3ware-raid5" all n t
+	# shellcheck disable=SC2086
+	all=$(printf '%s\n' ${VM_TESTS:-tests/vm/[0-9]*.bats})
+	for n in $order; do
+		grep -Fx "tests/vm/$n.bats" <<<"$all" || true
+	done
+	for t in $all; do
+		[ -e "$t" ] || continue
+		case " $(echo $order) " in *" $(basename "$t" .bats) "*) ;; *) echo "$t" ;; esac
+	done
+}
+
+# The VM tests run in two lanes beside the host suites (CHECK_LANES=1 runs
+# everything in one line): a TCG guest keeps about one host core busy and the
+# host suites about one. Lane 2 takes VM files from a queue from the start;
+# lane 1 runs the host suites, then takes from the same queue, so that the
+# two cores stay busy to the end. Lane 2's output is printed when it ends.
+vm_queue=$results/vm-queue
+vm_pop() { # the next VM file of the queue, or nothing
+	(
+		flock 9
+		head -n 1 "$vm_queue"
+		sed -i 1d "$vm_queue"
+	) 9>"$vm_queue.lock"
+}
+vm_worker() {
+	local t
+	while t=$(vm_pop) && [ -n "$t" ]; do
+		run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
+	done
+}
+host_suites= vm_suites=
 for s in $suites; do
 	case $s in
-	vm | vm-harness) vm_lane="$vm_lane $s" ;;
+	vm | vm-harness) vm_suites="$vm_suites $s" ;;
 	*) host_suites="$host_suites $s" ;;
 	esac
 done
-if [ -n "$vm_lane" ] && [ -n "$host_suites" ] && [ "${CHECK_LANES:-2}" -ge 2 ]; then
+if [ -n "$vm_suites" ] && [ "${CHECK_LANES:-2}" -ge 2 ]; then
+	for s in $vm_suites; do vm_files "$s"; done >"$vm_queue"
+	# the VM kernel once, before two lanes could fetch it at the same time
+	tests/vm/fetch-kernel.sh "${VM_BUILD_DIR:-$top/build/vm}/kernel" >"$results/fetch-kernel.log" 2>&1 ||
+		echo "=== fetch-kernel.sh failed (build/results/fetch-kernel.log); the VM tests will say why"
 	rm -f "$results/lane-vm.counts"
 	(
 		passed=0 failed=0 skipped=0
-		for s in $vm_lane; do
-			run_suite "$s"
-		done
+		vm_worker
 		echo "$passed $failed $skipped" >"$results/lane-vm.counts"
 	) >"$results/lane-vm.log" 2>&1 &
 	vm_pid=$!
-	echo "=== vm suite started in its own lane (pid $vm_pid; printed when it ends)"
-else
-	host_suites=$suites vm_lane=
-fi
-for s in $host_suites; do
-	run_suite "$s"
-done
-if [ -n "$vm_lane" ]; then
+	echo "=== VM lane 2 started (pid $vm_pid; printed when it ends); $(wc -l <"$vm_queue") VM files queued"
+	for s in $host_suites; do
+		run_suite "$s"
+	done
+	echo "=== lane 1: the host suites ended at $SECONDS s; VM files from the queue"
+	vm_worker
 	wait "$vm_pid"
-	echo "=== vm lane (ran beside the suites above; ended at $SECONDS s)"
+	echo "=== VM lane 2 (ran beside the above; ended at $SECONDS s)"
 	cat "$results/lane-vm.log"
 	if read -r p f k <"$results/lane-vm.counts" 2>/dev/null; then
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 	else
-		echo "not ok - the vm lane ended without its counts" >"$results/lane-vm.tap"
-		count "vm lane" "$results/lane-vm.tap"
+		echo "not ok - VM lane 2 ended without its counts" >"$results/lane-vm.tap"
+		count "VM lane 2" "$results/lane-vm.tap"
 	fi
+else
+	for s in $suites; do
+		run_suite "$s"
+	done
 fi
 echo
 echo "wall time: $SECONDS s"
