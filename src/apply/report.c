@@ -4,6 +4,7 @@
  * Library functions (probe, gpt, dmtable, files) return results; the
  * functions here are the only ones that print. */
 #include "apply/internal.h"
+#include "base/jsonv.h"
 #include "base/version.h"
 
 #include <inttypes.h>
@@ -119,7 +120,6 @@ void events_free(struct run *r)
 
 /* ---- the JSON report ------------------------------------------------------- */
 
-static json_object *jstr(const char *s) { return s ? json_object_new_string(s) : NULL; }
 
 static json_object *step_json(const struct run *r, size_t k)
 {

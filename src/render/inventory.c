@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "render/inventory.h"
+#include "base/jsonv.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -142,16 +143,6 @@ static void disk_use_free(struct disk_use *u)
         strv_free(u->holders);
         strv_free(u->signatures);
         strv_free(u->mounts);
-}
-
-static json_object *jstr(const char *s) { return s ? json_object_new_string(s) : NULL; }
-static json_object *ju64(uint64_t v) { return json_object_new_int64((int64_t)v); }
-static json_object *jstrv(char **v)
-{
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; v && v[i]; i++)
-                json_object_array_add(a, json_object_new_string(v[i]));
-        return a;
 }
 
 void inventory_print(const struct sysinfo *si, bool json, FILE *f)

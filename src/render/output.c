@@ -8,6 +8,7 @@
 #include <json.h>
 
 #include "plan/plan.h"
+#include "base/jsonv.h"
 #include "render/render.h"
 #include "base/version.h"
 
@@ -227,16 +228,6 @@ char *plan_format_text(const struct plan *pl)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_object *jstr(const char *s) { return s ? json_object_new_string(s) : NULL; }
-static json_object *ju64(uint64_t v) { return json_object_new_int64((int64_t)v); }
-
-static json_object *jstrv(char **v)
-{
-        json_object *a = json_object_new_array();
-        for (size_t i = 0; v && v[i]; i++)
-                json_object_array_add(a, json_object_new_string(v[i]));
-        return a;
-}
 
 static json_object *jgeom(const struct pl_obj *o)
 {
