@@ -4,7 +4,9 @@
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
 #   BENCH_ONLY="rmw agalign reads sync prov scale rmw-sweep"   benchmarks to run (default: all;
-#                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS)
+#                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
+#                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
+#                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
 #   RMW_SEED=N        rmw-sweep: the seed of its layouts (default: the time, printed)
 #   BENCH_SWEEP_N=12  rmw-sweep: layouts (tests/vm/rmw-layouts.py); BENCH_SWEEP_PER_BOOT
 #                     of them (default all) in one VM boot; BENCH_SWEEP_PROBE=0 skips the
@@ -137,6 +139,13 @@ for b in $only; do
 		python3 "$top/bench/prov_report.py" --from-guest "$raw/prov-jobs.out" "$raw/prov-vm.json" "$ls" \
 			"$(cut -d' ' -f1-3 /proc/loadavg)" "$(git -C "$top" rev-parse --short=12 HEAD)$(git -C "$top" diff --quiet HEAD -- src || echo -dirty)"
 		python3 "$top/bench/prov_report.py" "$raw" "$out/prov.md" >/dev/null
+		;;
+	inspect-cost)
+		# issue 21 (diagnostic, not in the default set): where apply's inspection
+		# spends its time on 8 LUNs in the guest; BENCH_INSPECT_REPS (default 3)
+		# shellcheck disable=SC2046
+		boot inspect-cost 2400 "$top/bench/guest/inspect-cost.sh" --udev --env BENCH_REPS="${BENCH_INSPECT_REPS:-3}" \
+			$(dset inspect-cost lun 8 1G)
 		;;
 	scale)
 		log "plan scale (host, callgrind)"
