@@ -12,16 +12,6 @@ read -r -a L <<<"$(disks lun 8)" || exit 1
 [ "${#L[@]}" -eq 8 ] || die "expected 8 LUNs, found ${#L[@]}"
 /usr/lib/bench/prov-profile.sh bench-inspect serial lun0 lun1 lun2 lun3 lun4 lun5 lun6 lun7 >/tmp/p.xml
 ms() { echo $(((${EPOCHREALTIME/./} - $1) / 1000)); }
-reset_disks() {
-	local l
-	for l in "${L[@]}"; do
-		wipefs -a -q "${l}1" 2>/dev/null
-		wipefs -a -q "$l"
-		blockdev --rereadpt "$l" >/dev/null 2>&1 || partx -d "$l" 2>/dev/null
-	done
-	udevadm settle
-	rm -rf /target
-}
 size=$(blockdev --getsize64 "${L[0]}")
 for r in $(seq "$reps"); do
 	reset_disks
@@ -43,8 +33,7 @@ for r in $(seq "$reps"); do
 			--report /tmp/rep.json >/tmp/apply.log 2>&1 || { cat /tmp/apply.log; die "apply failed"; }
 		w=$(ms "$t")
 		insp=$(jq --argjson wall "$((w * 1000))" -f /usr/lib/bench/first-step-start.jq /tmp/rep.json)
-		n_dry=$(grep -c 'mkfs.xfs -N\|dry run' /tmp/apply.log)
-		echo "INSPECT_APPLY rep=$r jobs=$j ms=$w inspect_s=$insp dry_lines=$n_dry"
+		echo "INSPECT_APPLY rep=$r jobs=$j ms=$w inspect_s=$insp"
 		grep -E '^storprov: \[ *[0-9.]+s\] (inspecting|step 1 )' /tmp/apply.log | head -3
 	done
 done

@@ -32,6 +32,21 @@ srcdev() { awk -v m="$1" '$2 == m { print $1 }' /proc/mounts | tail -1; }
 
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
+# reset_disks: the LUNs of the array L (set by the caller) wiped, partition 1
+# and the table, their partitions dropped, /target removed (prov-jobs.sh,
+# inspect-cost.sh)
+reset_disks() {
+	local l
+	sync
+	for l in "${L[@]}"; do
+		wipefs -a -q "${l}1" 2>/dev/null
+		wipefs -a -q "$l"
+		blockdev --rereadpt "$l" >/dev/null 2>&1 || partx -d "$l" 2>/dev/null
+	done
+	udevadm settle
+	rm -rf /target
+}
+
 # md_wait DEV...: wait for resync (counters must not include it)
 md_wait() {
 	local m

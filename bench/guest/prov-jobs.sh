@@ -15,17 +15,6 @@ read -r -a L <<<"$(disks lun 8)" || exit 1
 [ "${#L[@]}" -eq 8 ] || die "expected 8 LUNs, found ${#L[@]}"
 /usr/lib/bench/prov-profile.sh bench-prov-jobs serial lun0 lun1 lun2 lun3 lun4 lun5 lun6 lun7 >/tmp/p.xml
 
-reset_disks() {
-	local l
-	sync
-	for l in "${L[@]}"; do
-		wipefs -a -q "${l}1" 2>/dev/null
-		wipefs -a -q "$l"
-		blockdev --rereadpt "$l" >/dev/null 2>&1 || partx -d "$l" 2>/dev/null
-	done
-	udevadm settle
-	rm -rf /target
-}
 
 # sp_run JOBS: "wall_ms inspect_s"
 sp_run() {
