@@ -255,7 +255,7 @@ static void found_sig(struct sbuf *found, const struct signature *sg, uint64_t a
 /* Does the window at start hold UDF's recognition sequence (NSR02/NSR03 from 32 KiB)? */
 static bool udf_vrs_at(const struct shadow *sh, uint64_t start, uint64_t size)
 {
-        if (start + SCAN_WINDOW > size)
+        if (start + SCAN_WINDOW > size || !shadow_has_data(sh, start + 32 * KiB, SCAN_WINDOW - 32 * KiB))
                 return false;
         uint8_t *w = xmalloc(SCAN_WINDOW - 32 * KiB);
         bool vrs = false;

@@ -99,8 +99,8 @@ int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct pr
 
 int shadow_open(struct shadow *s, uint64_t size)
 {
+        *s = (struct shadow){.size = size};
         s->fd = memfd_create("storprov-shadow", MFD_CLOEXEC);
-        s->size = size;
         if (s->fd < 0)
                 return -errno;
         if (ftruncate(s->fd, (off_t)size) < 0) {
@@ -111,10 +111,33 @@ int shadow_open(struct shadow *s, uint64_t size)
         return 0;
 }
 
-int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len)
+bool shadow_has_data(const struct shadow *s, uint64_t off, uint64_t len)
+{
+        for (size_t i = 0; i < s->n_nz; i++)
+                if (s->nz[i].off < off + len && off < s->nz[i].off + s->nz[i].len)
+                        return true;
+        return false;
+}
+
+static void shadow_mark(struct shadow *s, uint64_t off, uint64_t len)
+{
+        if (s->n_nz && s->nz[s->n_nz - 1].off + s->nz[s->n_nz - 1].len == off) {
+                s->nz[s->n_nz - 1].len += len;
+                return;
+        }
+        s->nz = xrealloc(s->nz, (s->n_nz + 1) * sizeof(*s->nz));
+        s->nz[s->n_nz++] = (struct shadow_extent){off, len};
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+        return !len || (p[0] == 0 && !memcmp(p, p + 1, len - 1));
+}
+
+static int shadow_write(struct shadow *s, uint64_t off, const uint8_t *buf, size_t len)
 {
         for (size_t done = 0; done < len;) {
-                ssize_t n = pwrite(s->fd, (const char *)buf + done, len - done, (off_t)(off + done));
+                ssize_t n = pwrite(s->fd, buf + done, len - done, (off_t)(off + done));
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n <= 0)
@@ -124,9 +147,44 @@ int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len)
         return 0;
 }
 
-int probe_shadow(const struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+/* Stores the non-zero blocks of buf (one write per run of them) and marks
+ * them; a zero block is written only over something stored before (the
+ * memory file reads as zeros everywhere else already). */
+int shadow_put(struct shadow *s, uint64_t off, const void *buf_, size_t len)
+{
+        const uint8_t *buf = buf_;
+        size_t run = 0, run_len = 0; /* the pending run of blocks to write */
+        for (size_t at = 0; at < len; at += SHADOW_BLOCK) {
+                size_t bl = len - at < SHADOW_BLOCK ? len - at : SHADOW_BLOCK;
+                bool nz = !all_zero(buf + at, bl);
+                if (nz || shadow_has_data(s, off + at, bl)) {
+                        if (!run_len)
+                                run = at;
+                        run_len += bl;
+                        if (nz)
+                                shadow_mark(s, off + at, bl);
+                        continue;
+                }
+                if (run_len) {
+                        int r = shadow_write(s, off + run, buf + run, run_len);
+                        if (r < 0)
+                                return r;
+                        run_len = 0;
+                }
+        }
+        return run_len ? shadow_write(s, off + run, buf + run, run_len) : 0;
+}
+
+int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
                  struct probe_result *ret)
 {
+        s->probes++;
+        uint64_t end = size && offset + size < s->size ? offset + size : s->size;
+        if (offset < end && !shadow_has_data(s, offset, end - offset)) {
+                *ret = (struct probe_result){0};
+                s->skipped++;
+                return 0;
+        }
         return probe_fd(s->fd, offset, size, only_type, ret);
 }
 
@@ -135,6 +193,9 @@ void shadow_close(struct shadow *s)
         if (s->fd >= 0)
                 close(s->fd);
         s->fd = -1;
+        free(s->nz);
+        s->nz = NULL;
+        s->n_nz = 0;
 }
 
 void probe_result_free(struct probe_result *r)

@@ -30,15 +30,27 @@ int probe_signatures_fd(int fd, uint64_t offset, uint64_t size, struct probe_res
 /* A shadow of a device: the bytes read from it, at their own offsets, in a
  * sparse memory file (the rest reads as zeros). libblkid probes it as it
  * probes the device, so each region of the device is read once, by the
- * caller, and never again by a prober. */
+ * caller, and never again by a prober. Only the blocks that hold a non-zero
+ * byte are stored, and a window with none of them is not handed to libblkid
+ * at all: it reads as zeros, where no prober finds anything (the blank-disk
+ * case; tests/unit/test_probe.c checks that premise on libblkid itself). */
+#define SHADOW_BLOCK 4096u
+struct shadow_extent {
+        uint64_t off, len;
+};
 struct shadow {
         int fd;
         uint64_t size;
+        struct shadow_extent *nz; /* where non-zero bytes were stored, in SHADOW_BLOCK units */
+        size_t n_nz;
+        unsigned probes, skipped; /* probe_shadow calls, and those answered without libblkid */
 };
 int shadow_open(struct shadow *s, uint64_t size);
 int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len);
+/* Was a non-zero byte stored in [off, off + len)? (No: the window reads as zeros.) */
+bool shadow_has_data(const struct shadow *s, uint64_t off, uint64_t len);
 /* probe_signatures on the shadow's window; only_type (e.g. "linux_raid_member"): that prober only */
-int probe_shadow(const struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
                  struct probe_result *ret);
 void shadow_close(struct shadow *s);
 void probe_result_free(struct probe_result *r);

@@ -1,0 +1,148 @@
+/* Units: the inspection's shadow (src/sys/probe.c). It stores only the
+ * non-zero blocks it is given and answers a probe of a window without any of
+ * them itself ("nothing there"), without libblkid. That rests on a premise
+ * about libblkid, checked first here on libblkid itself: on bytes that are
+ * all zero no prober (filesystem, RAID, LVM, partition table) finds anything.
+ * A swap header built byte by byte stands in for a signature. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sys/probe.h"
+
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+
+/* a swap v1 header in a 4 KiB page: version 1, a last page, SWAPSPACE2 at the page's end */
+static void swap_page(uint8_t *p)
+{
+        memset(p, 0, 4096);
+        p[1024] = 1;               /* version */
+        p[1028] = 0xff;            /* last_page */
+        p[1029] = 0x0f;
+        memcpy(p + 4096 - 10, "SWAPSPACE2", 10);
+}
+
+/* The premise: all-zero devices of several sizes, whole and in windows, with
+ * every prober and with md's alone, carry nothing libblkid names. */
+static void test_zeros_carry_nothing(void **state)
+{
+        (void)state;
+        static const uint64_t sizes[] = {64 * KiB, 1 * MiB, 129 * MiB, 2 * GiB, 16ull * 1024 * GiB};
+        for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+                int fd = memfd_create("zeros", MFD_CLOEXEC);
+                assert_true(fd >= 0);
+                assert_int_equal(ftruncate(fd, (off_t)sizes[i]), 0);
+                const uint64_t offs[] = {0, 17408, 32256, 1 * MiB, sizes[i] / 2};
+                for (size_t k = 0; k < sizeof(offs) / sizeof(*offs); k++) {
+                        struct probe_result pr;
+                        assert_int_equal(probe_signatures_fd(fd, offs[k], sizes[i] - offs[k], &pr), 0);
+                        assert_int_equal(pr.n_sigs, 0);
+                        probe_result_free(&pr);
+                }
+                close(fd);
+        }
+}
+
+/* The stand-in is found by libblkid at all: otherwise the tests below prove nothing. */
+static void test_swap_page_is_a_signature(void **state)
+{
+        (void)state;
+        struct shadow sh;
+        assert_int_equal(shadow_open(&sh, 64 * MiB), 0);
+        uint8_t page[4096];
+        swap_page(page);
+        assert_int_equal(shadow_put(&sh, 0, page, sizeof(page)), 0);
+        struct probe_result pr;
+        assert_int_equal(probe_shadow(&sh, 0, 0, NULL, &pr), 0);
+        assert_int_equal(pr.n_sigs, 1);
+        assert_string_equal(pr.sigs[0].type, "swap");
+        probe_result_free(&pr);
+        assert_int_equal(sh.skipped, 0);
+        shadow_close(&sh);
+}
+
+/* Zero blocks are not stored; a window without stored data is answered
+ * without libblkid; a window that holds the signature, anywhere in it, is
+ * probed and finds it at its offset within the window. */
+static void test_windows(void **state)
+{
+        (void)state;
+        struct shadow sh;
+        const uint64_t size = 2 * GiB;
+        assert_int_equal(shadow_open(&sh, size), 0);
+        size_t len = 1 * MiB;
+        uint8_t *buf = calloc(1, len);
+        assert_non_null(buf);
+        assert_int_equal(shadow_put(&sh, 0, buf, len), 0);
+        assert_int_equal(sh.n_nz, 0);
+        assert_false(shadow_has_data(&sh, 0, size));
+        /* a swap page 48 KiB into a 1 MiB read at 16 MiB */
+        swap_page(buf + 48 * KiB);
+        assert_int_equal(shadow_put(&sh, 16 * MiB, buf, len), 0);
+        assert_int_equal(sh.n_nz, 1);
+        assert_true(shadow_has_data(&sh, 16 * MiB + 48 * KiB, 4096));
+        assert_false(shadow_has_data(&sh, 16 * MiB, 48 * KiB));
+        assert_false(shadow_has_data(&sh, 16 * MiB + 52 * KiB, len));
+
+        struct probe_result pr;
+        assert_int_equal(probe_shadow(&sh, 0, 16 * MiB, NULL, &pr), 0); /* before it */
+        assert_int_equal(pr.n_sigs, 0);
+        assert_int_equal(probe_shadow(&sh, 32 * MiB, 0, NULL, &pr), 0); /* after it, to the end */
+        assert_int_equal(pr.n_sigs, 0);
+        assert_int_equal(sh.skipped, 2);
+        assert_int_equal(probe_shadow(&sh, 16 * MiB + 48 * KiB, 0, NULL, &pr), 0);
+        assert_int_equal(sh.skipped, 2);
+        assert_int_equal(pr.n_sigs, 1);
+        assert_string_equal(pr.sigs[0].type, "swap");
+        assert_int_equal(pr.sigs[0].offset_bytes, 4096 - 10);
+        probe_result_free(&pr);
+        assert_int_equal(sh.probes, 3);
+
+        /* zeros read again over stored data replace it (the device changed): probed, nothing found */
+        memset(buf, 0, len);
+        assert_int_equal(shadow_put(&sh, 16 * MiB, buf, len), 0);
+        assert_int_equal(probe_shadow(&sh, 16 * MiB + 48 * KiB, 0, NULL, &pr), 0);
+        assert_int_equal(sh.skipped, 2);
+        assert_int_equal(pr.n_sigs, 0);
+        free(buf);
+        shadow_close(&sh);
+}
+
+/* A put that is not a whole number of blocks, at an odd offset: its last
+ * partial block is stored too. */
+static void test_partial_block(void **state)
+{
+        (void)state;
+        struct shadow sh;
+        assert_int_equal(shadow_open(&sh, 8 * MiB), 0);
+        uint8_t buf[4096 + 512];
+        memset(buf, 0, sizeof(buf));
+        buf[4096 + 511] = 0xa5;
+        assert_int_equal(shadow_put(&sh, 512, buf, sizeof(buf)), 0);
+        assert_true(shadow_has_data(&sh, 512 + 4096 + 511, 1));
+        assert_false(shadow_has_data(&sh, 512, 4096));
+        uint8_t back = 0;
+        assert_int_equal(pread(sh.fd, &back, 1, 512 + 4096 + 511), 1);
+        assert_int_equal(back, 0xa5);
+        shadow_close(&sh);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_zeros_carry_nothing),
+                cmocka_unit_test(test_swap_page_is_a_signature),
+                cmocka_unit_test(test_windows),
+                cmocka_unit_test(test_partial_block),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
