@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sys/dmtable.h"
@@ -455,61 +456,122 @@ static void mkfs_agsize(struct run *r, size_t si, char ***argv)
         *argv = nv;
 }
 
+/* One mkfs.xfs dry run of mkfs_preflight: its sparse file, and its output
+ * (stdout and stderr) in a memory file, said only if it fails. */
+struct dry_run {
+        size_t step;
+        char *path;
+        char **argv;
+        int out_fd;
+        pid_t pid;
+        int rc;
+};
+
+/* The dry run of step i, or false (said why) where there is none. */
+static bool dry_run_prepare(struct run *r, size_t i, const char *tmp, struct dry_run *d)
+{
+        const struct pl_step *st = &r->pl->steps[i];
+        const struct pl_obj *f = &r->pl->objs[st->obj];
+        const struct pl_obj *b = f->parent != NO_OBJ ? &r->pl->objs[f->parent] : NULL;
+        if (!b || !b->size_bytes) {
+                say(r, "mkfs.xfs dry run for %s: its size is known only once it is made; mkfs.xfs checks it then",
+                    f->dev);
+                return false;
+        }
+        *d = (struct dry_run){.step = i, .out_fd = -1, .pid = -1, .rc = -1};
+        d->path = xasprintf("%s/storprov-mkfs-XXXXXX", tmp);
+        int fd = mkstemp(d->path);
+        if (fd < 0 || ftruncate(fd, (off_t)b->size_bytes) < 0) {
+                say(r, "mkfs.xfs dry run for %s skipped: no sparse file of %" PRIu64 " bytes in %s (%s)", f->dev,
+                    b->size_bytes, tmp, strerror(errno));
+                if (fd >= 0) {
+                        close(fd);
+                        unlink(d->path);
+                }
+                free(d->path);
+                return false;
+        }
+        close(fd);
+        bool has_s = false;
+        for (size_t k = 0; st->argv[k]; k++)
+                has_s |= !strcmp(st->argv[k], "-s");
+        _cleanup_free_ char *sector =
+                !has_s && b->sector_bytes > 512 ? xasprintf("%" PRIu64, (uint64_t)b->sector_bytes) : NULL;
+        d->argv = mkfs_dry_argv(st->argv, d->path, sector);
+        return true;
+}
+
+/* Its exit status, and on failure what mkfs.xfs said and why that stops the run. */
+static bool dry_run_finish(struct run *r, struct dry_run *d)
+{
+        unlink(d->path);
+        bool ok = d->rc == 0;
+        if (!ok) {
+                const struct pl_obj *f = &r->pl->objs[r->pl->steps[d->step].obj];
+                const struct pl_obj *b = &r->pl->objs[f->parent];
+                if (d->out_fd >= 0 && lseek(d->out_fd, 0, SEEK_SET) == 0) {
+                        char buf[4096];
+                        ssize_t n;
+                        fflush(stderr);
+                        while ((n = read(d->out_fd, buf, sizeof(buf))) > 0)
+                                if (write(STDERR_FILENO, buf, (size_t)n) != n)
+                                        break;
+                }
+                char sz[32];
+                _cleanup_free_ char *t = xasprintf(
+                        "mkfs.xfs -N (a dry run with the plan's options on a file of %s, the size of %s) failed "
+                        "with exit %d: the XFS on %s cannot be made (mkfs.xfs says why above); nothing was "
+                        "written. Give it a larger device or other mkfs-options",
+                        fmt_size_human(b->size_bytes, sz), b->dev, d->rc, f->dev);
+                add_event(r, EV_ERROR, d->step, t);
+        }
+        if (d->out_fd >= 0)
+                close(d->out_fd);
+        free(d->path);
+        strv_free(d->argv);
+        return ok;
+}
+
 /* Before the first write: every mkfs.xfs of the plan, as a dry run (-N) with
  * the plan's options, on a sparse file of the size its device will have (the
  * device may not exist yet: a partition, an md). A device too small for the
  * XFS log, options mkfs.xfs refuses, ... fail here, not after the GPT is
  * written. A device whose size is not known before it is made (an LV sized in
- * percent) is left to the step. Returns how many dry runs failed (each said). */
+ * percent) is left to the step. Up to --jobs dry runs at once; each one's
+ * output is said only if it fails, in step order. Returns how many failed. */
 int mkfs_preflight(struct run *r)
 {
         const struct plan *pl = r->pl;
-        int failed = 0;
         const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        unsigned jobs = r->o->jobs ? r->o->jobs : 1;
+        struct dry_run *v = xcalloc(pl->n_steps ? pl->n_steps : 1, sizeof(*v));
+        size_t n = 0;
         for (size_t i = 0; i < pl->n_steps; i++) {
                 const struct pl_step *st = &pl->steps[i];
-                if (st->kind != STEP_MKFS || !st->argv || !st->argv[0] || st->obj == NO_OBJ)
-                        continue;
-                const struct pl_obj *f = &pl->objs[st->obj];
-                const struct pl_obj *b = f->parent != NO_OBJ ? &pl->objs[f->parent] : NULL;
-                if (!b || !b->size_bytes) {
-                        say(r, "mkfs.xfs dry run for %s: its size is known only once it is made; mkfs.xfs checks it then",
-                            f->dev);
-                        continue;
-                }
-                _cleanup_free_ char *path = xasprintf("%s/storprov-mkfs-XXXXXX", tmp);
-                int fd = mkstemp(path);
-                if (fd < 0 || ftruncate(fd, (off_t)b->size_bytes) < 0) {
-                        say(r, "mkfs.xfs dry run for %s skipped: no sparse file of %" PRIu64 " bytes in %s (%s)", f->dev,
-                            b->size_bytes, tmp, strerror(errno));
-                        if (fd >= 0) {
-                                close(fd);
-                                unlink(path);
-                        }
-                        continue;
-                }
-                close(fd);
-                bool has_s = false;
-                for (size_t k = 0; st->argv[k]; k++)
-                        has_s |= !strcmp(st->argv[k], "-s");
-                _cleanup_free_ char *sector =
-                        !has_s && b->sector_bytes > 512 ? xasprintf("%" PRIu64, (uint64_t)b->sector_bytes) : NULL;
-                char **dry = mkfs_dry_argv(st->argv, path, sector);
-                _cleanup_free_ char *out = NULL;
-                int rc = run_argv(dry, &out);
-                unlink(path);
-                strv_free(dry);
-                if (rc != 0) {
-                        char sz[32];
-                        _cleanup_free_ char *t = xasprintf(
-                                "mkfs.xfs -N (a dry run with the plan's options on a file of %s, the size of %s) failed "
-                                "with exit %d: the XFS on %s cannot be made (mkfs.xfs says why above); nothing was "
-                                "written. Give it a larger device or other mkfs-options",
-                                fmt_size_human(b->size_bytes, sz), b->dev, rc, f->dev);
-                        add_event(r, EV_ERROR, i, t);
-                        failed++;
-                }
+                if (st->kind == STEP_MKFS && st->argv && st->argv[0] && st->obj != NO_OBJ &&
+                    dry_run_prepare(r, i, tmp, &v[n]))
+                        n++;
         }
+        size_t started = 0, waited = 0;
+        while (waited < n) {
+                while (started < n && started - waited < jobs) {
+                        struct dry_run *d = &v[started++];
+                        d->out_fd = memfd_create("storprov-mkfs-dry", MFD_CLOEXEC);
+                        int rc = d->out_fd < 0 ? -errno : spawn_argv_into(d->argv, d->out_fd, &d->pid);
+                        if (rc < 0) {
+                                d->pid = -1;
+                                d->rc = 127;
+                                say(r, "cannot run mkfs.xfs: %s", strerror(-rc));
+                        }
+                }
+                struct dry_run *d = &v[waited++];
+                if (d->pid > 0)
+                        d->rc = wait_argv(d->pid);
+        }
+        int failed = 0;
+        for (size_t k = 0; k < n; k++)
+                failed += !dry_run_finish(r, &v[k]);
+        free(v);
         return failed;
 }
 

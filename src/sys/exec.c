@@ -12,12 +12,14 @@
 
 #include "base/util.h"
 
-static void child_exec(char *const *argv, int out_fd)
+static void child_exec(char *const *argv, int out_fd, int err_fd)
 {
         int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (null >= 0)
                 dup2(null, STDIN_FILENO);
         dup2(out_fd, STDOUT_FILENO);
+        if (err_fd != STDERR_FILENO)
+                dup2(err_fd, STDERR_FILENO);
         /* mdadm and lvm must never stop to ask */
         setenv("LVM_SUPPRESS_FD_WARNINGS", "1", 1);
         execvp(argv[0], argv);
@@ -38,15 +40,25 @@ static int wait_status(pid_t pid)
 
 int spawn_argv(char *const *argv, pid_t *ret_pid)
 {
+        return spawn_argv_into(argv, STDERR_FILENO, ret_pid);
+}
+
+int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid)
+{
         fflush(stdout);
         fflush(stderr);
         pid_t pid = fork();
         if (pid < 0)
                 return -errno;
         if (pid == 0)
-                child_exec(argv, STDERR_FILENO);
+                child_exec(argv, out_fd, out_fd);
         *ret_pid = pid;
         return 0;
+}
+
+int wait_argv(pid_t pid)
+{
+        return wait_status(pid);
 }
 
 int run_argv(char *const *argv, char **ret_out)
@@ -66,7 +78,7 @@ int run_argv(char *const *argv, char **ret_out)
                 return r;
         }
         if (pid == 0)
-                child_exec(argv, ret_out ? fds[1] : STDERR_FILENO);
+                child_exec(argv, ret_out ? fds[1] : STDERR_FILENO, STDERR_FILENO);
         if (ret_out) {
                 close(fds[1]);
                 struct sbuf b = {0};

@@ -16,3 +16,9 @@ int run_argv(char *const *argv, char **ret_out);
  * to stderr, so that storprov's own stdout stays machine-readable). */
 int spawn_argv(char *const *argv, pid_t *ret_pid);
 
+/* Starts argv without waiting, its stdout and stderr both into out_fd. */
+int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid);
+
+/* Waits for a child spawn_argv* started: its exit status, 128+signal, or -errno. */
+int wait_argv(pid_t pid);
+

@@ -146,6 +146,35 @@ apply_golden() { # NAME
 	jq -e '[.objects[] | select(.kind=="xfs") | .action] | all(. == "created")' "$BATS_TEST_TMPDIR/report.json"
 }
 
+@test "apply: mkfs.xfs dry runs, up to --jobs at once; each failure said with mkfs.xfs's own words, in step order" {
+	world many-luns
+	export FAKE_MKFS_DRY_SLOW=1
+	run -0 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --dry-run --jobs 1
+	[ "$(cat "$FAKE_STATE/dry-max")" = 1 ]
+	rm -f "$FAKE_STATE/dry-max"
+	run -0 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --dry-run --jobs 4
+	max=$(cat "$FAKE_STATE/dry-max")
+	[ "$max" -gt 1 ] && [ "$max" -le 4 ] || { echo "at most $max at once"; false; }
+	# a dry run's own output is not said when it passes
+	refute_output --partial "meta-data="
+	unset FAKE_MKFS_DRY_SLOW
+	export FAKE_MKFS_DRY_FAIL="lun5 lun2"
+	run -1 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 8 --report "$BATS_TEST_TMPDIR/r.json"
+	assert_output --partial "2 mkfs.xfs dry runs failed: nothing was written"
+	# mkfs.xfs's words, then storprov's, for lun2 before lun5
+	grep 'fake mkfs.xfs: lun\|the XFS on .* cannot be made' <<<"$output" >"$BATS_TEST_TMPDIR/said"
+	run -0 sed -E 's/^(fake mkfs.xfs: lun[0-9]).*/\1/; s/.*(the XFS on [^ ]*) cannot.*/\1/' "$BATS_TEST_TMPDIR/said"
+	assert_output "$(printf '%s\n' 'fake mkfs.xfs: lun2' 'the XFS on /dev/sdc' 'fake mkfs.xfs: lun5' 'the XFS on /dev/sdf')"
+	# nothing was written: no mkfs.xfs ran for real, no device carries anything
+	[ ! -s "$FAKE_LOG" ]
+	for d in "$STORPROV_DEVROOT"/dev/sd*; do
+		[ -z "$(blkid -p -o value -s TYPE "$d" || true)" ] || { echo "$d: written"; false; }
+	done
+}
+
 @test "apply argv: the grid profile writes its files, with a report" {
 	apply_golden grid-3ware-raid5
 	jq -e '[.files[].action] | all(. == "written")' "$BATS_TEST_TMPDIR/report.json"
