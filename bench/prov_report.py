@@ -4,7 +4,9 @@ serial sfdisk + mkfs.xfs script of the same layout, from RAWDIR/prov-loop.json
 (bench/loop-prov.sh, host loop LUNs) and RAWDIR/prov-vm.json (BENCH_ONLY=prov-jobs
 bench/run.sh, the VM). Per --jobs value: the median of the paired ratios
 (storprov / script) with min-max, the two times, and storprov's inspection
-(process start to the first step's start). Figures of one file only: one
+(process start to the first step's start), per state of the disks where the
+file has it (reused: wipefs'd, the last run's metadata behind; fresh: zeroed
+where the scan reads). Figures of one file only: one
 run, one code version, never pooled.
 bench/prov_report.py --from-guest GUEST.out prov-vm.json LOAD_START LOAD_END COMMIT
 turns the guest's PROVJOBS lines into prov-vm.json (bench/run.sh does)."""
@@ -23,15 +25,18 @@ def section(doc, title):
     out = ['## ' + title, '',
            'Commit %s, %s; host load (1/5/15 min) %s at start, %s at end. %s.' % (
                doc['commit'], doc['time'], doc['load_start'], doc['load_end'], doc.get('where', '')), '',
-           '| --jobs | pairs | ratio storprov/script, median (min-max) | storprov s | script s | inspection s |',
-           '|---:|---:|---|---|---|---|']
+           '| disks | --jobs | pairs | ratio storprov/script, median (min-max) | storprov s | script s | inspection s |',
+           '|---|---:|---:|---|---|---|---|']
     reps = doc['reps']
-    for j in sorted({r['jobs'] for r in reps}):
-        rs = [r for r in reps if r['jobs'] == j]
-        insp = [r['inspect_s'] for r in rs if r.get('inspect_s') is not None]
-        out.append('| %d | %d | %s | %s | %s | %s |' % (
-            j, len(rs), rng([r['ratio'] for r in rs]), rng([r['sp_s'] for r in rs]),
-            rng([r['script_s'] for r in rs]), rng(insp, '%.3f') if insp else 'n/a'))
+    for d in sorted({r.get('disks', 'reused') for r in reps}, reverse=True):
+        for j in sorted({r['jobs'] for r in reps}):
+            rs = [r for r in reps if r['jobs'] == j and r.get('disks', 'reused') == d]
+            if not rs:
+                continue
+            insp = [r['inspect_s'] for r in rs if r.get('inspect_s') is not None]
+            out.append('| %s | %d | %d | %s | %s | %s | %s |' % (
+                d, j, len(rs), rng([r['ratio'] for r in rs]), rng([r['sp_s'] for r in rs]),
+                rng([r['script_s'] for r in rs]), rng(insp, '%.3f') if insp else 'n/a'))
     return out + ['']
 
 
@@ -44,7 +49,8 @@ def from_guest(out, js, ls, le, commit):
         kv = dict(f.split('=', 1) for f in line.split()[1:])
         a, b = int(kv['sp_ms']), int(kv['script_ms'])
         insp = kv.get('inspect_s')
-        reps.append({'rep': int(kv['rep']), 'jobs': int(kv['jobs']), 'sp_s': a / 1000, 'script_s': b / 1000,
+        reps.append({'rep': int(kv['rep']), 'jobs': int(kv['jobs']), 'disks': kv.get('disks', 'reused'),
+                     'sp_s': a / 1000, 'script_s': b / 1000,
                      'ratio': round(a / b, 4), 'inspect_s': float(insp) if insp not in (None, '', 'null') else None})
     json.dump({'where': '8 x 1 GiB virtio disks in the QEMU TCG guest (bench/guest/prov-jobs.sh)', 'commit': commit,
                'time': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()), 'load_start': ls, 'load_end': le,

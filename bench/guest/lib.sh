@@ -34,13 +34,21 @@ drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 # reset_disks: the LUNs of the array L (set by the caller) wiped, partition 1
 # and the table, their partitions dropped, /target removed (prov-jobs.sh,
-# inspect-cost.sh)
+# inspect-cost.sh). DISK_STATE=reused (the default): wipefs -a only, so the
+# last run's XFS metadata stays behind its erased magics, as on a disk being
+# reimaged; DISK_STATE=fresh: also zeroes the first 130 MiB and the last MiB
+# (every window apply's foreign-data scan reads), as on a new LUN.
 reset_disks() {
-	local l
+	local l sz
 	sync
 	for l in "${L[@]}"; do
 		wipefs -a -q "${l}1" 2>/dev/null
 		wipefs -a -q "$l"
+		if [ "${DISK_STATE:-reused}" = fresh ]; then
+			sz=$(blockdev --getsize64 "$l")
+			dd if=/dev/zero of="$l" bs=1M count=130 oflag=direct status=none
+			dd if=/dev/zero of="$l" bs=1M count=1 seek=$((sz / 1048576 - 1)) oflag=direct status=none
+		fi
 		blockdev --rereadpt "$l" >/dev/null 2>&1 || partx -d "$l" 2>/dev/null
 	done
 	udevadm settle

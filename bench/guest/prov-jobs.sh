@@ -6,8 +6,12 @@
 # partition and one XFS per LUN, hardware RAID5 4 x 64K), same disks freshly
 # wiped before each run, storprov first on odd repetitions. storprov's
 # inspection: process start to the first step's start (bench/guest/first-step-start.jq).
-# Prints "PROVJOBS rep=R jobs=J sp_ms=A script_ms=B inspect_s=I" a pair.
+# Both on disks in each DISK_STATE of BENCH_DISK_STATES (lib.sh's reset_disks):
+# "reused" (wipefs -a only: the last run's XFS metadata stays) and "fresh"
+# (zeroed where apply's scan reads, as a new LUN).
+# Prints "PROVJOBS rep=R jobs=J disks=STATE sp_ms=A script_ms=B inspect_s=I" a pair.
 #   BENCH_REPS  paired repetitions of each jobs value (default 5)
+#   BENCH_DISK_STATES  default "reused fresh"
 . /usr/lib/bench/lib.sh
 set -u
 reps=${BENCH_REPS:-5}
@@ -56,6 +60,7 @@ start=$(cat "/sys/class/block/${n0}1/start")
 size=$(cat "/sys/class/block/${n0}1/size")
 kv PROVJOBS_LAYOUT "start=$start size=$size $(head -1 /tmp/mkfs.argv)"
 # storprov's mkfs argv name its own devices in the order of the profile: lun0..7 = L[0..7]
+for DISK_STATE in ${BENCH_DISK_STATES:-reused fresh}; do
 for rep in $(seq 1 "$reps"); do
 	for j in 1 2 8; do
 		reset_disks
@@ -68,8 +73,9 @@ for rep in $(seq 1 "$reps"); do
 			reset_disks
 			read -r a insp < <(sp_run "$j")
 		fi
-		echo "PROVJOBS rep=$rep jobs=$j sp_ms=$a script_ms=$b inspect_s=$insp"
+		echo "PROVJOBS rep=$rep jobs=$j disks=$DISK_STATE sp_ms=$a script_ms=$b inspect_s=$insp"
 	done
+done
 done
 kv PROVJOBS_XFS "$(blkid -s TYPE -o value "${L[@]/%/1}" | sort | uniq -c | tr -s ' ')"
 exit 0
