@@ -91,8 +91,10 @@ measure() {
 }
 
 # sp_apply PROFILE: storprov apply, mounting under /target
+# sp_apply PROFILE [ROOT]: ROOT (default /target) is the target root; two
+# profiles need two roots (each owns its generated files)
 sp_apply() {
-	storprov apply --profile "$1" --yes --wipe --root /target --mount --report /tmp/report.json >/tmp/apply.log 2>&1 || {
+	storprov apply --profile "$1" --yes --wipe --root "${2:-/target}" --mount --report /tmp/report.json >/tmp/apply.log 2>&1 || {
 		cat /tmp/apply.log >&2
 		die "storprov apply $1 failed"
 	}

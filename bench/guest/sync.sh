@@ -11,13 +11,13 @@ set -u
 sec=${BENCH_SEC:-15}
 reps=${BENCH_REPS:-2}
 sp_apply /usr/lib/bench/shipped/md-raid1-syncwrite.xml
-sp_apply "$BP/raid5.xml"
+sp_apply "$BP/raid5.xml" /target5
 r1=$(readlink -f /dev/md/journal)
 r5=$(readlink -f /dev/md/sp)
 md_wait "$r1" "$r5"
 kv R1_PROFILED "$(cat /sys/block/${r1#/dev/}/md/safe_mode_delay)"
 kv R5_PROFILED "$(cat /sys/block/${r5#/dev/}/md/safe_mode_delay)"
-declare -A MNT=([raid1]=/target/srv/journal [raid5]=/target/bench) DEV=([raid1]=$r1 [raid5]=$r5) PROF
+declare -A MNT=([raid1]=/target/srv/journal [raid5]=/target5/bench) DEV=([raid1]=$r1 [raid5]=$r5) PROF
 PROF[raid1]=$(cat /sys/block/${r1#/dev/}/md/safe_mode_delay)
 PROF[raid5]=$(cat /sys/block/${r5#/dev/}/md/safe_mode_delay)
 for a in raid1 raid5; do
