@@ -27,7 +27,7 @@ static void child_exec(char *const *argv, int out_fd, int err_fd)
         _exit(127);
 }
 
-static int wait_status(pid_t pid)
+int wait_argv(pid_t pid)
 {
         int st;
         while (waitpid(pid, &st, 0) < 0)
@@ -54,11 +54,6 @@ int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid)
                 child_exec(argv, out_fd, out_fd);
         *ret_pid = pid;
         return 0;
-}
-
-int wait_argv(pid_t pid)
-{
-        return wait_status(pid);
 }
 
 int run_argv(char *const *argv, char **ret_out)
@@ -95,5 +90,5 @@ int run_argv(char *const *argv, char **ret_out)
                 close(fds[0]);
                 *ret_out = sbuf_steal(&b);
         }
-        return wait_status(pid);
+        return wait_argv(pid);
 }
