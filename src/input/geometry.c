@@ -223,6 +223,18 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
                                      fmt_size_exact(F, a));
                 return F;
         }
+        if (lower->parity) {
+                uint64_t c = F & -F; /* the largest power of 2 dividing F ... */
+                while (c > PLUG_GATHER_MAX_BYTES) /* ... that the block layer still gathers */
+                        c >>= 1;
+                if (c < 4096)
+                        return 0;
+                *ret_why = xasprintf("= the largest power of 2 of at most %s that divides the parity devices' full "
+                                     "stripe %s (%s): pieces below 128 KiB reach each device as one request per stripe",
+                                     fmt_size_exact(PLUG_GATHER_MAX_BYTES, a), fmt_size_exact(F, b),
+                                     is_pow2(F) ? "above the limit" : "not a power of 2");
+                return c;
+        }
         if (is_pow2(lower->su_bytes) && lower->su_bytes >= 4096) {
                 *ret_why = xasprintf("= the su %s of the devices below (their full stripe %s is %s)",
                                      fmt_size_exact(lower->su_bytes, a), fmt_size_exact(F, b),
@@ -244,8 +256,22 @@ char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, 
         if (!lower || !lower->su_bytes || !lower->parity || parity_upper)
                 return NULL;
         uint64_t F = lower->full_stripe_bytes;
-        if (chunk_bytes >= F || F % chunk_bytes || !is_pow2(F) || (limit_bytes && F > limit_bytes))
+        if (chunk_bytes >= F || F % chunk_bytes)
                 return NULL;
+        if (!is_pow2(F) || (limit_bytes && F > limit_bytes)) {
+                /* F cannot be the chunk: pieces below 128 KiB are still gathered */
+                if (chunk_bytes <= PLUG_GATHER_MAX_BYTES)
+                        return NULL;
+                uint64_t c = F & -F;
+                while (c > PLUG_GATHER_MAX_BYTES)
+                        c >>= 1;
+                return xasprintf("chunk %s is smaller than the full stripe %s of the parity devices below, and at "
+                                 "128 KiB or more the kernel sends each of its %" PRIu64 " pieces to the device as "
+                                 "a separate request, which it may take as partial-stripe writes "
+                                 "(read-modify-write); %s gathers into one request per device",
+                                 fmt_size_exact(chunk_bytes, a), fmt_size_exact(F, b), F / chunk_bytes,
+                                 fmt_size_exact(c, (char[32]){0}));
+        }
         return xasprintf("chunk %s is smaller than the full stripe %s of the parity devices below: each leg's share "
                          "of a full stripe reaches its device in %" PRIu64 " pieces, which it may take as partial-stripe "
                          "writes (read-modify-write); %s avoids it",

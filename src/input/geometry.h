@@ -73,7 +73,18 @@ int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t
  * at most limit_bytes (0: no limit), so each leg's share of an upper stripe
  * is one whole lower stripe in one piece; else the lower su when it is a power
  * of 2 of at least 4 KiB; else the largest power of 2 dividing F (at least
- * 4 KiB); 0 when there is none. Under an upper level with parity (md
+ * 4 KiB); 0 when there is none. Over parity devices whose F cannot be the
+ * chunk, the largest power of 2 that divides F and is at most
+ * PLUG_GATHER_MAX_BYTES: dm-stripe and md RAID0 send each chunk-sized piece
+ * as its own bio, and the block layer's plug merges a leg's consecutive
+ * pieces into one request per device, but it dispatches the plug whenever a
+ * request is added while the last one holds 128 KiB or more
+ * (BLK_PLUG_FLUSH_SIZE, the same from EL8's 4.18 to 6.x). Pieces of 128 KiB
+ * therefore reach a LUN one by one and a write-through controller (or md)
+ * takes each as a partial-stripe write; measured in the VM, LV over 4 LUNs
+ * of RAID5 4 x 128K (F 384K): 128K pieces, 1,061 LUN requests of 128 KiB
+ * and a member-read ratio of 0.026-0.050; 64K pieces, one 384 KiB request
+ * per LUN stripe (tests/vm/46-rmw-sweep.bats, L<i>_SP_LOOP_WRITES). Under an upper level with parity (md
  * raid4/5/6) it is the largest power of 2 of at most 512 KiB (mdadm's default
  * chunk) that divides F: md gathers a stripe in 4 KiB rows, chunk / 4 KiB of
  * them, in a stripe cache of 256 rows by default, so a chunk as wide as a
@@ -83,12 +94,15 @@ int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t
  * then widens so each leg still writes whole stripes below (stack_geometry).
  * *ret_why says which and why (malloc'ed). */
 #define PARITY_MD_MAX_CHUNK_BYTES (UINT64_C(512) * 1024)
+#define PLUG_GATHER_MAX_BYTES (UINT64_C(64) * 1024)
 uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, bool parity_upper, char **ret_why);
 
 /* A warning (malloc'ed) when a chunk given by the profile is a divisor of the
  * parity devices' full stripe F below it while F itself could have been the
  * chunk (a power of 2 within limit_bytes, and no parity above: see
- * stack_chunk_bytes); NULL otherwise. */
+ * stack_chunk_bytes), or when F cannot be the chunk and the chunk is above
+ * PLUG_GATHER_MAX_BYTES (its pieces reach the device one by one); NULL
+ * otherwise. */
 char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes,
                          bool parity_upper);
 

@@ -124,7 +124,8 @@ def disk_geometry(group):
 
 def derive(m, parity_upper=False):
     """The chunk / stripe size derived from a lower layer's stripe: its full
-    stripe when that is a power of 2, else its su, else the largest power of
+    stripe when that is a power of 2, else (over parity) the largest power of
+    2 of at most 64 KiB dividing it, else its su, else the largest power of
     2 dividing the full stripe. Under a parity md (raid4/5/6): the largest
     power of 2 of at most 512 KiB that divides the full stripe (the VM sweep
     measured md RAID5 with a chunk of a whole 2 MiB LUN stripe at a
@@ -137,6 +138,14 @@ def derive(m, parity_upper=False):
         return c if c >= 4 * KIB else 0
     if is_pow2(f) and f >= 4 * KIB:
         return f
+    if m.parity:
+        # pieces of 128 KiB or more leave the block layer's plug one by one
+        # (BLK_PLUG_FLUSH_SIZE): at most 64 KiB, so a leg's pieces of one
+        # device stripe reach it as one request
+        c = largest_pow2_dividing(f)
+        while c > 64 * KIB:
+            c //= 2
+        return c if c >= 4 * KIB else 0
     if is_pow2(m.su) and m.su >= 4 * KIB:
         return m.su
     p = largest_pow2_dividing(f)
@@ -424,6 +433,13 @@ def self_test():
     assert lv_geometry({"stripes": 2}, r6) == (Geo(256 * K, 2, True), 256 * K)
     assert lv_geometry({"stripes": 2, "stripe_size": 64 * K}, r6) == (Geo(64 * K, 8, True), 64 * K)
     assert lv_geometry({"stripes": 3}, NONE) == (Geo(64 * K, 3, False), 64 * K)
+    # over RAID5 4 x 128k LUNs (F 384k, not a power of 2): 64k pieces, which
+    # the block layer gathers into one 384k request per LUN; sw 4 x 6
+    r5w = Geo(128 * K, 3, True)
+    assert lv_geometry({"stripes": 4}, r5w) == (Geo(64 * K, 24, True), 64 * K)
+    assert md_geometry(md(0, 4), [r5w] * 4) == (Geo(64 * K, 24, True), 64 * K)
+    # over RAID5 4 x 16k LUNs (F 48k): 16k, as before
+    assert lv_geometry({"stripes": 2}, Geo(16 * K, 3, True)) == (Geo(16 * K, 6, True), 16 * K)
     # the same stripe with and without parity is one layout, with parity:
     # RAID5 3 x 64k and RAID0 2 x 64k LUNs (su 64k, sw 2, F 128k) under md RAID0
     # of 4: chunk F = 128k, su 128k, sw 4, parity

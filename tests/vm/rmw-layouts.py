@@ -87,7 +87,11 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     if member < need:
         member = -(-need // 16) * 16
     F = strip * data
-    chunk = F if pow2(F) else strip
+    low = F & -F                      # the largest power of 2 dividing F
+    if upper == 'md5':
+        chunk = min(low, 512)         # a parity md gathers chunks up to 512K
+    else:
+        chunk = F if pow2(F) else min(low, 64)   # pieces below 128K are merged
     if upper == 'xfs':
         su, sw = strip, data
     else:

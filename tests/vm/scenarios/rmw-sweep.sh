@@ -71,13 +71,13 @@ part() { # DISK N
 
 # stat_sum DEV...: "sectors-read sectors-written" summed over the devices
 stat_sum() {
-	local d b f r=0 w=0
+	local d b f r=0 w=0 n=0
 	for d in "$@"; do
 		b=$(basename "$(readlink -f "$d")")
 		read -r -a f <"/sys/class/block/$b/stat"
-		r=$((r + f[2])) w=$((w + f[6]))
+		r=$((r + f[2])) w=$((w + f[6])) n=$((n + f[4]))
 	done
-	echo "$r $w"
+	echo "$r $w $n"
 }
 srcdev() { awk -v m="$1" '$2 == m { print $1 }' /proc/mounts | tail -1; }
 # xfs_su_sw MOUNTPOINT: "sunit swidth bsize" of the data section
@@ -137,6 +137,7 @@ measure() {
 	read -r -a ta <<<"$(stat_sum "$top")"
 	# shellcheck disable=SC2086
 	read -r -a la <<<"$(stat_sum $luns)"
+	read -r -a ua <<<"$(stat_sum "${loops[@]}")"
 	# fio's buffers in huge pages (RMW_FIO_HUGE=0: malloc'd 4 KiB pages):
 	# a loop request takes 128 segments, 512 KiB of 4 KiB pages, so a LUN
 	# stripe above 512 KiB would reach the array in pieces that md, unlike a
@@ -158,6 +159,7 @@ measure() {
 	read -r -a tb <<<"$(stat_sum "$top")"
 	# shellcheck disable=SC2086
 	read -r -a lb <<<"$(stat_sum $luns)"
+	read -r -a ub <<<"$(stat_sum "${loops[@]}")"
 	local rd=$((b[0] - a[0])) wr=$((tb[1] - ta[1])) s
 	s=$(awk -v t="$t0" -v n="$(date +%s.%N)" 'BEGIN { printf "%.1f", n - t }')
 	kv "${k}_TOP" "$top"
@@ -167,6 +169,11 @@ measure() {
 	kv "${k}_LUN_READ_SECTORS" "$((lb[0] - la[0]))"
 	kv "${k}_LUN_WRITE_SECTORS" "$((lb[1] - la[1]))"
 	kv "${k}_MEMBER_WRITE_SECTORS" "$((b[1] - a[1]))"
+	# the requests the LUNs took (loop: after block-layer merging) and the
+	# bios the arrays behind them got: their mean size shows whether a LUN
+	# full stripe arrived in one piece
+	kv "${k}_LOOP_WRITES" "$((ub[2] - ua[2])) ($((ub[1] - ua[1])) sectors)"
+	kv "${k}_LUN_WRITES" "$((lb[2] - la[2]))"
 	kv "${k}_SECONDS" "$s"
 	kv "${k}_RATIO" "$(awk -v r="$rd" -v w="$wr" 'BEGIN { printf "%.4f", w ? r / w : -1 }')"
 	# the files' extents against the write size (storprov's full stripe),
