@@ -81,6 +81,24 @@ def load_json(path):
         return None
 
 
+def version_key(c):
+    """(hash, dirty) of a recorded commit: bench/run.sh writes the full hash
+    and "+dirty", the host scripts (plan-scale.sh, prov_report.py) a 12-digit
+    one and "-dirty"; None when it names no commit"""
+    if not c:
+        return None
+    m = re.match(r'^([0-9a-f]{7,40})([+-]dirty)?$', c)
+    return (m.group(1), bool(m.group(2))) if m else None
+
+
+def same_version(a, b):
+    """one code version: one hash a prefix of the other, both clean or both dirty"""
+    ka, kb = version_key(a), version_key(b)
+    if ka is None or kb is None:
+        return a is not None and a == b
+    return ka[1] == kb[1] and (ka[0].startswith(kb[0]) or kb[0].startswith(ka[0]))
+
+
 def select_version(outs, jsons):
     """the commit whose outputs make the report, and those left out"""
     want = os.environ.get('BENCH_COMMIT')
@@ -88,9 +106,9 @@ def select_version(outs, jsons):
         dated = [(o['boot'].get('time', ''), o['boot'].get('commit')) for o in outs if o['boot'].get('commit')]
         dated += [(str(j.get('time', '')), j.get('commit')) for j in jsons.values() if j.get('commit')]
         want = max(dated)[1] if dated else None
-    used = [o for o in outs if o['boot'].get('commit') == want]
+    used = [o for o in outs if same_version(o['boot'].get('commit'), want)]
     left = [{'file': o['name'] + '.out', 'commit': o['boot'].get('commit', 'not recorded')} for o in outs if o not in used]
-    uj = {f: j for f, j in jsons.items() if j.get('commit') == want}
+    uj = {f: j for f, j in jsons.items() if same_version(j.get('commit'), want)}
     left += [{'file': f, 'commit': j.get('commit', 'not recorded')} for f, j in jsons.items() if f not in uj]
     return want, used, uj, left
 
@@ -230,6 +248,8 @@ def prov_json(name, j):
     groups = {}
     for r in reps:
         g = str(r.get('jobs', r.get('variant', r.get('what', ''))))
+        if r.get('disks'):   # reused / fresh disks are two conditions, never pooled
+            g = '%s %s' % (r['disks'], g)
         x = prov_ratio(r)
         if x is not None:
             groups.setdefault(g, []).append(x)

@@ -89,3 +89,29 @@ rmw_out() {
 	[ "$(jq -r '.left_out | map(.file) | join(",")' "$OUT/latest.json")" = plan-scale.json ]
 	[ "$(jq -r '.plan_scale // "none"' "$OUT/latest.json")" = none ]
 }
+
+@test "bench report: the host scripts' short hash (and -dirty) is the boots' commit; another hash or a clean/dirty mix is not" {
+	full=f28823a6c55bee065dc3ebf2593883d1d2636f55
+	rmw_out rmw-raid5 "$full" 100 300
+	printf '{"commit": "f28823a6c55b", "time": "2026-12-03T09:00:00Z", "reps": [{"n": 12, "wall_s": 1, "user_s": 0.5, "sys_s": 0.2}]}\n' >"$RAW/plan-scale.json"
+	printf '{"commit": "f28823a6c55b-dirty", "time": "2026-12-03T09:00:00Z", "reps": []}\n' >"$RAW/prov-vm.json"
+	printf '{"commit": "f28823a6c55c", "time": "2026-12-03T09:00:00Z", "reps": []}\n' >"$RAW/prov-loop.json"
+	BENCH_COMMIT=$full run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -r '.left_out | map(.file) | sort | join(",")' "$OUT/latest.json")" = prov-loop.json,prov-vm.json ]
+	[ "$(jq -r '.plan_scale | length' "$OUT/latest.json")" -ge 1 ]
+	# the same with the run's tree dirty: only the -dirty JSON joins it
+	rmw_out rmw-raid5 "$full+dirty" 100 300
+	BENCH_COMMIT=$full+dirty run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -r '.left_out | map(.file) | sort | join(",")' "$OUT/latest.json")" = plan-scale.json,prov-loop.json ]
+}
+
+@test "bench report: the guest's provisioning pairs are grouped by disk state and --jobs, never pooled" {
+	rmw_out rmw-raid5 aaaa 100 300
+	cat >"$RAW/prov-vm.json" <<-J
+	{"commit": "aaaa", "time": "2026-12-03T09:00:00Z", "reps": [
+	 {"rep": 1, "jobs": 1, "disks": "reused", "ratio": 1.2}, {"rep": 2, "jobs": 1, "disks": "reused", "ratio": 1.4},
+	 {"rep": 1, "jobs": 1, "disks": "fresh", "ratio": 0.6}, {"rep": 2, "jobs": 1, "disks": "fresh", "ratio": 0.8}]}
+	J
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -c '.prov_host[0].storprov_over_serial | to_entries | map([.key, .value.n, .value.min, .value.max]) | sort' "$OUT/latest.json")" = '[["fresh 1",2,0.6,0.8],["reused 1",2,1.2,1.4]]' ]
+}
