@@ -204,6 +204,9 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
                 uint64_t c = F & -F; /* the largest power of 2 dividing F ... */
                 while (c > PARITY_MD_MAX_CHUNK_BYTES) /* ... within what a parity md gathers well */
                         c >>= 1;
+                /* a leg's share of a LUN stripe in pieces: pieces the block layer still merges */
+                while (lower->parity && c < F && c > PLUG_GATHER_MAX_BYTES)
+                        c >>= 1;
                 if (c < 4096)
                         return 0;
                 if (c == F)
@@ -212,9 +215,10 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
                                              fmt_size_exact(F, a), fmt_size_exact(PARITY_MD_MAX_CHUNK_BYTES, b));
                 else
                         *ret_why = xasprintf("= the largest power of 2 of at most %s that divides the full stripe %s "
-                                             "below: a parity md gathers each stripe in chunk / 4 KiB rows of its "
-                                             "stripe cache, and a wider chunk leaves concurrent writes half gathered",
-                                             fmt_size_exact(PARITY_MD_MAX_CHUNK_BYTES, a), fmt_size_exact(F, b));
+                                             "below: each leg writes a stripe of the devices below in pieces, which "
+                                             "the kernel merges into one request per device only while they are "
+                                             "below 128 KiB",
+                                             fmt_size_exact(PLUG_GATHER_MAX_BYTES, a), fmt_size_exact(F, b));
                 return c;
         }
         if (is_pow2(F) && F >= 4096 && (!limit_bytes || F <= limit_bytes)) {

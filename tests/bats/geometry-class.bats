@@ -11,6 +11,7 @@ cases() {
 md5-nvme-hints|-d su=64k,sw=3 -l version=2,su=64k|--chunk=64|-
 md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=64k|--chunk=64|-
 md5-over-raid6-luns-derived|-d su=256k,sw=3 -l version=2,su=256k|--chunk=256|-
+md5-over-raid6-5x128-luns|-d su=64k,sw=18 -l version=2,su=64k|--chunk=64|-
 md1-over-raid6-luns|-d su=64k,sw=4 -l version=2,su=64k|--level=1 --raid-devices=4 --metadata|-
 md0-over-raid6-9x16-luns|-d su=16k,sw=28 -l version=2,su=16k|--chunk=16 --metadata=1.2 --data-offset=136192 |-
 lv-over-raid5-luns|-d su=512k,sw=3 -l version=2,su=256k|--stripes=3 --stripesize=512k|-
@@ -42,7 +43,7 @@ fixture_of() {
 		golden "class/$name.txt" <(printf '%s\n' "$output")
 		n=$((n + 1))
 	done < <(cases)
-	[ "$n" -eq 8 ]
+	[ "$n" -eq 9 ]
 	# every class profile has a row
 	[ "$(find tests/fixtures/profiles/class -name '*.xml' | wc -l)" -eq "$n" ]
 }

@@ -127,13 +127,17 @@ def derive(m, parity_upper=False):
     stripe when that is a power of 2, else (over parity) the largest power of
     2 of at most 64 KiB dividing it, else its su, else the largest power of
     2 dividing the full stripe. Under a parity md (raid4/5/6): the largest
-    power of 2 of at most 512 KiB that divides the full stripe (the VM sweep
+    power of 2 of at most 512 KiB that divides the full stripe, and of at
+    most 64 KiB when that is not the whole parity stripe below (the VM sweep
     measured md RAID5 with a chunk of a whole 2 MiB LUN stripe at a
     member-read ratio of 2.98)."""
     f = m.full
     if parity_upper:
         c = largest_pow2_dividing(f)
         while c > 512 * KIB:
+            c //= 2
+        # pieces of a parity LUN stripe: below 128 KiB, or the plug sends them apart
+        while m.parity and c < f and c > 64 * KIB:
             c //= 2
         return c if c >= 4 * KIB else 0
     if is_pow2(f) and f >= 4 * KIB:
@@ -400,7 +404,8 @@ def self_test():
         (md_geometry(md(0, 4), [lun6] * 4), (Geo(256 * K, 4, True), 256 * K)),
         (md_geometry(md(0, 4, 64 * K), [lun6] * 4), (Geo(64 * K, 16, True), 64 * K)),
         (md_geometry(md(5, 4), [lun6] * 4), (Geo(256 * K, 3, True), 256 * K)),  # parity md: F 256k <= 512k
-        (md_geometry(md(5, 4), [Geo(256 * K, 8, True)] * 4), (Geo(512 * K, 12, True), 512 * K)),  # F 2m: 512k, sw 3 x 4
+        (md_geometry(md(5, 4), [Geo(256 * K, 8, True)] * 4), (Geo(64 * K, 96, True), 64 * K)),  # F 2m: 64k, sw 3 x 32
+        (md_geometry(md(5, 4), [Geo(128 * K, 3, True)] * 4), (Geo(64 * K, 18, True), 64 * K)),  # F 384k: 64k, sw 3 x 6
         (md_geometry(md(1, 2), [lun6] * 2), (lun6, 0)),
         (md_geometry(md(10, 5), [NONE] * 5), (Geo(512 * K, 5, False), 512 * K)),
         (md_geometry(md(10, 6, None, "n3"), [NONE] * 6), (Geo(512 * K, 2, False), 512 * K)),

@@ -90,6 +90,8 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     low = F & -F                      # the largest power of 2 dividing F
     if upper == 'md5':
         chunk = min(low, 512)         # a parity md gathers chunks up to 512K
+        if chunk < F:
+            chunk = min(chunk, 64)    # and pieces of a LUN stripe below 128K
     else:
         chunk = F if pow2(F) else min(low, 64)   # pieces below 128K are merged
     if upper == 'xfs':
