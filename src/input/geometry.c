@@ -193,6 +193,15 @@ int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t
         return r;
 }
 
+/* The largest power of 2 that divides F and is at most max_bytes. */
+static uint64_t pow2_divisor_at_most(uint64_t F, uint64_t max_bytes)
+{
+        uint64_t c = F & -F;
+        while (c > max_bytes)
+                c >>= 1;
+        return c;
+}
+
 uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes, bool parity_upper, char **ret_why)
 {
         char a[32], b[32];
@@ -201,12 +210,11 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
                 return 0;
         uint64_t F = lower->full_stripe_bytes;
         if (parity_upper) {
-                uint64_t c = F & -F; /* the largest power of 2 dividing F ... */
-                while (c > PARITY_MD_MAX_CHUNK_BYTES) /* ... within what a parity md gathers well */
-                        c >>= 1;
-                /* a leg's share of a LUN stripe in pieces: pieces the block layer still merges */
-                while (lower->parity && c < F && c > PLUG_GATHER_MAX_BYTES)
-                        c >>= 1;
+                /* within what a parity md gathers well ... */
+                uint64_t c = pow2_divisor_at_most(F, PARITY_MD_MAX_CHUNK_BYTES);
+                /* ... and, a leg's share of a LUN stripe in pieces, pieces the block layer still merges */
+                if (lower->parity && c < F)
+                        c = pow2_divisor_at_most(F, PLUG_GATHER_MAX_BYTES);
                 if (c < 4096)
                         return 0;
                 if (c == F)
@@ -228,9 +236,7 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
                 return F;
         }
         if (lower->parity) {
-                uint64_t c = F & -F; /* the largest power of 2 dividing F ... */
-                while (c > PLUG_GATHER_MAX_BYTES) /* ... that the block layer still gathers */
-                        c >>= 1;
+                uint64_t c = pow2_divisor_at_most(F, PLUG_GATHER_MAX_BYTES);
                 if (c < 4096)
                         return 0;
                 *ret_why = xasprintf("= the largest power of 2 of at most %s that divides the parity devices' full "
@@ -266,9 +272,7 @@ char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, 
                 /* F cannot be the chunk: pieces below 128 KiB are still gathered */
                 if (chunk_bytes <= PLUG_GATHER_MAX_BYTES)
                         return NULL;
-                uint64_t c = F & -F;
-                while (c > PLUG_GATHER_MAX_BYTES)
-                        c >>= 1;
+                uint64_t c = pow2_divisor_at_most(F, PLUG_GATHER_MAX_BYTES);
                 return xasprintf("chunk %s is smaller than the full stripe %s of the parity devices below, and at "
                                  "128 KiB or more the kernel sends each of its %" PRIu64 " pieces to the device as "
                                  "a separate request, which it may take as partial-stripe writes "

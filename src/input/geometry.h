@@ -92,7 +92,7 @@ int stack_geometry(const struct stripe_geom *lower, unsigned data_legs, uint64_t
  * reads to complete them (measured in the VM, md RAID5 over RAID6 10 x 256K
  * LUNs: member-read ratio 2.98 with a 2 MiB chunk); and when that is not F
  * itself and the devices below have parity, at most PLUG_GATHER_MAX_BYTES,
- * for the same reason as below: a leg writes each stripe of its device in
+ * for the same reason as above: a leg writes each stripe of its device in
  * F / chunk pieces that must merge into one request (measured, md RAID5
  * over 4 LUNs of RAID6 5 x 128K, F 384K: 0.46 with a 128K chunk, 0.0077
  * with 64K). Over parity devices sw then widens so each leg still writes
