@@ -10,7 +10,7 @@
 
 /* Which options each verb takes. */
 static const struct verb verbs[] = {
-        {"geometry", cmd_geometry, (const int[]){OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK, OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_FORMAT, 0}},
+        {"geometry", cmd_geometry, (const int[]){OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK, OPT_LEGS, OPT_LAYOUT, OPT_SECTOR, OPT_MD, OPT_FORMAT, 0}},
         {"validate", cmd_validate,
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_MDADM_CONF, OPT_OFFLINE, OPT_FORMAT, OPT_OS_DISKS, 0}},
         {"plan", cmd_plan, (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},

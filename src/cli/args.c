@@ -26,6 +26,7 @@ static const struct option all_options[] = {
         {"members", required_argument, NULL, OPT_MEMBERS},
         {"chunk", required_argument, NULL, OPT_CHUNK},
         {"legs", required_argument, NULL, OPT_LEGS},
+        {"layout", required_argument, NULL, OPT_LAYOUT},
         {"sector", required_argument, NULL, OPT_SECTOR},
         {"md", no_argument, NULL, OPT_MD},
         {"yes", no_argument, NULL, OPT_YES},
@@ -180,6 +181,7 @@ static int parse_option(const struct verb *v, int c, struct args *a)
                 break;
         case OPT_LEVEL: a->level = optarg; break;
         case OPT_CHUNK: a->chunk = optarg; break;
+        case OPT_LAYOUT: a->layout = optarg; break;
         case OPT_MEMBERS:
         case OPT_LEGS:
         case OPT_JOBS:

@@ -37,7 +37,7 @@ struct args {
         const char *profiles;
         unsigned jobs;
         /* geometry */
-        const char *level, *chunk;
+        const char *level, *chunk, *layout;
         unsigned members, legs;
         uint64_t sector;
         bool md;
@@ -47,7 +47,7 @@ struct args {
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_HELP,
 };
 
 /* A verb, its command, and the options it takes (0-terminated OPT_* codes, args.c). */

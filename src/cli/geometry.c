@@ -17,6 +17,7 @@ struct geometry_out {
         uint64_t sector, align, lsu, ext;
         char **mkfs;
         char mo[96];
+        const char *layout; /* raid10: as given, or mdadm's default n2; NULL otherwise */
 };
 
 static void geometry_json(const struct geometry_out *o)
@@ -31,6 +32,8 @@ static void geometry_json(const struct geometry_out *o)
         json_object_object_add(j, "level", json_object_new_string(raid_level_name(d.level)));
         json_object_object_add(j, "members", json_object_new_int64(d.members));
         json_object_object_add(j, "legs", json_object_new_int64(d.legs ? d.legs : 1));
+        if (o->layout)
+                json_object_object_add(j, "layout", json_object_new_string(o->layout));
         json_object_object_add(j, "chunk_bytes", json_object_new_int64((int64_t)d.chunk_bytes));
         json_object_object_add(j, "su_bytes", json_object_new_int64((int64_t)g.su_bytes));
         json_object_object_add(j, "sw", json_object_new_int64(g.sw));
@@ -68,9 +71,10 @@ static void geometry_text(const struct geometry_out *o)
         const char *mo = o->mo;
         char x1[32], x2[32], x3[32], x4[32];
         char *m = strv_join_shell(mkfs);
-        printf("%s, %u members%s%s%s\n", raid_level_name(d.level), d.members, d.legs > 1 ? " in " : "",
+        printf("%s, %u members%s%s%s%s%s\n", raid_level_name(d.level), d.members, d.legs > 1 ? " in " : "",
                d.legs > 1 ? (snprintf(x4, sizeof x4, "%u legs", d.legs), x4) : "",
-               d.level == RAID_1 ? "" : (snprintf(x3, sizeof x3, ", chunk %s", fmt_size_exact(d.chunk_bytes, x2)), x3));
+               d.level == RAID_1 ? "" : (snprintf(x3, sizeof x3, ", chunk %s", fmt_size_exact(d.chunk_bytes, x2)), x3),
+               o->layout ? ", layout " : "", o->layout ? o->layout : "");
         if (g.su_bytes) {
                 printf("  su %s, sw %u, full stripe %s%s\n", fmt_size_exact(g.su_bytes, x1), g.sw,
                        fmt_size_exact(g.full_stripe_bytes, x2), g.parity ? " (parity: partial writes pay read-modify-write)" : "");
@@ -105,6 +109,12 @@ int cmd_geometry(struct args *a)
                 return usage_error("geometry", "--chunk takes a size such as 64K, not '%s'", a->chunk);
         if (d.level != RAID_1 && !a->chunk)
                 return usage_error("geometry", "--chunk is required for %s", raid_level_name(d.level));
+        if (a->layout && d.level != RAID_10)
+                return usage_error("geometry", "--layout applies to raid10 only (its n/f/o copies change the data "
+                                   "legs); %s's layout does not change the stripe geometry",
+                                   raid_level_name(d.level));
+        if (d.level == RAID_10 && raid10_layout_parse(a->layout, &d.copies, &d.near_copies) < 0)
+                return usage_error("geometry", "--layout takes n2..n9, f2..f9 or o2..o9, not '%s'", a->layout);
         struct stripe_geom g;
         char *e = NULL;
         if (raid_geometry(&d, &g, &e) < 0) {
@@ -119,6 +129,7 @@ int cmd_geometry(struct args *a)
                 return EXIT_USAGE;
         }
         struct geometry_out o = {.d = d, .g = g, .sector = sector, .align = partition_align_bytes(&g, sector),
+                                 .layout = d.level == RAID_10 ? (a->layout ? a->layout : "n2") : NULL,
                                  .lsu = xfs_log_su_bytes(&g), .ext = vg_extent_bytes(pv_data_alignment_bytes(&g))};
         if (!o.align || !o.ext) {
                 fprintf(stderr, "storprov geometry: the alignment (lcm of 1 MiB, the full stripe and the sector) or the "

@@ -64,15 +64,18 @@ const char *const select_help =
 
 const char *const geometry_help =
         "Usage: storprov geometry --level L --members N --chunk SIZE [--legs K]\n"
-        "                         [--sector BYTES] [--md] [--format text|json]\n"
+        "                         [--layout n2|f2|o2|...] [--sector BYTES] [--md] [--format text|json]\n"
         "\n"
         "Derives the stripe geometry of a RAID layout, without a profile or a device.\n"
         "  --level L       0, 1, 4, 5, 6, 10, 50 or 60 (also raid5, ...)\n"
         "  --members N     all members, data and parity (for 50/60: across every leg)\n"
         "  --chunk SIZE    per-disk chunk (strip): 64K, 256k, 1M, ... (not for RAID1)\n"
         "  --legs K        RAID50/60: number of RAID5/6 groups\n"
+        "  --layout L      RAID10: nK (near, mdadm's default n2), fK (far) or oK (offset), K\n"
+        "                  copies from 2 to 9; near-K over a multiple of K members has\n"
+        "                  members/K data legs, far and offset have one per member\n"
         "  --sector BYTES  physical sector size (default 512)\n"
-        "  --md            apply Linux md's rules too (chunk a power of 2)\n"
+        "  --md            apply Linux md's rules too (a raid4/5/6/10 chunk a power of 2)\n"
         "  --format F      text (default) or json\n";
 
 const char *const validate_help =

@@ -33,6 +33,10 @@ enum raid_level {
 /* Parses "0", "raid5", "RAID6", "10", "50"… Returns 0 or -EINVAL. */
 int raid_level_parse(const char *s, enum raid_level *ret);
 const char *raid_level_name(enum raid_level l);   /* "raid5" */
+/* md raid10's layout "n2".."n9", "f2".."f9", "o2".."o9" (NULL: mdadm's n2):
+ * the copies of each chunk and the near copies (1 for far and offset, whose
+ * copies sit on other stripes). Returns 0 or -EINVAL. */
+int raid10_layout_parse(const char *layout, unsigned *ret_copies, unsigned *ret_near);
 bool raid_level_has_parity(enum raid_level l);    /* 4, 5, 6, 50, 60 */
 
 struct raid_desc {
@@ -40,8 +44,9 @@ struct raid_desc {
         unsigned members;          /* all members, data + parity (not spares) */
         uint64_t chunk_bytes;      /* per-disk strip; ignored for RAID1 */
         unsigned legs;             /* RAID50/60: number of parity groups; 0 = 1 */
-        unsigned near_copies;      /* RAID10: 0 = 2 */
-        bool md;                   /* Linux md (chunk must be a power of 2) */
+        unsigned near_copies;      /* RAID10: 0 = 2; 1 for the far and offset layouts */
+        unsigned copies;           /* RAID10: copies of each chunk (n2/f2/o2: 2); 0 = near_copies */
+        bool md;                   /* Linux md (raid4/5/6/10 chunk must be a power of 2) */
 };
 
 struct stripe_geom {
@@ -104,10 +109,12 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
 
 /* A warning (malloc'ed) when a chunk given by the profile is a divisor of the
  * parity devices' full stripe F below it while F itself could have been the
- * chunk (a power of 2 within limit_bytes, and no parity above: see
- * stack_chunk_bytes), or when F cannot be the chunk and the chunk is above
- * PLUG_GATHER_MAX_BYTES (its pieces reach the device one by one); NULL
- * otherwise. */
+ * chunk (a power of 2 within limit_bytes, and within PARITY_MD_MAX_CHUNK_BYTES
+ * under a parity md: see stack_chunk_bytes), or when F cannot be the chunk
+ * and the chunk is above PLUG_GATHER_MAX_BYTES (its pieces reach the device
+ * one by one); NULL otherwise. The same at every level above (md raid0,
+ * raid10, striped LVs), except that under a parity md a chunk of at most
+ * PLUG_GATHER_MAX_BYTES is not warned about (its pieces gather). */
 char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes,
                          bool parity_upper);
 
@@ -143,7 +150,12 @@ uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes);
  * S whole stripes per AG, S nearest agsize / swidth (the AG count stays mkfs's)
  * and coprime to sw + 1 and sw + 2, so that on a RAID5 or RAID6 whose parity
  * rotates every stripe the AG headers still rotate over the members (what mkfs's
- * own one-su offset is for). Within [16 MiB, 1 TiB] per AG, as XFS requires. */
+ * own one-su offset is for). Within [16 MiB, 1 TiB] per AG, as XFS requires.
+ * Per level: the coprime count matters where the level itself rotates parity
+ * (md raid4/5/6, hardware RAID5/6/50/60). On a striped LV, md raid0 or raid10
+ * over parity LUNs every AG of whole stripes starts on the first leg whatever S
+ * is: there the whole stripes are the point, and the coprime S is the same rule
+ * kept for one rule's sake (storprov(8) says so). */
 uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, const struct stripe_geom *g);
 
 /* Appends "-d su=…,sw=…" and "-l version=2,su=…" to *argv (strv). Nothing is added

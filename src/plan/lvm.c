@@ -50,12 +50,22 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                         ss = SRC_DEFAULT;
                 }
                 if (!is_pow2(sb) || sb < 4096) {
+                        uint64_t p2 = sb < 4096 ? 4096 : sb;
+                        while (p2 & (p2 - 1))
+                                p2 &= p2 - 1;
+                        char lb[32], hb[32];
                         err(c, l->line, lwhat, "lv-stripe-size",
-                            "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I)", fmt_size_exact(sb, a));
+                            "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I): %s%s%s would do%s",
+                            fmt_size_exact(sb, a), fmt_size_exact(p2, lb), p2 < sb ? " or " : "",
+                            p2 < sb ? fmt_size_exact(p2 * 2, hb) : "",
+                            vg_geom.full_stripe_bytes ? ", or leave stripe-size out and storprov derives it from the "
+                                                        "PVs' stripe"
+                                                      : "");
                 } else if (sb > extent) {
                         err(c, l->line, lwhat, "lv-stripe-size",
-                            "stripe size %s is larger than the extent size %s; lvcreate would reduce it",
-                            fmt_size_exact(sb, a), fmt_size_exact(extent, b));
+                            "stripe size %s is larger than the extent size %s; lvcreate would reduce it: give at most "
+                            "%s, or a larger extent-size on the VG",
+                            fmt_size_exact(sb, a), fmt_size_exact(extent, b), fmt_size_exact(extent, b));
                 } else {
                         char *e = NULL;
                         const struct stripe_geom *lower = vg_mixed ? NULL : &vg_geom;

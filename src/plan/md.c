@@ -30,14 +30,11 @@ static unsigned md_rules(struct ctx *c, const struct p_md *m, const char *what, 
         if (n && m->spares >= n)
                 err(c, m->line, what, "md-spares", "%u spares leave no active member among %zu devices",
                     m->spares, n);
-        unsigned near = 2;
-        if (m->level == RAID_10 && m->layout) {
-                const char *L = m->layout;
-                if ((L[0] == 'n' || L[0] == 'f' || L[0] == 'o') && L[1] >= '2' && L[1] <= '9' && !L[2])
-                        near = L[0] == 'n' ? (unsigned)(L[1] - '0') : 1;
-                else
-                        err(c, m->line, what, "md-layout", "raid10 layout \"%s\" is not n2..n9, f2..f9 or o2..o9",
-                            L);
+        unsigned near = 2, copies;
+        if (m->level == RAID_10 && raid10_layout_parse(m->layout, &copies, &near) < 0) {
+                near = 2;
+                err(c, m->line, what, "md-layout", "raid10 layout \"%s\" is not n2..n9, f2..f9 or o2..o9",
+                    m->layout);
         }
 
         return near;
@@ -156,8 +153,10 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                 chunk_src = SRC_DERIVED;
                 if (!chunk) {
                         err(c, m->line, what, "md-chunk",
-                            "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=",
-                            fmt_size_exact(mg.full_stripe_bytes, cb));
+                            "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=%s",
+                            fmt_size_exact(mg.full_stripe_bytes, cb),
+                            m->level == RAID_0 ? "the full stripe itself (md raid0 takes any multiple of 4 KiB)"
+                                               : "a power of 2 (the members' stripe will not be followed)");
                         return 0;
                 }
         }
@@ -168,6 +167,9 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         /* the level alone: its data legs, su = chunk */
         struct raid_desc rd = {.level = m->level, .members = active, .chunk_bytes = chunk, .near_copies = near,
                                .md = true};
+        unsigned copies, near_;
+        if (m->level == RAID_10 && raid10_layout_parse(m->layout, &copies, &near_) == 0)
+                rd.copies = copies;
         struct stripe_geom lg;
         char *e = NULL;
         if (!active)
@@ -277,10 +279,9 @@ uint64_t md_array_bytes(enum raid_level level, const char *metadata, const char 
         uint64_t unit = level == RAID_1 || !chunk_bytes ? 64 * KiB : chunk_bytes;
         uint64_t comp = round_down(
                 md_member_data_bytes(metadata, smallest_member, level == RAID_1 ? 0 : chunk_bytes, align_bytes), unit);
-        unsigned copies = 2; /* raid10: n2, f2, o2 hold 2 copies of each chunk; nK/fK/oK hold K */
-        if (layout && (layout[0] == 'n' || layout[0] == 'f' || layout[0] == 'o') && layout[1] >= '2' &&
-            layout[1] <= '9' && !layout[2])
-                copies = (unsigned)(layout[1] - '0');
+        unsigned copies = 2, near; /* raid10: n2, f2, o2 hold 2 copies of each chunk; nK/fK/oK hold K */
+        if (raid10_layout_parse(layout, &copies, &near) < 0)
+                copies = 2;
         switch (level) {
         case RAID_1:
                 return comp;

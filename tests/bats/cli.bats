@@ -48,6 +48,43 @@ load test_helper
 	run -2 "$SP" geometry --members 4
 }
 
+@test "geometry: raid10 --layout n/f/o gives the kernel's data legs; no silent near-2" {
+	# raid10_nr_stripes: near-K over a multiple of K members has members/K
+	# stripes, far and offset layouts one per member
+	run -0 "$SP" geometry --level 10 --members 6 --chunk 64K --format json
+	[ "$(jq -r .layout <<<"$output")" = n2 ]
+	[ "$(jq .sw <<<"$output")" = 3 ]
+	run -0 "$SP" geometry --level 10 --members 6 --chunk 64K --layout f2 --format json
+	[ "$(jq -r .layout <<<"$output")" = f2 ]
+	[ "$(jq .sw <<<"$output")" = 6 ]
+	run -0 "$SP" geometry --level 10 --members 6 --chunk 64K --layout o2
+	assert_line --partial "raid10, 6 members, chunk 64k, layout o2"
+	assert_line --partial "su 64k, sw 6, full stripe 384k"
+	run -0 "$SP" geometry --level 10 --members 6 --chunk 64K --layout n3 --format json
+	[ "$(jq .sw <<<"$output")" = 2 ]
+	run -0 "$SP" geometry --level 10 --members 6 --chunk 64K
+	assert_line --partial "layout n2"
+	run -2 "$SP" geometry --level 10 --members 2 --chunk 64K --layout f3
+	assert_output --partial "at least 3 members"
+	run -2 "$SP" geometry --level 10 --members 4 --chunk 64K --layout x2
+	assert_output --partial "--layout takes n2..n9, f2..f9 or o2..o9, not 'x2'"
+	run -2 "$SP" geometry --level 5 --members 4 --chunk 64K --layout f2
+	assert_output --partial "--layout applies to raid10 only"
+	run -0 "$SP" geometry --level 6 --members 8 --chunk 64K --format json
+	[ "$(jq 'has("layout")' <<<"$output")" = false ]
+}
+
+@test "geometry: md raid0 takes any multiple of 4 KiB; raid4/5/6/10 refuse a non-power of 2 naming the ones that work" {
+	run -0 "$SP" geometry --level 0 --members 3 --chunk 384K --md --format json
+	[ "$(jq .su_bytes <<<"$output")" = 393216 ]
+	[ "$(jq .mdadm_chunk_kib <<<"$output")" = 384 ]
+	for l in 4 5 6 10; do
+		run -2 "$SP" geometry --level "$l" --members 4 --chunk 384K --md
+		assert_output --partial "chunk 384k is not a power of 2"
+		assert_output --partial "256k or 512k would do"
+	done
+}
+
 @test "every verb has --help, and usage errors exit 2" {
 	run -0 "$SP" --help
 	assert_output --partial "Verbs:"

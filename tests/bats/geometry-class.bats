@@ -17,6 +17,8 @@ md0-over-raid6-9x16-luns|-d su=16k,sw=28 -l version=2,su=16k|--chunk=16 --metada
 lv-over-raid5-luns|-d su=512k,sw=3 -l version=2,su=256k|--stripes=3 --stripesize=512k|-
 lv-over-raid5-4x128-luns|-d su=64k,sw=24 -l version=2,su=64k|--stripes=4 --stripesize=64k|-
 lv-over-raid6-8x64-luns|-d su=64k,sw=12 -l version=2,su=64k|--stripes=2 --stripesize=64k|-
+md5-over-raid6-5x128-luns-chunk128|-d su=128k,sw=9 -l version=2,su=128k|--chunk=128|md-chunk-rmw
+md0-over-raid6-5x128-luns-chunk384|-d su=384k,sw=4 -l version=2,su=128k|--chunk=384|-
 T
 }
 
@@ -43,7 +45,7 @@ fixture_of() {
 		golden "class/$name.txt" <(printf '%s\n' "$output")
 		n=$((n + 1))
 	done < <(cases)
-	[ "$n" -eq 9 ]
+	[ "$n" -eq 11 ]
 	# every class profile has a row
 	[ "$(find tests/fixtures/profiles/class -name '*.xml' | wc -l)" -eq "$n" ]
 }

@@ -49,6 +49,8 @@ valid() {
 	valid storprov-geometry "$BATS_TEST_TMPDIR/g.json"
 	"$SP" geometry --level 1 --members 2 --format json >"$BATS_TEST_TMPDIR/g1.json"
 	valid storprov-geometry "$BATS_TEST_TMPDIR/g1.json"
+	"$SP" geometry --level 10 --members 6 --chunk 64K --layout f2 --format json >"$BATS_TEST_TMPDIR/g10.json"
+	valid storprov-geometry "$BATS_TEST_TMPDIR/g10.json"
 	"$SP" validate --format json --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" >"$BATS_TEST_TMPDIR/v.json"
 	valid storprov-validate "$BATS_TEST_TMPDIR/v.json"
 	"$SP" validate --offline --format json --profile "$FIX/profiles/broken.xml" >"$BATS_TEST_TMPDIR/v2.json" || true

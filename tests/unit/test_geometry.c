@@ -53,6 +53,9 @@ static const struct row rows[] = {
         {RAID_5, 4, 0, 0, true, -EINVAL, 0, 0, 0, 0, false},              /* no chunk */
         {RAID_5, 4, 0, 6 * KiB, false, -EINVAL, 0, 0, 0, 0, false},       /* not 4 KiB multiple (mkfs.xfs rejects su=6k) */
         {RAID_5, 4, 0, 96 * KiB, true, -EINVAL, 0, 0, 0, 0, false},       /* md needs a power of 2 */
+        {RAID_6, 5, 0, 384 * KiB, true, -EINVAL, 0, 0, 0, 0, false},      /* ... on raid4/5/6/10 */
+        {RAID_10, 4, 0, 384 * KiB, true, -EINVAL, 0, 0, 0, 0, false},
+        {RAID_0, 3, 0, 384 * KiB, true, 0, 384 * KiB, 3, 1152 * KiB, 9 * MiB, false}, /* md raid0 takes any 4k multiple */
         {RAID_5, 4, 0, 96 * KiB, false, 0, 96 * KiB, 3, 288 * KiB, 9 * MiB, true}, /* hw strip may be odd */
         {RAID_50, 12, 1, 64 * KiB, false, -EINVAL, 0, 0, 0, 0, false},    /* legs < 2 */
         {RAID_50, 13, 2, 64 * KiB, false, -EINVAL, 0, 0, 0, 0, false},    /* uneven legs */
@@ -290,7 +293,19 @@ static void test_stack(void **state)
         struct stripe_geom hint1m = {.su_bytes = 4 * KiB, .sw = 256, .full_stripe_bytes = 1 * MiB};
         assert_int_equal(stack_chunk_bytes(&hint1m, 0, true, &e), 512 * KiB);
         free(e);
-        assert_null(stack_chunk_advice(&lun2m, 512 * KiB, 0, true));
+        /* a stated chunk that pays read-modify-write warns under a parity md as at every level (issue 30):
+         * 512k pieces of a 2 MiB LUN stripe and 128k pieces of a 384k one reach the LUN one by one; 64k and
+         * below gather (not warned); F itself when it is a power of 2 of at most 512k is not warned */
+        e = stack_chunk_advice(&lun2m, 512 * KiB, 0, true);
+        assert_non_null(e);
+        assert_non_null(strstr(e, "64k gathers"));
+        free(e);
+        e = stack_chunk_advice(&odd, 128 * KiB, 0, true);
+        assert_non_null(e);
+        free(e);
+        assert_null(stack_chunk_advice(&odd, 64 * KiB, 0, true));
+        assert_null(stack_chunk_advice(&lun2m, 64 * KiB, 0, true));
+        assert_null(stack_chunk_advice(&lun, 256 * KiB, 0, true));
         e = stack_chunk_advice(&lun2m, 512 * KiB, 0, false);
         assert_non_null(e);
         free(e);
