@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 static inline json_object *jstr(const char *s) { return s ? json_object_new_string(s) : NULL; }
-static inline json_object *ju64(uint64_t v) { return json_object_new_int64((int64_t)v); }
+/* json_object_new_uint64 (json-c >= 0.14): values above 2^63 print unsigned, never negative */
+static inline json_object *ju64(uint64_t v) { return json_object_new_uint64(v); }
 static inline json_object *jstrv(char **v)
 {
         json_object *a = json_object_new_array();

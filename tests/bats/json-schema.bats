@@ -61,6 +61,32 @@ valid() {
 	assert_output --partial "'storprov-plan' was expected"
 }
 
+@test "json: the default seed of every shipped profile validates and round-trips through --seed (issue 31: not through int64)" {
+	n=0
+	for p in "$TOP"/profiles/*.xml; do
+		b=$(basename "$p" .xml)
+		s=$SYSROOT/$b
+		[ -d "$s" ] || s=$SYSROOT/grid-3ware
+		"$SP" plan --profile "$p" --sysroot "$s" --format json >"$BATS_TEST_TMPDIR/$b.json" 2>/dev/null
+		valid storprov-plan "$BATS_TEST_TMPDIR/$b.json"
+		# the number as printed (jq would round it through a double)
+		seed=$(grep -o '"seed": *[0-9-]*' "$BATS_TEST_TMPDIR/$b.json" | head -n 1 | sed 's/.*: *//')
+		[[ $seed =~ ^[0-9]+$ ]] || { echo "$b: seed '$seed'"; return 1; }
+		"$SP" plan --profile "$p" --sysroot "$s" --seed "$seed" --format json >"$BATS_TEST_TMPDIR/$b.2.json" 2>/dev/null
+		[ "$(grep -o '"seed": *[0-9-]*' "$BATS_TEST_TMPDIR/$b.2.json" | head -n 1 | sed 's/.*: *//')" = "$seed" ]
+		[ "$(jq -r .seed_source "$BATS_TEST_TMPDIR/$b.2.json")" != "$(jq -r .seed_source "$BATS_TEST_TMPDIR/$b.json")" ]
+		# the same identities with the printed seed as without it
+		diff <(jq -c '[.objects[] | .uuid?]' "$BATS_TEST_TMPDIR/$b.json") <(jq -c '[.objects[] | .uuid?]' "$BATS_TEST_TMPDIR/$b.2.json")
+		n=$((n + 1))
+	done
+	[ "$n" -ge 8 ]
+	# an explicit seed above 2^63 prints unsigned
+	"$SP" plan --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 18446744073709551615 \
+		--format json >"$BATS_TEST_TMPDIR/max.json" 2>/dev/null
+	grep -q '"seed": *18446744073709551615' "$BATS_TEST_TMPDIR/max.json"
+	valid storprov-plan "$BATS_TEST_TMPDIR/max.json"
+}
+
 @test "json: apply --dry-run and apply --report, through fake executables" {
 	export PATH="$FIX/fakebin:$PATH"
 	fake_world grid-3ware "$BATS_TEST_TMPDIR/w"
