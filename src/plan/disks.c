@@ -40,6 +40,20 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
         return true;
 }
 
+/* Whether a trusted hint describes a RAID stripe whose parity is unknown: a
+ * strip of at least 8 KiB (the smallest strip controllers offer; 4 KiB is a
+ * write granularity, as NVMe's NPWG and many drives export) and io_opt whole
+ * strips above it. NVMe namespaces export their write granularity
+ * (NPWG/NOWS), not a parity stripe. Such a LUN is planned as parity: whole
+ * LUN stripes per leg, swalloc, whole-stripe AGs, which costs a RAID0 LUN
+ * nothing that matters and saves a RAID5/6 LUN its read-modify-write (an LV
+ * over 3 LUNs exporting 64k / 448k: 0.10 planned as RAID0, 0.0003 declared). */
+static bool hint_is_stripe(const struct blockdev *b)
+{
+        return b->io_min_bytes >= HINT_MIN_STRIP_BYTES && b->io_opt_bytes > b->io_min_bytes &&
+               strncmp(b->name, "nvme", 4) != 0;
+}
+
 /* The disk's rule key (src/sanitize.c): checked against every device of the
  * node, the OS disk and multipath paths included. Refused, or warned about,
  * only when the disk is tuned (a rule is written). */
@@ -209,16 +223,22 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
                                      fmt_size_exact(geom.full_stripe_bytes, a4));
                 }
         } else if (trusted) {
+                bool stripe = hint_is_stripe(b);
                 o->geom = (struct stripe_geom){
                         .su_bytes = b->io_min_bytes,
                         .sw = (unsigned)(b->io_opt_bytes / b->io_min_bytes),
                         .full_stripe_bytes = b->io_opt_bytes,
-                        .parity = false, /* unknown: be conservative about swalloc */
+                        .parity = stripe, /* unknown: the layout that is safe for parity */
                 };
                 o->geom_src = SRC_DETECTED;
-                o->geom_why = xasprintf("exported by %s: io_min %s, io_opt %s", b->name,
-                                        fmt_size_exact(b->io_min_bytes, a1),
-                                        fmt_size_exact(b->io_opt_bytes, a2));
+                o->geom_why = xasprintf(
+                        "exported by %s: io_min %s, io_opt %s%s", b->name, fmt_size_exact(b->io_min_bytes, a1),
+                        fmt_size_exact(b->io_opt_bytes, a2),
+                        stripe ? "; a stripe of whole strips whose parity the hint does not say: planned as parity "
+                                 "(whole stripes per leg, swalloc, whole-stripe AGs), safe either way; <hwraid> "
+                                 "says which"
+                        : !strncmp(b->name, "nvme", 4) ? "; an NVMe namespace's write granularity, not a parity stripe"
+                                                       : "; an io_min below 8 KiB is a write granularity, not a strip");
         }
         if (distrust)
                 warn(c, g->line, what, "topology-distrusted", "%s: ignoring exported topology: %s", b->name,

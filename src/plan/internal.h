@@ -7,6 +7,12 @@
 
 #include "plan/plan.h"
 
+/* Appended to a straddle refusal over members whose stripe is only exported
+ * (plan/disks.c plans such a stripe as parity, the safe choice). */
+#define HINT_PARITY_NOTE                                                                                        \
+        " (the devices below only export this stripe, and storprov plans an exported stripe as parity; if "  \
+        "they have none, say so with <hwraid level=\"0\" .../> on their <disks>)"
+
 /* Queue depth tuning may pin at most this fraction of MemTotal in requests:
  * nr_requests × max_sectors_kb × hardware queues, summed over the devices
  * the profile tunes. Seed 000: 8192 × 512 KiB on a 4 GiB node pinned ~3.5 GiB

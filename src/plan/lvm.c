@@ -71,7 +71,9 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                         const struct stripe_geom *lower = vg_mixed ? NULL : &vg_geom;
                         int r = stack_geometry(lower, l->stripes, sb, false, &x->geom, &e);
                         if (r < 0) {
-                                err(c, l->line, lwhat, "lv-stripe-size", "%s", e);
+                                const struct pl_obj *vo = OBJ(c, oi);
+                                bool hinted = vo->vg.n_pvs && OBJ(c, vo->vg.pvs[0])->geom_src == SRC_DETECTED;
+                                err(c, l->line, lwhat, "lv-stripe-size", "%s%s", e, hinted ? HINT_PARITY_NOTE : "");
                                 free(e);
                         } else {
                                 if (r == 1) {

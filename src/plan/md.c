@@ -184,7 +184,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         if (mg.su_bytes) {
                 int r = stack_geometry(&mg, lg.sw, chunk, lg.parity, &o->geom, &e);
                 if (r < 0) {
-                        err(c, m->line, what, "md-chunk", "%s", e);
+                        err(c, m->line, what, "md-chunk", "%s%s", e, m0->geom_src == SRC_DETECTED ? HINT_PARITY_NOTE : "");
                         free(e);
                         o->geom = lg;
                         return chunk;

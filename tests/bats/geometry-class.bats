@@ -19,6 +19,9 @@ lv-over-raid5-4x128-luns|-d su=64k,sw=24 -l version=2,su=64k|--stripes=4 --strip
 lv-over-raid6-8x64-luns|-d su=64k,sw=12 -l version=2,su=64k|--stripes=2 --stripesize=64k|-
 md5-over-raid6-5x128-luns-chunk128|-d su=128k,sw=9 -l version=2,su=128k|--chunk=128|md-chunk-rmw
 md0-over-raid6-5x128-luns-chunk384|-d su=384k,sw=4 -l version=2,su=128k|--chunk=384|-
+lv-over-hinted-raid5-8x64-luns|-d su=64k,sw=21 -l version=2,su=64k|--stripes=3 --stripesize=64k|-
+lv-over-declared-raid5-8x64-luns|-d su=64k,sw=21 -l version=2,su=64k|--stripes=3 --stripesize=64k|-
+md5-over-hinted-raid5-8x64-luns|-d su=64k,sw=14 -l version=2,su=64k|--chunk=64 --metadata=1.2 --data-offset=136192 |-
 T
 }
 
@@ -45,7 +48,7 @@ fixture_of() {
 		golden "class/$name.txt" <(printf '%s\n' "$output")
 		n=$((n + 1))
 	done < <(cases)
-	[ "$n" -eq 11 ]
+	[ "$n" -eq 14 ]
 	# every class profile has a row
 	[ "$(find tests/fixtures/profiles/class -name '*.xml' | wc -l)" -eq "$n" ]
 }
@@ -58,4 +61,24 @@ fixture_of() {
 		run -0 jq -r '.objects[] | select(.kind=="xfs") | .mount_options' <<<"$output"
 		assert_output --partial swalloc
 	done
+}
+
+@test "geometry class: LUNs that export a stripe (io_min 64k / io_opt 448k) plan like the same LUNs declared (issue 30)" {
+	cd "$TOP"
+	s=tests/fixtures/sysroot/hinted-raid5-8x64
+	shape='[.objects[] | {id, kind, geometry: (.geometry | {su_bytes, sw, full_stripe_bytes, parity}),
+		pv_data_alignment_bytes, extent_bytes, stripes, stripe_size_bytes, mount_options}] ,
+		[.steps[] | .argv | map(select(test("^(--dataalignment|--physicalextentsize|--stripes|--stripesize|su=|agsize)")))]'
+	run -0 --separate-stderr "$SP" plan --profile tests/fixtures/profiles/class/lv-over-hinted-raid5-8x64-luns.xml --sysroot "$s" --seed 1 --format json
+	hinted=$(jq -c "$shape" <<<"$output")
+	run -0 --separate-stderr "$SP" plan --profile tests/fixtures/profiles/class/lv-over-declared-raid5-8x64-luns.xml --sysroot "$s" --seed 1 --format json
+	declared=$(jq -c "$shape" <<<"$output")
+	[ "$hinted" = "$declared" ] || { diff <(jq . <<<"$hinted") <(jq . <<<"$declared"); false; }
+	# and the hint says it was planned as parity, and why
+	run -0 "$SP" plan --profile tests/fixtures/profiles/class/lv-over-hinted-raid5-8x64-luns.xml --sysroot "$s" --seed 1
+	assert_output --partial "whose parity the hint does not say: planned as parity"
+	# a 4 KiB io_min is a write granularity, not a strip: md raid5 keeps its own width (issue 17)
+	run -0 "$SP" plan --profile tests/fixtures/profiles/class/md5-nvme-hints.xml --sysroot tests/fixtures/sysroot/nvme-hints --seed 1
+	assert_output --partial "-d su=64k,sw=3 "
+	assert_output --partial "a write granularity, not a strip"
 }

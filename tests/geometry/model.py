@@ -116,7 +116,13 @@ def disk_geometry(group):
         return hwraid_geometry(group["hwraid"])
     io_min, io_opt, phys = group["io_min"], group["io_opt"], group["pbs"]
     if hints_trusted(io_min, io_opt, phys):
-        return Geo(io_min, io_opt // io_min, False)
+        # A hint of a strip (8 KiB or more) and a full stripe of several of
+        # them may be a RAID5/6 LUN: the hint does not say, so it is planned
+        # as parity (the safe layout). A smaller io_min is a write
+        # granularity (drives, NVMe's NPWG), never parity; so is any NVMe
+        # namespace's hint.
+        strip = io_min >= 8 * KIB and io_opt > io_min and not group.get("name", "").startswith("nvme")
+        return Geo(io_min, io_opt // io_min, strip)
     return NONE
 
 

@@ -665,12 +665,21 @@ static void test_stack_class(void **state)
                   si);
         assert_int_equal(find_obj(&r.pl, "r10")->geom.sw, 4);
         run_free(&r);
-        /* a hint that a chunk straddles (io_opt 96k, io_min 32k; chunk 64k): a warning, the width md's */
+        /* a hint that a chunk straddles (io_opt 96k, io_min 32k; chunk 64k): a stripe of 3 strips, whose
+         * parity the hint does not say, is planned as parity (issue 30), so the straddle is refused as
+         * over declared parity LUNs, naming the way out (<hwraid level="0">); a write-granularity hint
+         * (io_min 4k) that a chunk straddles is only a warning, the width md's */
         for (size_t i = 0; i < si->n_devs; i++) {
                 si->devs[i].io_min_bytes = 32 * KiB;
                 si->devs[i].io_opt_bytes = 96 * KiB;
         }
-        expect_ok(&r, "<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"r5\" level=\"5\" chunk=\"64K\" devices=\"d\"/>",
+        expect_error("<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"r5\" level=\"5\" chunk=\"64K\" devices=\"d\"/>",
+                     si, "md-chunk", 0, "<hwraid level=\"0\"");
+        for (size_t i = 0; i < si->n_devs; i++) {
+                si->devs[i].io_min_bytes = 4096;
+                si->devs[i].io_opt_bytes = 12 * KiB;
+        }
+        expect_ok(&r, "<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"r5\" level=\"5\" chunk=\"8K\" devices=\"d\"/>",
                   si);
         assert_non_null(find_rule(&r, "md-chunk-hint"));
         assert_int_equal(find_obj(&r.pl, "r5")->geom.sw, 3);
