@@ -150,7 +150,8 @@ static char *read_refusal(const char *root, const char *rel, int r)
         }
 }
 
-static int write_all(int dfd, const char *name, const char *buf, size_t len)
+/* NAME in the private directory dfd, new (never an existing file or a link), 0600. */
+static int write_copy(int dfd, const char *name, const char *buf, size_t len)
 {
         int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0)
@@ -160,6 +161,8 @@ static int write_all(int dfd, const char *name, const char *buf, size_t len)
                 ssize_t n = write(fd, buf + off, len - off);
                 if (n < 0 && errno != EINTR)
                         r = -errno;
+                else if (n == 0)
+                        r = -EIO; /* no progress: never loop on it */
                 else if (n > 0)
                         off += (size_t)n;
         }
@@ -199,6 +202,8 @@ static int copy_policy(const char *root, const char *dir, char **ret, char **why
                 return r;
         }
         int dfd = open(copy, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = dfd < 0 ? -errno : 0;
+        if (r < 0)
+                *why = xasprintf("cannot open the private directory %s for the root's policy: %s", copy, strerror(-r));
         for (size_t i = 0; !r && i < ELEMENTSOF(policy_suffixes); i++) {
                 _cleanup_free_ char *name = xasprintf("file_contexts%s", policy_suffixes[i]);
                 _cleanup_free_ char *rel = xasprintf("%s/%s", dir, name), *text = NULL;
@@ -213,7 +218,7 @@ static int copy_policy(const char *root, const char *dir, char **ret, char **why
                         *why = xasprintf("the root's policy has no %s/%s", eroot, rel);
                 } else if (r < 0)
                         *why = read_refusal(root, rel, r);
-                else if ((r = write_all(dfd, name, text, len)) < 0)
+                else if ((r = write_copy(dfd, name, text, len)) < 0)
                         *why = xasprintf("cannot copy the root's %s to %s: %s", rel, copy, strerror(-r));
         }
         if (dfd >= 0)
