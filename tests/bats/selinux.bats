@@ -125,6 +125,12 @@ FCD='etc/selinux/targeted/contexts/files'
 		rm -f "$R/$FCD/$f"
 	done
 	cp "$BATS_TEST_TMPDIR/fc" "$R/$FCD/file_contexts"
+	# a device (here /dev/null's numbers, which libselinux read as an empty .local) is no policy file either
+	if mknod "$R/$FCD/file_contexts.local" c 1 3 2>/dev/null; then
+		run -0 timeout 20 "$SP" render --profile "$P" --sysroot "$S" --seed 1 --root "$R"
+		assert_output --partial "$R/$FCD/file_contexts.local is not a regular file"
+		rm -f "$R/$FCD/file_contexts.local"
+	fi
 	# a FIFO as the compiled form, newer than the text, is never opened
 	mkfifo "$R/$FCD/file_contexts.bin"
 	run -0 timeout 20 "$SP" render --profile "$P" --sysroot "$S" --seed 1 --root "$R"
