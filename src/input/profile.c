@@ -54,12 +54,14 @@ static void on_xml_error(void *data, xmlError *e)
                 return;
         }
         l->last_line = line;
-        for (size_t i = 0; l->pending && l->pending[i]; i++)
+        /* an attribute or element our own check already explained needs no second, vaguer word
+         * (nor do the line-less ones that take this line) */
+        bool explained = e->domain == XML_FROM_RELAXNGV && line_reported(l, line);
+        for (size_t i = 0; !explained && l->pending && l->pending[i]; i++)
                 loader_error(l, line, NULL, "schema", l->pending[i]);
         strv_free(l->pending);
         l->pending = NULL;
-        /* an attribute our own check already explained needs no second, vaguer word */
-        if (e->domain == XML_FROM_RELAXNGV && line_reported(l, line)) {
+        if (explained) {
                 free(msg);
                 return;
         }

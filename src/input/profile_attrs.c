@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "input/sanitize.h"
+#include "input/schema_names.h"
 
 /* ---- errors and lines: the loader's primitives, used by profile.c too ------ */
 
@@ -286,6 +287,47 @@ static const struct attr_rule *tune_rule(const char *elem, const char *attr, str
         return NULL;
 }
 
+/* An element the schema does not allow in its parent, or an attribute it does
+ * not allow on the element, named with its line and the nearest allowed name
+ * (libxml2 says "Extra element tune in interleave" for a misspelt attribute
+ * of <tune>). Returns whether it reported. */
+static bool check_names(struct loader *l, xmlNode *n)
+{
+        const char *name = (const char *)n->name;
+        xmlNode *p = n->parent;
+        bool said = false;
+        if (p && p->type == XML_ELEMENT_NODE && schema_elem_known((const char *)p->name)) {
+                char *const *kids = schema_elem_children((const char *)p->name);
+                if (!schema_name_in(kids, name)) {
+                        _cleanup_free_ char *shown = comment_dup(name), *list = strv_join(kids, ", ");
+                        const char *near = schema_nearest(kids, name);
+                        _cleanup_free_ char *msg = xasprintf(
+                                "<%s> is not an element of <%s>%s%s%s (it takes %s)", shown, (const char *)p->name,
+                                near ? ": did you mean <" : "", near ? near : "", near ? ">?" : "",
+                                list && *list ? list : "no elements");
+                        loader_error(l, line_of(n), NULL, "unknown-element", msg);
+                        said = true;
+                }
+        }
+        if (!schema_elem_known(name))
+                return said;
+        char *const *attrs = schema_elem_attrs(name);
+        for (xmlAttr *a = n->properties; a; a = a->next) {
+                const char *an = (const char *)a->name;
+                if (a->ns || schema_name_in(attrs, an))
+                        continue;
+                _cleanup_free_ char *shown = comment_dup(an), *list = strv_join(attrs, ", ");
+                const char *near = schema_nearest(attrs, an);
+                _cleanup_free_ char *obj = xasprintf("<%s>", name);
+                _cleanup_free_ char *msg = xasprintf("<%s> has no attribute %s%s%s%s (it takes %s)", name, shown,
+                                                     near ? ": did you mean " : "", near ? near : "", near ? "?" : "",
+                                                     list && *list ? list : "none");
+                loader_error(l, line_of(n), obj, "unknown-attribute", msg);
+                said = true;
+        }
+        return said;
+}
+
 /* Every attribute of every element against the table, before RELAX NG, so
  * that a bad value is reported with its form rather than as "failed to
  * validate attributes". Counts the elements; returns false past the cap. */
@@ -296,6 +338,11 @@ bool check_tree(struct loader *l, xmlNode *n, size_t *count)
                         continue;
                 if (++*count > PROFILE_MAX_ELEMENTS)
                         return false;
+                if (!l->match_only && check_names(l, n)) {
+                        /* RELAX NG's vaguer word on the same line is not repeated */
+                        l->bad_lines = xrealloc(l->bad_lines, (l->n_bad_lines + 1) * sizeof(int));
+                        l->bad_lines[l->n_bad_lines++] = line_of(n);
+                }
                 for (xmlAttr *a = l->match_only ? NULL : n->properties; a; a = a->next) {
                         struct attr_rule tr;
                         const struct attr_rule *rule = tune_rule((const char *)n->name, (const char *)a->name, &tr);

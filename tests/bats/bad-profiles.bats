@@ -186,6 +186,8 @@ exit 1
 @test "bad profile: max-sectors-above-hw" { bad_profile max-sectors-above-hw; }
 @test "bad profile: max-sectors-zero" { bad_profile max-sectors-zero; }
 @test "bad profile: md-chunk-not-pow2" { bad_profile md-chunk-not-pow2; }
+@test "bad profile: attribute-typo" { bad_profile attribute-typo; }
+@test "bad profile: element-typo" { bad_profile element-typo; }
 @test "bad profile: lv-stripe-not-pow2" { bad_profile lv-stripe-not-pow2; }
 @test "bad profile: lv-stripe-straddles" { bad_profile lv-stripe-straddles; }
 @test "bad profile: md-layout-injection" { bad_profile md-layout-injection; }
