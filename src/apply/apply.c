@@ -8,6 +8,7 @@
 #include "apply/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,9 +220,41 @@ static int carry_out(struct run *r)
         return 0;
 }
 
+/* A disk this user may not open (EACCES, EPERM: not root) refuses the run
+ * with that one reason, before the inspection would say it once per object
+ * and suggest --wipe for a disk it never read. Returns whether it refused. */
+static bool permission_refused(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        bool refused = false;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->kind != OBJ_DISK || !o->dev)
+                        continue;
+                _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
+                int fd = open(dp, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+                if (fd >= 0) {
+                        close(fd);
+                        continue;
+                }
+                if (errno != EACCES && errno != EPERM)
+                        continue; /* the inspection says what else is wrong */
+                refuse(r, "%s (%s): %s: storprov %s opens the disks to inspect%s them and must run as root (uid %u "
+                          "here); 'storprov plan' shows the plan without root",
+                       o->id, o->dev, strerror(errno), r->o->dry_run ? "apply --dry-run" : "apply",
+                       r->o->dry_run ? "" : " and write", (unsigned)geteuid());
+                refused = true;
+        }
+        return refused;
+}
+
 static int inspect_and_confirm(struct run *r)
 {
         const struct plan *pl = r->pl;
+        if (permission_refused(r)) {
+                print_refusals(r);
+                return 2;
+        }
         inspect_all(r);
         if (!refusals(r))
                 verify_preserved(r);

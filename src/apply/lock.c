@@ -83,7 +83,12 @@ static int take_run_lock(struct run *r)
         int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0) {
                 add_event(r, EV_ERROR, NO_OBJ, "cannot open the lock file");
-                fprintf(stderr, "storprov: cannot open the lock file %s: %s\n", path, strerror(errno));
+                int e = errno;
+                fprintf(stderr, "storprov: cannot open the lock file %s: %s%s\n", path, strerror(e),
+                        e == EACCES || e == EPERM || e == EROFS
+                                ? (e == EROFS ? " (a read-only /run? --lock-file names another)"
+                                              : " (storprov apply must run as root)")
+                                : "");
                 return -1;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
