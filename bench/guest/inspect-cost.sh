@@ -34,6 +34,6 @@ for r in $(seq "$reps"); do
 		w=$(ms "$t")
 		insp=$(jq --argjson wall "$((w * 1000))" -f /usr/lib/bench/first-step-start.jq /tmp/rep.json)
 		echo "INSPECT_APPLY rep=$r jobs=$j ms=$w inspect_s=$insp"
-		grep -E '^storprov: \[ *[0-9.]+s\] (inspecting|step 1 )' /tmp/apply.log | head -3
+		grep -E '^storprov: \[ *[0-9.]+s\] (inspecting|step 1/)' /tmp/apply.log | head -3
 	done
 done

@@ -103,7 +103,8 @@ void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...)
                 free(s->message);
                 s->message = sbuf_steal(&b);
         }
-        char *t = xasprintf("step %zu %s: %s (%.1fs)%s%s", si + 1, outcome_names[out], r->pl->steps[si].desc, s->elapsed,
+        char *t = xasprintf("step %zu/%zu %s: %s (%.1fs)%s%s", si + 1, r->pl->n_steps, outcome_names[out],
+                            r->pl->steps[si].desc, s->elapsed,
                             s->message ? ": " : "", s->message ? s->message : "");
         add_event(r, out == OUT_FAILED ? EV_ERROR : EV_STEP, si, t);
         free(t);

@@ -450,7 +450,10 @@ static void mkfs_agsize(struct run *r, size_t si, char ***argv)
                 strv_push(&nv, (*argv)[k]);
         }
         say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %llu, "
-               "so that stripe-aligned allocations stay aligned in every AG",
+               "so that stripe-aligned allocations stay aligned in every AG; mkfs.xfs will warn that the AG size is a "
+               "multiple of the stripe width: that is deliberate (its advice, one stripe unit off, would put every "
+               "aligned extent outside AG 0 across two stripes; the count is coprime to sw+1 and sw+2 so that AG "
+               "headers still rotate over a parity level's members: storprov(8), mkfs.xfs)",
             o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize, agsize);
         strv_free(*argv);
         *argv = nv;
@@ -692,7 +695,8 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         if (st->kind == STEP_GPT && r->parallel_gpt) {
                 *ret_pid = gpt_fork(r, si);
                 if (*ret_pid > 0) {
-                        say(r, "step %zu start: %s (libparted, child %d)", si + 1, st->desc, (int)*ret_pid);
+                        say(r, "step %zu/%zu start: %s (libparted, child %d)", si + 1, r->pl->n_steps, st->desc,
+                            (int)*ret_pid);
                         s->outcome = OUT_RUNNING;
                 }
                 return;
@@ -713,7 +717,7 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         char *j = strv_join_shell(s->argv);
         strv_push(&s->run, j);
         free(j);
-        say(r, "step %zu start: %s", si + 1, st->desc);
+        say(r, "step %zu/%zu start: %s", si + 1, r->pl->n_steps, st->desc);
         say_argv(r, si, "", s->argv);
         int rc = spawn_argv(s->argv, ret_pid);
         if (rc < 0) {

@@ -229,7 +229,7 @@ DEV='[(][0-9]+</dev/loop[0-9]+>'
 		sleep "$t"
 		kill_group "$d/pid"
 		wait || true
-		note "kill -9 after ${t}s: $(grep -E 'step [0-9]+ (start|created)|wrote' "$d/out" | tail -n 1 | cut -c1-80)"
+		note "kill -9 after ${t}s: $(grep -E 'step [0-9/]+ (start|created)|wrote' "$d/out" | tail -n 1 | cut -c1-80)"
 		converge_or_record "kill9:${t}s" "$d"
 	done
 	finish_test

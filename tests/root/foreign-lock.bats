@@ -139,10 +139,10 @@ start_slow_run() {
 		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" \
 		>"$BATS_TEST_TMPDIR/$1.out" 2>&1 &
 	for _ in $(seq 200); do
-		grep -q 'step [0-9]* start: XFS' "$BATS_TEST_TMPDIR/$1.out" 2>/dev/null && break
+		grep -q 'step [0-9/]* start: XFS' "$BATS_TEST_TMPDIR/$1.out" 2>/dev/null && break
 		sleep 0.05
 	done
-	grep -q 'step [0-9]* start: XFS' "$BATS_TEST_TMPDIR/$1.out"
+	grep -q 'step [0-9/]* start: XFS' "$BATS_TEST_TMPDIR/$1.out"
 	# the pid of storprov itself (strace's tracee), as a lock holder would name it
 	RUN_PID=$(pgrep -g "$(cat "$BATS_TEST_TMPDIR/$1.pid")" -x storprov | head -n 1)
 }

@@ -127,7 +127,7 @@ console_has() {
 	console_has 1 "storprov: nothing was written"
 	console_has 1 "dracut: FATAL: storprov: provision failed (status 2): the storage was not provisioned as the profile says"
 	# no step ran, and the pre-pivot hook never came
-	run -1 grep -E 'storprov: \[ *[0-9.]+s\] step [0-9]+ |storprov: persist' "$BATS_TEST_TMPDIR/console-1.log"
+	run -1 grep -E 'storprov: \[ *[0-9.]+s\] step [0-9]+/[0-9]+ |storprov: persist' "$BATS_TEST_TMPDIR/console-1.log"
 }
 
 @test "dracut reimage: /data preserved byte for byte, scratch rebuilt, files in the new root name the real UUIDs" {

@@ -222,5 +222,5 @@ PY
 	console_has 1 "FATAL: storprov: provision failed (status 2)"
 	# the test root never ran its script, and nothing was written to the disk that was there
 	run -1 grep -F "VMTEST:BEGIN" "$log"
-	run -1 grep -E 'storprov: \[ *[0-9.]+s\] step [0-9]+ ' "$log"
+	run -1 grep -E 'storprov: \[ *[0-9.]+s\] step [0-9]+/[0-9]+ ' "$log"
 }
