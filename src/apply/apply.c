@@ -28,18 +28,7 @@ static pid_t op_start(void *ctx, size_t i)
         return pid;
 }
 
-static pid_t op_wait(void *ctx, int *ret_code)
-{
-        (void)ctx;
-        int status;
-        pid_t pid;
-        do
-                pid = waitpid(-1, &status, 0);
-        while (pid < 0 && errno == EINTR);
-        if (pid > 0)
-                *ret_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        return pid;
-}
+static pid_t op_wait(void *ctx, int *ret_code) { return relay_wait(ctx, ret_code); }
 
 static void op_exited(void *ctx, size_t i, int code) { step_exited(ctx, i, code); }
 
@@ -71,7 +60,12 @@ static void execute(struct run *r)
                 .ctx = r, .start = op_start, .wait = op_wait, .exited = op_exited, .skip = op_skip,
                 .blocks = op_blocks, .is_child = op_is_child,
         };
+        int rb = relay_begin(r);
+        if (rb < 0)
+                say(r, "cannot relay the tools' output with their objects (%s): it passes through as it comes",
+                    strerror(-rb));
         size_t left = sched_run(&g, r->o->jobs ? r->o->jobs : 1, &ops);
+        relay_end(r);
         if (left)
                 say(r, "%zu steps could not be ordered; they did not run", left);
         free(deps);

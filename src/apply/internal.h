@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "apply/apply.h"
+#include "base/text.h"
 
 enum outcome {
         OUT_PENDING, OUT_RUNNING, OUT_CREATED, OUT_KEPT, OUT_APPLIED, OUT_UNCHANGED, OUT_SKIPPED, OUT_FAILED,
@@ -32,6 +33,11 @@ struct step_state {
         char **argv;              /* the child being waited for */
         bool forked;              /* an in-process step run in a forked child (parallel GPT writes) */
         int msg_fd;               /* forked: the read end of the child's error message pipe */
+        /* a tool's stdout and stderr, relayed line by line with the step's object (relay.c) */
+        bool out_open;
+        int out_fd;
+        pid_t pid;
+        struct sbuf out_line;     /* the line being gathered */
 };
 
 struct obj_state {
@@ -76,6 +82,7 @@ void verify_print_prometheus(const struct vcheck *vc, size_t n, int exit_code, c
 
 struct run {
         bool parallel_gpt;        /* --jobs > 1 and several tables to write: each in a child */
+        bool ag_size_said;        /* the AG size's full reason was said once this run (steps.c) */
         struct plan *pl;
         const struct sysinfo *si;
         const struct apply_options *o;
@@ -95,6 +102,17 @@ struct run {
 
 /* report.c */
 double now_s(const struct run *r);
+
+/* relay.c: a step's tool output, each line prefixed with the step's object,
+ * so that tools run in parallel do not interleave unnamed. relay_begin and
+ * relay_end bracket the steps (a SIGCHLD self-pipe wakes the wait). */
+int relay_begin(struct run *r);
+void relay_end(struct run *r);
+/* Starts step si's argv with its output relayed; 0 or -errno. */
+int relay_spawn(struct run *r, size_t si, char *const *argv, pid_t *ret_pid);
+/* Waits for any child, relaying output meanwhile; its pid (its output all
+ * relayed) and exit code, or -1 when there is none. */
+pid_t relay_wait(struct run *r, int *ret_code);
 void say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "$ CMD ARGS", quoted as the plan shows it */
 void say_argv(struct run *r, size_t step, const char *prefix, char *const *argv);

@@ -449,12 +449,16 @@ static void mkfs_agsize(struct run *r, size_t si, char ***argv)
                 }
                 strv_push(&nv, (*argv)[k]);
         }
-        say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %llu, "
-               "so that stripe-aligned allocations stay aligned in every AG; mkfs.xfs will warn that the AG size is a "
-               "multiple of the stripe width: that is deliberate (its advice, one stripe unit off, would put every "
-               "aligned extent outside AG 0 across two stripes; the count is coprime to sw+1 and sw+2 so that AG "
-               "headers still rotate over a parity level's members: storprov(8), mkfs.xfs)",
-            o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize, agsize);
+        say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %llu%s",
+            o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize,
+            agsize,
+            r->ag_size_said ? "; mkfs.xfs's warning about it is deliberate, as said above"
+                            : ", so that stripe-aligned allocations stay aligned in every AG; mkfs.xfs will warn that "
+                              "the AG size is a multiple of the stripe width: that is deliberate (its advice, one stripe "
+                              "unit off, would put every aligned extent outside AG 0 across two stripes; the count is "
+                              "coprime to sw+1 and sw+2 so that AG headers still rotate over a parity level's members: "
+                              "storprov(8), mkfs.xfs)");
+        r->ag_size_said = true;
         strv_free(*argv);
         *argv = nv;
 }
@@ -719,7 +723,7 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         free(j);
         say(r, "step %zu/%zu start: %s", si + 1, r->pl->n_steps, st->desc);
         say_argv(r, si, "", s->argv);
-        int rc = spawn_argv(s->argv, ret_pid);
+        int rc = relay_spawn(r, si, s->argv, ret_pid);
         if (rc < 0) {
                 *ret_pid = 0;
                 finish(r, si, OUT_FAILED, "cannot start %s: %s", s->argv[0], strerror(-rc));

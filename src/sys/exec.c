@@ -56,6 +56,24 @@ int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid)
         return 0;
 }
 
+int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd)
+{
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return -errno;
+        int r = spawn_argv_into(argv, fds[1], ret_pid);
+        close(fds[1]);
+        if (r < 0) {
+                close(fds[0]);
+                return r;
+        }
+        int fl = fcntl(fds[0], F_GETFL);
+        if (fl >= 0)
+                (void)fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
+        *ret_fd = fds[0];
+        return 0;
+}
+
 int run_argv(char *const *argv, char **ret_out)
 {
         int fds[2] = {-1, -1};

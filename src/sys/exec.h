@@ -19,6 +19,10 @@ int spawn_argv(char *const *argv, pid_t *ret_pid);
 /* Starts argv without waiting, its stdout and stderr both into out_fd. */
 int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid);
 
+/* Starts argv without waiting, its stdout and stderr both into a new pipe
+ * whose read end (close-on-exec, non-blocking) is *ret_fd. */
+int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd);
+
 /* Waits for a child spawn_argv* started: its exit status, 128+signal, or -errno. */
 int wait_argv(pid_t pid);
 

@@ -146,6 +146,26 @@ apply_golden() { # NAME
 	jq -e '[.objects[] | select(.kind=="xfs") | .action] | all(. == "created")' "$BATS_TEST_TMPDIR/report.json"
 }
 
+@test "apply: the output of tools run in parallel is relayed line by line, each line with its object (issue 31)" {
+	world many-luns
+	export FAKE_MKFS_TALK=1
+	run -0 --separate-stderr "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 8 --lock-file "$BATS_TEST_TMPDIR/lock"
+	unset FAKE_MKFS_TALK
+	# 8 mkfs.xfs at once, 7 lines each (3 stdout, 3 stderr, one without a newline)
+	[ "$(grep -c 'talk lun' <<<"$stderr")" -eq 56 ]
+	# every one of them whole, on a line of its own, named with the filesystem it belongs to
+	bad=$(grep 'talk lun' <<<"$stderr" | grep -vE '^storprov: \[ *[0-9.]+s\] [^ ]+: talk lun[0-9]+ (line|err) [123]$|^storprov: \[ *[0-9.]+s\] [^ ]+: talk lun[0-9]+ no newline$' || true)
+	[ -z "$bad" ] || { echo "not relayed whole: $bad"; false; }
+	# the object named is the one whose mkfs.xfs spoke (its label is lunN)
+	while read -r obj label; do
+		id=$(jq -r --arg l "$label" '.objects[] | select(.kind=="xfs" and .label==$l) | .id' < <("$SP" plan --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --seed 1 --format json 2>/dev/null))
+		[ "$obj" = "$id" ] || { echo "$label's line named $obj, not $id"; false; }
+	done < <(grep -oE '\] [^ ]+: talk lun[0-9]+' <<<"$stderr" | sed 's/^\] //; s/: talk / /' | sort -u)
+	# the steps were in parallel: some lines of different filesystems alternate
+	[ "$(grep -oE 'talk lun[0-9]+' <<<"$stderr" | uniq | wc -l)" -gt 8 ]
+}
+
 @test "apply: mkfs.xfs dry runs, up to --jobs at once; each failure said with mkfs.xfs's own words, in step order" {
 	world many-luns
 	export FAKE_MKFS_DRY_SLOW=1
