@@ -27,6 +27,10 @@ description:
     change); nothing is written.
   - A storprov refusal or failure fails the task with storprov's own message
     and exit code.
+  - Apply's report goes to a new private temporary directory of each run,
+    removed after; it is read only when apply exits 0 or 1 (a failed step, the
+    task then fails with the report). A run that leaves no readable JSON report
+    fails the task with storprov's messages and exit code.
 options:
   state:
     description: What to do.
@@ -126,7 +130,7 @@ verify:
   type: dict
 report:
   description: storprov apply's JSON report.
-  returned: when state=applied and not in check mode
+  returned: when state=applied and not in check mode, and on a failed step (exit code 1)
   type: dict
 plan:
   description: storprov's plan (plan or apply --dry-run JSON).
@@ -140,6 +144,8 @@ stderr:
 
 import json
 import os
+import shutil
+import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -178,6 +184,22 @@ def plan_diff(plan, root):
     return diffs
 
 
+def read_report(path):
+    """(apply's report, None) or (None, why it cannot be read)."""
+    try:
+        with open(path) as fh:
+            text = fh.read()
+    except (IOError, OSError) as e:
+        return None, 'storprov wrote no report at %s: %s' % (path, e.strerror or e)
+    try:
+        report = json.loads(text)
+    except ValueError as e:
+        return None, 'the report %s is not JSON (%d bytes): %s' % (path, len(text), e)
+    if not isinstance(report, dict):
+        return None, 'the report %s is not a JSON object' % path
+    return report, None
+
+
 class Storprov(object):
     def __init__(self, module):
         self.module = module
@@ -201,6 +223,37 @@ class Storprov(object):
             return rc, json.loads(out)
         except ValueError as e:
             self.module.fail_json(msg='storprov %s printed no JSON: %s' % (verb, e), rc=rc, stdout=out, stderr=self.stderr)
+
+    def apply_with_report(self, args):
+        """apply --report into a fresh private directory, removed after: the
+        report read is this run's or there is none, never an earlier one."""
+        tmp = tempfile.mkdtemp(prefix='storprov-report-', dir=self.module.tmpdir)
+        try:
+            path = os.path.join(tmp, 'report.json')
+            return self.apply_report_in(args, path)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def apply_report_in(self, args, path):
+        cmd = [self.bin, 'apply'] + args + ['--report=%s' % path]
+        rc, out, err = self.module.run_command(cmd)
+        self.stderr += err
+        said = err.strip() or out.strip() or 'storprov apply exited %d' % rc
+        fail = dict(rc=rc, cmd=cmd, stdout=out, stderr=self.stderr)
+        # 0 done, 1 a runtime failure (the report says which step): a report is
+        # written; any other status is a refusal or bad input, and none is read
+        if rc not in (0, 1):
+            self.module.fail_json(msg=said, **fail)
+        report, why = read_report(path)
+        if report is None and rc == 0:
+            self.module.fail_json(msg='storprov apply exited 0 but its report cannot be used (%s), so what it '
+                                  'did is unknown: run the task again, or state=verified to read the node. '
+                                  'storprov said: %s' % (why, said), **fail)
+        if report is None:
+            self.module.fail_json(msg='%s (and no usable report: %s)' % (said, why), **fail)
+        if rc != 0:
+            self.module.fail_json(msg=said, report=report, changed=report_changed(report), **fail)
+        return rc, report
 
 
 def main():
@@ -271,10 +324,7 @@ def main():
             result.update(exit_code=rc, plan=plan, verify=report, status=report.get('status'),
                           changed=report.get('status') != 'clean')
         else:
-            report_path = os.path.join(module.tmpdir, 'apply-report.json')
-            rc, dummy = sp.run('apply', apply_args + ['--yes', '--report', report_path])
-            with open(report_path) as fh:
-                report = json.load(fh)
+            rc, report = sp.apply_with_report(apply_args + ['--yes'])
             result.update(exit_code=rc, report=report, changed=report_changed(report))
         if diff is not None and result['changed']:
             result['diff'] = diff

@@ -48,7 +48,19 @@ FAKE = textwrap.dedent(r'''
             cat "$d/dry.json"
             exit 0
         fi
-        while [ $# -gt 0 ]; do [ "$1" = --report ] && rep=$2; shift; done
+        while [ $# -gt 0 ]; do
+            case $1 in --report=*) rep=${1#--report=} ;; --report) rep=$2 ;; esac
+            shift
+        done
+        # noreport: exit 0 and write nothing; garbage: a report that is no JSON;
+        # step-fails: a failed step, its report written, exit 1
+        [ -e "$d/noreport" ] && exit 0
+        [ -e "$d/garbage" ] && { echo '{"objects": [' >"$rep"; exit 0; }
+        if [ -e "$d/step-fails" ]; then
+            echo "storprov: mkfs.xfs on /dev/sdb1 failed (exit 1); run apply again to resume" >&2
+            echo '{"objects": [{"id": "lun1", "action": "created", "steps": [{"action": "failed"}]}]}' >"$rep"
+            exit 1
+        fi
         if [ -e "$d/applied" ]; then a=kept; f=unchanged; else a=created; f=written; fi
         echo "{\"objects\": [{\"id\": \"lun1\", \"action\": \"$a\", \"steps\": []}], \"files\": [{\"path\": \"/etc/fstab\", \"action\": \"$f\"}]}" >"$rep"
         touch "$d/applied" ;;
@@ -104,6 +116,53 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertIn('--wipe', applies[0])
         self.assertIn('--jobs 3', applies[0])
         self.assertIn('--yes', applies[0])
+
+    def touch(self, name):
+        open(os.path.join(self.dir, name), 'w').close()
+
+    def test_a_report_not_written_is_a_clean_failure_never_an_earlier_one(self):
+        # Ansible's own tmpdir for the task: a report an earlier run left there
+        # must not be read as this run's
+        tmp = os.path.join(self.dir, 'ansible-tmp')
+        os.mkdir(tmp)
+        r = self.run_module(profile='/p.xml', _ansible_tmpdir=tmp)
+        self.assertFalse(r.get('failed'), r)
+        self.assertEqual(r['report']['objects'][0]['action'], 'created')
+        self.assertEqual(os.listdir(tmp), [])
+        with open(os.path.join(tmp, 'apply-report.json'), 'w') as fh:
+            json.dump({'objects': [{'id': 'stale', 'action': 'created'}]}, fh)
+        self.touch('noreport')
+        for tmpdir in (tmp, None):
+            r = self.run_module(profile='/p.xml', _ansible_tmpdir=tmpdir)
+            self.assertTrue(r.get('failed'), r)
+            self.assertEqual(r['rc'], 0)
+            self.assertIn('storprov apply exited 0 but its report cannot be used (storprov wrote no report at ',
+                          r['msg'])
+            self.assertNotIn('report', r)
+            self.assertNotIn('stale', json.dumps(r))
+        reports = [a for line in self.log() for a in line.split() if a.startswith('--report')]
+        self.assertEqual(len(reports), 3)
+        self.assertEqual(len(set(reports)), 3, reports)
+        for a in reports:
+            self.assertTrue(a.startswith('--report=/') and a.endswith('/report.json'), a)
+            self.assertFalse(os.path.exists(a[len('--report='):]), a)
+
+    def test_a_report_that_is_not_json_is_a_clean_failure(self):
+        self.touch('garbage')
+        r = self.run_module(profile='/p.xml')
+        self.assertTrue(r.get('failed'), r)
+        self.assertEqual(r['rc'], 0)
+        self.assertIn('report cannot be used (the report ', r['msg'])
+        self.assertIn('is not JSON', r['msg'])
+
+    def test_a_failed_step_fails_with_storprovs_message_and_the_report(self):
+        self.touch('step-fails')
+        r = self.run_module(profile='/p.xml')
+        self.assertTrue(r.get('failed'), r)
+        self.assertEqual(r['rc'], 1)
+        self.assertEqual(r['msg'], 'storprov: mkfs.xfs on /dev/sdb1 failed (exit 1); run apply again to resume')
+        self.assertEqual(r['report']['objects'][0]['steps'][0]['action'], 'failed')
+        self.assertTrue(r['changed'])
 
     def test_check_mode_runs_dry_run_and_verify_only(self):
         r = self.run_module(check=True, profile='/p.xml', state='applied')
