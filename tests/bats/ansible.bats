@@ -6,7 +6,8 @@
 # tests/tools/ansible-sanity-venvs.py on Debian's packages (pylint, yamllint,
 # pycodestyle, python3-voluptuous), so ansible-test runs them itself with its
 # own configuration. A test whose Debian package is missing is skipped by name,
-# with the reason printed. Then the module's unit tests and the playbooks.
+# with the reason printed. Then the module's unit tests, the playbooks, and
+# the module run directly against the built storprov.
 load test_helper
 
 C="$TOP/ansible_collections/storprov/core"
@@ -17,7 +18,8 @@ setup() {
 	# ansible refuses to run in the C locale
 	export LC_ALL=C.UTF-8
 	command -v ansible-test >/dev/null || skip "no ansible-test (ansible-core)"
-	# nothing here runs the storprov binary: the asan suite's pass adds nothing
+	# sanity, the fake storprov and the module's select and plan with the
+	# built binary: the asan suite's pass adds nothing
 	[ -z "${STORPROV_BIN:-}" ] || skip "no storprov binary involved"
 	PYVER=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 }
@@ -77,10 +79,10 @@ sanity() {
 	assert_output --regexp "roles/storprov/defaults/main.yml:[0-9]+:[0-9]+: key-duplicates"
 }
 
-@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step" {
+@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option" {
 	cd "$C"
 	run -0 "$PY" -m unittest -v tests/unit/plugins/modules/test_storprov.py
-	assert_output --partial "Ran 12 tests"
+	assert_output --partial "Ran 15 tests"
 	assert_line OK
 }
 
@@ -92,4 +94,52 @@ sanity() {
 	sed 's/storprov.core.storprov:/storprov.core.nosuchmodule:/' "$C/roles/storprov/tasks/main.yml" >"$BATS_TEST_TMPDIR/t.yml"
 	printf -- '- hosts: all\n  tasks:\n    - ansible.builtin.import_tasks: %s\n' "$BATS_TEST_TMPDIR/t.yml" >"$BATS_TEST_TMPDIR/bad.yml"
 	ANSIBLE_COLLECTIONS_PATH="$TOP" run ! ansible-playbook -i localhost, --syntax-check "$BATS_TEST_TMPDIR/bad.yml"
+}
+
+# module ARGS-JSON: the module run as Ansible runs it, on Debian's Python,
+# against the built storprov; its JSON result in $output
+module() {
+	printf '{"ANSIBLE_MODULE_ARGS": %s}\n' "$1" >"$BATS_TEST_TMPDIR/args.json"
+	run timeout 60 "$PY" "$C/plugins/modules/storprov.py" "$BATS_TEST_TMPDIR/args.json"
+	jq -e . <<<"$output" >/dev/null || { echo "no JSON result: $output"; false; }
+}
+
+@test "the module with the built storprov: select --format=json picks a profile; a newline in a file name is refused" {
+	local d="$BATS_TEST_TMPDIR/profiles" args
+	mkdir "$d"
+	cp "$FIX/fleet/grid-3ware-raid5.xml" "$d/site.xml"
+	args=$(jq -n --arg sp "$SP" --arg d "$d" --arg s "$SYSROOT/grid-3ware" \
+		'{binary: $sp, profiles: $d, sysroot: $s, state: "planned", seed: 1}')
+	module "$args"
+	[ "$(jq -r '.failed // false' <<<"$output")" = false ] || { echo "$output"; false; }
+	[ "$(jq -r .profile <<<"$output")" = "$d/site.xml" ]
+	[ "$(jq -r '.plan.steps | length' <<<"$output")" -gt 0 ]
+	# the same profile under a name with a newline: select prints it whole
+	# (JSON), the module refuses it rather than running "evil.xml"
+	mv "$d/site.xml" "$d/x"$'\n'"evil.xml"
+	cp "$FIX/fleet/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/evil.xml"
+	cd "$BATS_TEST_TMPDIR"
+	module "$args"
+	[ "$(jq -r .failed <<<"$output")" = true ]
+	assert_equal "$(jq -r .msg <<<"$output")" \
+		"storprov select in $d: the file it chose, \"$d/x\\nevil.xml\", has a control character (a newline?) in its name; rename it in $d; nothing was run with it"
+	[ "$(jq -r .select.selected <<<"$output")" = "$d/x"$'\n'"evil.xml" ]
+	refute_output --partial '"plan"'
+}
+
+@test "the module refuses a relative root, profile or lock file before storprov runs" {
+	local opt
+	# a binary that would leave a mark if it ran at all
+	printf '#!/bin/sh\ntouch "%s/ran"\n' "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/sp"
+	chmod +x "$BATS_TEST_TMPDIR/sp"
+	cd "$BATS_TEST_TMPDIR"
+	for opt in root sysroot profile profiles lock_file; do
+		module "$(jq -n --arg sp "$BATS_TEST_TMPDIR/sp" --arg o "$opt" \
+			'{binary: $sp, root: "/", profile: "/p.xml"} + {($o): "--wipe"} | if $o == "profiles" then del(.profile) else . end')"
+		[ "$(jq -r .failed <<<"$output")" = true ]
+		assert_equal "$(jq -r .msg <<<"$output")" \
+			"option $opt: '--wipe' is not an absolute path; give the whole path on the target, starting with '/'"
+	done
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	[ ! -e "$BATS_TEST_TMPDIR/--wipe" ]
 }

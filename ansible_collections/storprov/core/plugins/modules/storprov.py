@@ -38,13 +38,17 @@ options:
     choices: [applied, verified, planned]
     default: applied
   profile:
-    description: Path of the XML profile on the target.
+    description: Absolute path of the XML profile on the target.
     type: path
   profile_content:
     description: The XML profile itself; written to a temporary file on the target.
     type: str
   profiles:
-    description: A directory of profiles on the target; C(storprov select) picks the one whose match rules fit the node.
+    description:
+      - An absolute path of a directory of profiles on the target; C(storprov select --format json) picks the
+        one whose match rules fit the node.
+      - The task fails when the chosen file's name has a control character (a newline, say) or the path
+        select prints is not a file directly in this directory.
     type: path
   wipe:
     description: Pass C(--wipe) to apply (allow wiping disks that carry signatures).
@@ -54,11 +58,13 @@ options:
     description: Parallel jobs for apply (C(--jobs)).
     type: int
   root:
-    description: Where the generated files are written and read (C(--root)).
+    description: Where the generated files are written and read (C(--root)); an absolute path.
     type: path
     default: /
   sysroot:
-    description: A captured tree to read sysfs and proc from instead of the live node (C(--sysroot)); for tests and demos.
+    description:
+      - A captured tree to read sysfs and proc from instead of the live node (C(--sysroot)); for tests and
+        demos. An absolute path.
     type: path
   seed:
     description: Seed for reproducible identities (C(--seed)).
@@ -68,7 +74,7 @@ options:
     type: bool
     default: false
   lock_file:
-    description: The run lock apply takes (C(--lock-file)); storprov's default when not given.
+    description: The run lock apply takes (C(--lock-file)), an absolute path; storprov's default when not given.
     type: path
   binary:
     description: The storprov binary, a path or a name looked up on PATH.
@@ -76,6 +82,9 @@ options:
     default: storprov
 notes:
   - Supports check mode and diff mode.
+  - I(profile), I(profiles), I(root), I(sysroot) and I(lock_file) must be absolute paths (the task fails
+    naming the option otherwise); every value goes to storprov as one C(--option=value) word, so none can
+    be read as another option.
   - In diff mode the planned steps and, per generated file, the change from the
     file under I(root) to what storprov writes are shown.
 attributes:
@@ -148,6 +157,7 @@ import shutil
 import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.six import string_types
 
 CHANGING_ACTIONS = frozenset(('created', 'applied', 'written', 'removed'))
 
@@ -182,6 +192,56 @@ def plan_diff(plan, root):
         if before != f.get('content', ''):
             diffs.append(dict(before_header=path, after_header=path, before=before, after=f.get('content', '')))
     return diffs
+
+
+PATH_OPTIONS = ('profile', 'profiles', 'root', 'sysroot', 'lock_file')
+
+
+def opt(name, value):
+    """--name=value: one argv word, so that no value is ever read as an option."""
+    return '--%s=%s' % (name, value)
+
+
+def check_paths(module):
+    """Every path option absolute: a relative one would be read from wherever
+    the module happens to run (and C(root: --wipe) would be a directory "--wipe")."""
+    for name in PATH_OPTIONS:
+        value = module.params[name]
+        if value is not None and not os.path.isabs(value):
+            module.fail_json(msg="option %s: '%s' is not an absolute path; give the whole path on the target, "
+                                 "starting with '/'" % (name, value))
+
+
+def has_control(text):
+    return any(ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f for c in text)
+
+
+def selected_profile(profiles, sel):
+    """(the profile select chose, None) or (None, why it cannot be used): a
+    whole absolute path of a file directly in profiles, without control bytes."""
+    chosen = sel.get('selected') if isinstance(sel, dict) else None
+    if not isinstance(chosen, string_types) or not chosen:
+        return None, 'it printed no selected profile'
+    shown = json.dumps(chosen)
+    if has_control(chosen):
+        return None, ('the file it chose, %s, has a control character (a newline?) in its name; '
+                      'rename it in %s' % (shown, profiles))
+    base = profiles.rstrip('/') + '/'
+    name = chosen[len(base):] if chosen.startswith(base) else ''
+    if not name or '/' in name or name in ('.', '..'):
+        return None, 'it chose %s, which is not a file directly in %s' % (shown, profiles)
+    return chosen, None
+
+
+def select_profile(module, sp, node):
+    """storprov select --format json over the profiles directory."""
+    profiles = module.params['profiles']
+    dummy, sel = sp.json('select', [opt('profiles', profiles), '--format=json'] + node)
+    chosen, why = selected_profile(profiles, sel)
+    if why:
+        module.fail_json(msg='storprov select in %s: %s; nothing was run with it' % (profiles, why),
+                         select=sel, stderr=sp.stderr)
+    return chosen
 
 
 def read_report(path):
@@ -276,60 +336,64 @@ def main():
         required_one_of=[('profile', 'profile_content', 'profiles')],
         supports_check_mode=True,
     )
+    check_paths(module)
     p = module.params
     sp = Storprov(module)
 
-    node = []
-    if p['sysroot']:
-        node += ['--sysroot', p['sysroot']]
+    node = [opt('sysroot', p['sysroot'])] if p['sysroot'] else []
     profile = p['profile']
     if p['profile_content'] is not None:
-        profile = os.path.join(module.tmpdir, 'profile.xml')
+        profile = os.path.abspath(os.path.join(module.tmpdir, 'profile.xml'))
         with open(profile, 'w') as fh:
             fh.write(p['profile_content'])
     elif p['profiles']:
-        dummy, out = sp.run('select', ['--profiles', p['profiles']] + node)
-        profile = out.strip().splitlines()[-1]
-    plan_args = ['--profile', profile] + node
+        profile = select_profile(module, sp, node)
+    plan_args = [opt('profile', profile)] + node
     if p['seed'] is not None:
-        plan_args += ['--seed', str(p['seed'])]
-    # plan reads no target root; verify and apply do
-    args = plan_args + ['--root', p['root']]
+        plan_args.append(opt('seed', p['seed']))
 
     result = dict(changed=False, profile=profile)
-    state = p['state']
-    if state == 'planned':
-        rc, plan = sp.json('plan', plan_args + ['--format', 'json'])
+    if p['state'] == 'planned':
+        # plan reads no target root; verify and apply do
+        rc, plan = sp.json('plan', plan_args + ['--format=json'])
         result.update(exit_code=rc, plan=plan)
         if module._diff:
             result['diff'] = plan_diff(plan, p['root'])
-    elif state == 'verified':
-        rc, report = sp.json('verify', args + ['--format', 'json'], ok=(0, 3))
+    elif p['state'] == 'verified':
+        rc, report = sp.json('verify', plan_args + [opt('root', p['root']), '--format=json'], ok=(0, 3))
         result.update(exit_code=rc, verify=report, status=report.get('status'))
     else:
-        apply_args = list(args)
-        if p['wipe']:
-            apply_args.append('--wipe')
-        if p['jobs'] is not None:
-            apply_args += ['--jobs', str(p['jobs'])]
-        if p['mount']:
-            apply_args.append('--mount')
-        if p['lock_file']:
-            apply_args += ['--lock-file', p['lock_file']]
-        # the plan and any refusal, writing nothing; shown in diff mode either way
-        rc, plan = sp.json('apply', apply_args + ['--dry-run', '--format', 'json'])
-        diff = plan_diff(plan, p['root']) if module._diff else None
-        if module.check_mode:
-            rc, report = sp.json('verify', args + ['--format', 'json'], ok=(0, 3))
-            result.update(exit_code=rc, plan=plan, verify=report, status=report.get('status'),
-                          changed=report.get('status') != 'clean')
-        else:
-            rc, report = sp.apply_with_report(apply_args + ['--yes'])
-            result.update(exit_code=rc, report=report, changed=report_changed(report))
-        if diff is not None and result['changed']:
-            result['diff'] = diff
+        run_applied(module, sp, plan_args, result)
     result['stderr'] = sp.stderr
     module.exit_json(**result)
+
+
+def run_applied(module, sp, plan_args, result):
+    """state=applied: the dry run (the plan, or storprov's refusal), then apply,
+    or in check mode verify."""
+    p = module.params
+    args = plan_args + [opt('root', p['root'])]
+    apply_args = list(args)
+    if p['wipe']:
+        apply_args.append('--wipe')
+    if p['jobs'] is not None:
+        apply_args.append(opt('jobs', p['jobs']))
+    if p['mount']:
+        apply_args.append('--mount')
+    if p['lock_file']:
+        apply_args.append(opt('lock-file', p['lock_file']))
+    # the plan and any refusal, writing nothing; shown in diff mode either way
+    rc, plan = sp.json('apply', apply_args + ['--dry-run', '--format=json'])
+    diff = plan_diff(plan, p['root']) if module._diff else None
+    if module.check_mode:
+        rc, report = sp.json('verify', args + ['--format=json'], ok=(0, 3))
+        result.update(exit_code=rc, plan=plan, verify=report, status=report.get('status'),
+                      changed=report.get('status') != 'clean')
+    else:
+        rc, report = sp.apply_with_report(apply_args + ['--yes'])
+        result.update(exit_code=rc, report=report, changed=report_changed(report))
+    if diff is not None and result['changed']:
+        result['diff'] = diff
 
 
 if __name__ == '__main__':

@@ -32,13 +32,21 @@ FAKE = textwrap.dedent(r'''
         exit 2
     fi
     case "$verb $*" in
-    *" --lock-file "*) [ "$verb" = apply ] || { echo "storprov $verb: option '--lock-file' does not apply to $verb" >&2; exit 2; } ;;
+    *" --lock-file="*) [ "$verb" = apply ] || { echo "storprov $verb: option '--lock-file' does not apply to $verb" >&2; exit 2; } ;;
     esac
     case "$verb $*" in
-    "plan "*" --root "*) echo "storprov plan: option '--root' does not apply to plan" >&2; exit 2 ;;
+    "plan "*" --root"*) echo "storprov plan: option '--root' does not apply to plan" >&2; exit 2 ;;
     esac
     case "$verb" in
-    select) echo "$d/profiles/b.xml" ;;
+    select)
+        # the *.xml files of --profiles as select prints them: the one path, or JSON
+        for a in "$@"; do case $a in --profiles=*) pd=${a#--profiles=} ;; --profiles) pd=next ;; *) [ "$pd" = next ] && pd=$a ;; esac; done
+        if [ -e "$d/select.json" ]; then cat "$d/select.json"
+        elif [ "${*#*--format=json}" != "$*" ]; then
+            python3 -c 'import glob, json, sys; m = sorted(glob.glob(sys.argv[1] + "/*.xml"))
+    print(json.dumps(dict(selected=m[0] if len(m) == 1 else None, matches=m)))' "$pd"
+        else printf '%s\n' "$pd"/*.xml
+        fi ;;
     plan) cat "$d/plan.json" ;;
     verify)
         if [ -e "$d/applied" ]; then echo '{"status": "clean", "summary": {"drift": 0}}'; exit 0; fi
@@ -112,9 +120,9 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertFalse(r2['changed'])
         applies = [l for l in self.log() if l.startswith('apply ') and '--dry-run' not in l]
         self.assertEqual(len(applies), 2)
-        self.assertIn('--profile /p.xml', applies[0])
+        self.assertIn('--profile=/p.xml', applies[0])
         self.assertIn('--wipe', applies[0])
-        self.assertIn('--jobs 3', applies[0])
+        self.assertIn('--jobs=3', applies[0])
         self.assertIn('--yes', applies[0])
 
     def touch(self, name):
@@ -194,13 +202,63 @@ class StorprovModuleTest(unittest.TestCase):
         # Ansible fails a task whose result has a non-zero rc and no failed key
         self.assertNotIn('rc', r)
 
+    def profiles_dir(self, *names):
+        d = os.path.join(self.dir, 'profiles')
+        os.mkdir(d)
+        for n in names:
+            open(os.path.join(d, n), 'w').close()
+        return d
+
     def test_profiles_dir_selects_and_content_is_written(self):
-        r = self.run_module(profiles='/site/profiles', state='planned')
-        self.assertEqual(r['profile'], os.path.join(self.dir, 'profiles', 'b.xml'))
-        self.assertEqual(self.log()[0], 'select --profiles /site/profiles')
+        d = self.profiles_dir('b.xml')
+        r = self.run_module(profiles=d, state='planned')
+        self.assertFalse(r.get('failed'), r)
+        self.assertEqual(r['profile'], os.path.join(d, 'b.xml'))
+        self.assertEqual(self.log()[0], 'select --profiles=%s --format=json' % d)
+        self.assertEqual(self.log()[1], 'plan --profile=%s/b.xml --format=json' % d)
         r = self.run_module(profile_content='<profile/>', state='planned')
         self.assertTrue(r['profile'].endswith('/profile.xml'))
-        self.assertIn('--profile %s' % r['profile'], self.log()[-1])
+        self.assertIn('--profile=%s' % r['profile'], self.log()[-1])
+
+    def test_a_profile_name_with_a_newline_is_refused_not_cut_into_a_relative_path(self):
+        d = self.profiles_dir('x\nevil.xml')
+        r = self.run_module(profiles=d, state='planned')
+        self.assertTrue(r.get('failed'), r)
+        self.assertIn('storprov select in %s: the file it chose, "%s/x\\nevil.xml", has a control character' % (d, d),
+                      r['msg'])
+        self.assertEqual([line.split()[0] for line in self.log()], ['select'])
+
+    def test_a_selected_profile_outside_the_directory_or_relative_is_refused(self):
+        d = self.profiles_dir('b.xml')
+        for chosen in ('evil.xml', '/elsewhere/b.xml', d + '/../b.xml', d + '/sub/b.xml', d + '/', None):
+            with open(os.path.join(self.dir, 'select.json'), 'w') as fh:
+                json.dump(dict(selected=chosen), fh)
+            r = self.run_module(profiles=d + '/', state='planned')
+            self.assertTrue(r.get('failed'), (chosen, r))
+            self.assertIn('storprov select in %s/: ' % d, r['msg'])
+            self.assertIn('not a file directly in' if chosen else 'no selected profile', r['msg'])
+        self.assertEqual(set(line.split()[0] for line in self.log()), set(['select']))
+
+    def test_relative_paths_are_refused_and_every_value_is_one_word_with_its_option(self):
+        base = dict(profile='/p.xml', root=self.root)
+        for name in ('root', 'sysroot', 'profile', 'profiles', 'lock_file'):
+            for value in ('--wipe', 'rel/dir'):
+                args = dict(base)
+                args[name] = value
+                if name == 'profiles':
+                    del args['profile']
+                r = self.run_module(**args)
+                self.assertTrue(r.get('failed'), (name, value, r))
+                self.assertEqual(r['msg'], "option %s: '%s' is not an absolute path; give the whole path on "
+                                 "the target, starting with '/'" % (name, value))
+        self.assertEqual(self.log(), [])
+        d = self.profiles_dir('b.xml')
+        for state in ('applied', 'verified', 'planned'):
+            self.run_module(profiles=d, state=state, sysroot='/sys-tree', lock_file='/l', jobs=2, seed=1)
+        self.assertEqual(len(self.log()), 7)
+        for line in self.log():
+            words = line.split()
+            self.assertTrue(all(w.startswith('--') for w in words[1:]), line)
 
     def test_diff_mode_shows_steps_and_file_changes(self):
         with open(os.path.join(self.root, 'etc', 'fstab'), 'w') as fh:
@@ -213,14 +271,14 @@ class StorprovModuleTest(unittest.TestCase):
     def test_plan_reads_no_root_and_the_lock_file_goes_to_apply(self):
         r = self.run_module(profile='/p.xml', state='planned', seed=7)
         self.assertFalse(r.get('failed'), r)
-        self.assertEqual(self.log(), ['plan --profile /p.xml --seed 7 --format json'])
+        self.assertEqual(self.log(), ['plan --profile=/p.xml --seed=7 --format=json'])
         lock = os.path.join(self.dir, 'lock')
         r = self.run_module(profile='/p.xml', lock_file=lock)
         self.assertFalse(r.get('failed'), r)
         applies = [line for line in self.log() if line.startswith('apply ')]
         self.assertEqual(len(applies), 2)
         for line in applies:
-            self.assertIn('--lock-file %s' % lock, line)
+            self.assertIn('--lock-file=%s' % lock, line)
 
     def test_profile_and_profiles_are_exclusive(self):
         r = self.run_module(profile='/p.xml', profiles='/d', state='planned')
