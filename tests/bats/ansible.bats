@@ -79,10 +79,10 @@ sanity() {
 	assert_output --regexp "roles/storprov/defaults/main.yml:[0-9]+:[0-9]+: key-duplicates"
 }
 
-@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option" {
+@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option, a diff confined to root" {
 	cd "$C"
 	run -0 "$PY" -m unittest -v tests/unit/plugins/modules/test_storprov.py
-	assert_output --partial "Ran 15 tests"
+	assert_output --partial "Ran 17 tests"
 	assert_line OK
 }
 
@@ -100,7 +100,7 @@ sanity() {
 # against the built storprov; its JSON result in $output
 module() {
 	printf '{"ANSIBLE_MODULE_ARGS": %s}\n' "$1" >"$BATS_TEST_TMPDIR/args.json"
-	run timeout 60 "$PY" "$C/plugins/modules/storprov.py" "$BATS_TEST_TMPDIR/args.json"
+	run timeout 30 "$PY" "$C/plugins/modules/storprov.py" "$BATS_TEST_TMPDIR/args.json"
 	jq -e . <<<"$output" >/dev/null || { echo "no JSON result: $output"; false; }
 }
 
@@ -142,4 +142,23 @@ module() {
 	done
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	[ ! -e "$BATS_TEST_TMPDIR/--wipe" ]
+}
+
+@test "the module's diff with the built storprov reads nothing out of root: a symlink to a file outside, a FIFO at a planned path" {
+	local r="$BATS_TEST_TMPDIR/root" out="$BATS_TEST_TMPDIR/outside" args
+	mkdir -p "$r/etc/udev/rules.d" "$r/etc/sysctl.d" "$out"
+	echo "SECRET-OUTSIDE-THE-ROOT" >"$out/fstab"
+	ln -s "$out/fstab" "$r/etc/fstab"
+	mkfifo "$r/etc/udev/rules.d/70-storprov.rules"
+	echo "# an old sysctl file" >"$r/etc/sysctl.d/80-storprov.conf"
+	args=$(jq -n --arg sp "$SP" --arg p "$FIX/fleet/grid-3ware-raid5.xml" --arg s "$SYSROOT/grid-3ware" --arg r "$r" \
+		'{binary: $sp, profile: $p, sysroot: $s, root: $r, state: "planned", seed: 1, _ansible_diff: true}')
+	module "$args"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	refute_output --partial SECRET
+	[ "$(jq -r '.diff[1].before' <<<"$output")" = "($r/etc/fstab: a symbolic link, not read)" ]
+	[ "$(jq -r '.diff[2].before' <<<"$output")" = "($r/etc/udev/rules.d/70-storprov.rules: a FIFO, not read)" ]
+	# a regular file is still shown as it is
+	[ "$(jq -r '.diff[3].before' <<<"$output")" = "# an old sysctl file" ]
+	[ "$(jq '.diff[3].after == .plan.files[2].content' <<<"$output")" = true ]
 }

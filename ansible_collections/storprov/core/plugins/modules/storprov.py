@@ -86,7 +86,10 @@ notes:
     naming the option otherwise); every value goes to storprov as one C(--option=value) word, so none can
     be read as another option.
   - In diff mode the planned steps and, per generated file, the change from the
-    file under I(root) to what storprov writes are shown.
+    file under I(root) to what storprov writes are shown. The file is read
+    confined to I(root), each directory opened without following a symbolic
+    link, and only when it is a regular file of at most 1 MiB; a symbolic link,
+    FIFO, device or directory there is named in the diff and never opened.
 attributes:
   check_mode:
     description: Runs C(apply --dry-run) and C(verify); writes nothing.
@@ -151,9 +154,11 @@ stderr:
   type: str
 '''
 
+import errno
 import json
 import os
 import shutil
+import stat
 import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
@@ -177,18 +182,78 @@ def report_changed(report):
     return False
 
 
+DIFF_READ_MAX = 1024 * 1024
+O_CLOEXEC = getattr(os, 'O_CLOEXEC', 0)
+
+
+def file_kind(mode):
+    for test, kind in ((stat.S_ISLNK, 'a symbolic link'), (stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'),
+                       (stat.S_ISSOCK, 'a socket'), (stat.S_ISBLK, 'a block device'), (stat.S_ISCHR, 'a character device')):
+        if test(mode):
+            return kind
+    return 'not a regular file'
+
+
+def read_regular_at(dfd, name):
+    """(text, None) of the regular file name in the directory dfd, or (None, why
+    not): never through a symbolic link, never blocking on a FIFO or device."""
+    st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    if not stat.S_ISREG(st.st_mode):
+        return None, file_kind(st.st_mode)
+    if st.st_size > DIFF_READ_MAX:
+        return None, '%d bytes, more than the %d a diff shows' % (st.st_size, DIFF_READ_MAX)
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | O_CLOEXEC, dir_fd=dfd)
+    try:
+        st2 = os.fstat(fd)
+        if not stat.S_ISREG(st2.st_mode) or (st2.st_dev, st2.st_ino) != (st.st_dev, st.st_ino):
+            return None, 'replaced while it was read'
+        data = os.read(fd, DIFF_READ_MAX + 1)
+    finally:
+        os.close(fd)
+    if len(data) > DIFF_READ_MAX:
+        return None, 'more than the %d bytes a diff shows' % DIFF_READ_MAX
+    return data.decode('utf-8', 'replace'), None
+
+
+def read_under_root(root, path):
+    """What a planned file holds now under root, read confined to root: each
+    directory opened relative to the one before with O_NOFOLLOW, so that no
+    symbolic link leads out of root. (text, None); ('', None) when there is no
+    such file; (None, why it was not read)."""
+    parts = [c for c in path.split('/') if c]
+    if not parts or any(c in ('.', '..') for c in parts):
+        return None, 'not a plain path below the root'
+    dfd = None
+    try:
+        dfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | O_CLOEXEC)
+        for i, c in enumerate(parts[:-1]):
+            st = os.stat(c, dir_fd=dfd, follow_symlinks=False)
+            if not stat.S_ISDIR(st.st_mode):
+                return None, '%s is %s' % ('/'.join(parts[:i + 1]), file_kind(st.st_mode))
+            fd = os.open(c, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | O_CLOEXEC, dir_fd=dfd)
+            os.close(dfd)
+            dfd = fd
+        return read_regular_at(dfd, parts[-1])
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            return '', None
+        return None, e.strerror or str(e)
+    finally:
+        if dfd is not None:
+            os.close(dfd)
+
+
 def plan_diff(plan, root):
-    """Ansible diffs: the planned steps, then each file's change under root."""
+    """Ansible diffs: the planned steps, then each file's change under root (a
+    file that is not a regular one below root is named, never read)."""
     steps = ''.join('%s. %s\n' % (s.get('index', i + 1), s.get('description', s.get('kind', '')))
                     for i, s in enumerate(plan.get('steps') or []))
     diffs = [dict(before_header='steps', after_header='planned steps', before='', after=steps)]
     for f in plan.get('files') or []:
         path = os.path.join(root, f['path'].lstrip('/'))
-        try:
-            with open(path) as fh:
-                before = fh.read()
-        except (IOError, OSError):
-            before = ''
+        before, why = read_under_root(root, f['path'])
+        if why:
+            before = '(%s: %s, not read)\n' % (path, why)
         if before != f.get('content', ''):
             diffs.append(dict(before_header=path, after_header=path, before=before, after=f.get('content', '')))
     return diffs

@@ -100,8 +100,9 @@ class StorprovModuleTest(unittest.TestCase):
         with open(path, 'w') as fh:
             json.dump({'ANSIBLE_MODULE_ARGS': args}, fh)
         env = dict(os.environ, FAKE_DIR=self.dir)
+        # a module that blocks (a FIFO opened for reading) fails the test, never hangs it
         p = subprocess.run([sys.executable, MODULE, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           env=env, universal_newlines=True, check=False)
+                           env=env, universal_newlines=True, check=False, timeout=30)
         return json.loads(p.stdout)
 
     def log(self):
@@ -267,6 +268,48 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertEqual(r['diff'][0]['after'], '1. GPT on /dev/sdb\n')
         self.assertEqual(r['diff'][1]['before'], '# old\n')
         self.assertEqual(r['diff'][1]['after'], 'UUID=1 /data xfs noatime\n')
+
+    def outside(self):
+        d = os.path.join(self.dir, 'outside')
+        os.mkdir(d)
+        with open(os.path.join(d, 'fstab'), 'w') as fh:
+            fh.write('SECRET-OUTSIDE-THE-ROOT\n')
+        return d
+
+    def test_diff_never_follows_a_symlink_out_of_the_root(self):
+        out = self.outside()
+        fstab = os.path.join(self.root, 'etc', 'fstab')
+        os.symlink(os.path.join(out, 'fstab'), fstab)
+        for check, state in ((False, 'planned'), (True, 'applied')):
+            r = self.run_module(check=check, diff=True, profile='/p.xml', state=state)
+            self.assertFalse(r.get('failed'), r)
+            self.assertNotIn('SECRET', json.dumps(r))
+            self.assertEqual(r['diff'][1]['before'], '(%s: a symbolic link, not read)\n' % fstab)
+            self.assertEqual(r['diff'][1]['after'], 'UUID=1 /data xfs noatime\n')
+        # a directory on the way that is a symlink out of the root
+        os.unlink(fstab)
+        os.rmdir(os.path.join(self.root, 'etc'))
+        os.symlink(out, os.path.join(self.root, 'etc'))
+        r = self.run_module(diff=True, profile='/p.xml', state='planned')
+        self.assertNotIn('SECRET', json.dumps(r))
+        self.assertEqual(r['diff'][1]['before'], '(%s: etc is a symbolic link, not read)\n' % fstab)
+
+    def test_diff_does_not_block_on_a_fifo_and_reads_no_device(self):
+        fstab = os.path.join(self.root, 'etc', 'fstab')
+        os.mkfifo(fstab)
+        r = self.run_module(diff=True, profile='/p.xml', state='planned')
+        self.assertFalse(r.get('failed'), r)
+        self.assertEqual(r['diff'][1]['before'], '(%s: a FIFO, not read)\n' % fstab)
+        os.unlink(fstab)
+        os.symlink('/dev/zero', fstab)
+        r = self.run_module(diff=True, profile='/p.xml', state='planned')
+        self.assertEqual(r['diff'][1]['before'], '(%s: a symbolic link, not read)\n' % fstab)
+        os.unlink(fstab)
+        with open(fstab, 'w') as fh:
+            fh.write('x' * (1024 * 1024 + 1))
+        r = self.run_module(diff=True, profile='/p.xml', state='planned')
+        self.assertEqual(r['diff'][1]['before'],
+                         '(%s: 1048577 bytes, more than the 1048576 a diff shows, not read)\n' % fstab)
 
     def test_plan_reads_no_root_and_the_lock_file_goes_to_apply(self):
         r = self.run_module(profile='/p.xml', state='planned', seed=7)
