@@ -79,10 +79,10 @@ sanity() {
 	assert_output --regexp "roles/storprov/defaults/main.yml:[0-9]+:[0-9]+: key-duplicates"
 }
 
-@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option, a diff confined to root" {
+@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option, a diff confined to root, drift fails, the install-time options" {
 	cd "$C"
 	run -0 "$PY" -m unittest -v tests/unit/plugins/modules/test_storprov.py
-	assert_output --partial "Ran 17 tests"
+	assert_output --partial "Ran 18 tests"
 	assert_line OK
 }
 
@@ -161,4 +161,65 @@ module() {
 	# a regular file is still shown as it is
 	[ "$(jq -r '.diff[3].before' <<<"$output")" = "# an old sysctl file" ]
 	[ "$(jq '.diff[3].after == .plan.files[2].content' <<<"$output")" = true ]
+}
+
+@test "the module with the built storprov: verify drift fails naming the checks, fail_on_drift: false makes it changed" {
+	local r="$BATS_TEST_TMPDIR/root" args
+	mkdir -p "$r"
+	# the captured node, never provisioned: its partitions and fstab lines are missing
+	args=$(jq -n --arg sp "$SP" --arg p "$FIX/fleet/grid-3ware-raid5.xml" --arg s "$SYSROOT/grid-3ware" --arg r "$r" \
+		'{binary: $sp, profile: $p, sysroot: $s, root: $r, state: "verified", seed: 1, os_disks: ["sda"]}')
+	module "$args"
+	[ "$(jq -r '[.failed, .rc, .status] | join(" ")' <<<"$output")" = "true 3 drift" ]
+	local n
+	n=$(jq '[.verify.checks[] | select(.status == "drift" or .status == "missing")] | length' <<<"$output")
+	[ "$n" -gt 2 ]
+	assert_equal "$(jq -r .msg <<<"$output" | cut -d: -f1-2)" "storprov verify: the node drifted from $FIX/fleet/grid-3ware-raid5.xml, $n checks"
+	# the first drifted check as verify's JSON has it, in the message
+	assert_output --partial "$(jq -r '[.verify.checks[] | select(.status == "drift" or .status == "missing")][0] |
+		"\(.status) \(.object): \(.check) (expected \(.expected // "-"), found \(.found // "nothing"))"' <<<"$output")"
+	module "$(jq '. + {fail_on_drift: false}' <<<"$args")"
+	[ "$(jq -r '[.failed // false, .changed, .exit_code, .status] | join(" ")' <<<"$output")" = "false true 3 drift" ]
+}
+
+@test "ansible-doc shows the role's argument spec and every fleet filter; the role refuses a bad variable; galaxy.yml's repository" {
+	export ANSIBLE_COLLECTIONS_PATH="$TOP"
+	run -0 ansible-doc -t role storprov.core.storprov
+	assert_output --partial "ENTRY POINT: main - Install storprov"
+	# every variable of defaults/main.yml documented there, with the same default
+	run -0 "$PY" - "$C/roles/storprov" <<'PY'
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1] + '/defaults/main.yml'))
+spec = yaml.safe_load(open(sys.argv[1] + '/meta/argument_specs.yml'))['argument_specs']['main']['options']
+assert sorted(d) == sorted(spec), (sorted(set(d) ^ set(spec)))
+for k, v in d.items():
+    assert spec[k].get('default') == v, (k, v, spec[k].get('default'))
+print('%d variables documented' % len(d))
+PY
+	assert_output --regexp '^[0-9]+ variables documented$'
+	for v in $(sed -n 's/^\(storprov_[a-z_]*\):.*/\1/p' "$C/roles/storprov/defaults/main.yml"); do
+		ansible-doc -t role storprov.core.storprov | grep -q -- "^- $v\$" || { echo "ansible-doc does not show $v"; false; }
+	done
+	# every filter the plugin defines has its documentation
+	local f n=0
+	for f in $(cd "$C/plugins/filter" && "$PY" -c 'import fleet; print(" ".join(sorted(fleet.FilterModule().filters())))'); do
+		run -0 ansible-doc -t filter "storprov.core.$f"
+		assert_line --index 0 --regexp "^> STORPROV.CORE.${f^^} +\(.*/plugins/filter/$f.yml\)\$"
+		assert_output --partial "EXAMPLES:"
+		assert_output --partial "storprov.core.$f"
+		n=$((n + 1))
+	done
+	[ "$n" = 4 ]
+	# the role's argument spec is enforced before any task runs
+	printf -- '- hosts: all\n  gather_facts: false\n  roles:\n    - role: storprov.core.storprov\n' >"$BATS_TEST_TMPDIR/site.yml"
+	run ! ansible-playbook -i localhost, -c local -e ansible_python_interpreter="$PY" -e storprov_state=bogus \
+		"$BATS_TEST_TMPDIR/site.yml"
+	assert_output --partial "value of storprov_state must be one of: applied, verified, planned, got: bogus"
+	refute_output --partial "TASK [storprov.core.storprov : Install"
+	# the collection's repository: the project's URL (Makefile's URL, the spec's), not a localhost placeholder
+	local url
+	url=$(sed -n 's/^URL *?= *//p' "$TOP/Makefile")
+	[ -n "$url" ]
+	[ "$("$PY" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["repository"])' "$C/galaxy.yml")" = "$url" ]
+	run -1 grep -n '^repository:.*localhost' "$C/galaxy.yml"
 }

@@ -19,8 +19,9 @@ description:
   - C(state=applied) runs C(storprov apply --yes --report); C(changed) is read
     from the report (an object created, a step applied, a file written or
     removed, a filesystem mounted), so a second run reports C(changed=false).
-  - C(state=verified) runs C(storprov verify --format json); drift is reported
-    in C(status) and C(verify), never as a change and never as a failure.
+  - C(state=verified) runs C(storprov verify --format json); drift (exit 3) fails
+    the task, naming every drifted check, unless I(fail_on_drift=false), which
+    reports it as C(changed). C(status) and C(verify) are returned either way.
   - C(state=planned) runs C(storprov plan --format json).
   - In check mode C(state=applied) runs C(storprov apply --dry-run) (a refusal
     fails the task) and C(storprov verify) (a node that verifies clean would not
@@ -80,6 +81,39 @@ options:
     description: The storprov binary, a path or a name looked up on PATH.
     type: str
     default: storprov
+  fail_on_drift:
+    description:
+      - With C(state=verified), fail the task when the node drifted from the plan (storprov verify exit 3),
+        naming each drifted or missing check (object, check, expected, found) in the message.
+      - C(false) reports drift as C(changed) instead, for a report over many hosts.
+    type: bool
+    default: true
+    version_added: "0.3.0"
+  os_disks:
+    description:
+      - The OS disks (C(--os-disks)), in any spelling storprov takes (C(sda), C(/dev/sda),
+        C(/dev/disk/by-id/wwn-...), a glob such as C(sd[ab])); never selected, never written.
+      - Given to plan, verify and apply. A name may not hold a comma or a control character.
+    type: list
+    elements: str
+    version_added: "0.3.0"
+  wait:
+    description: Wait for another storprov run (or a partitioner holding a disk's lock) to end instead of failing (apply's C(--wait)).
+    type: bool
+    default: false
+    version_added: "0.3.0"
+  mdadm_conf:
+    description:
+      - Where mdadm.conf lives on the target (C(--mdadm-conf)), an absolute path; storprov's choice when not
+        given (the file the root has, else the distribution's).
+      - Given to plan, verify and apply.
+    type: path
+    version_added: "0.3.0"
+  autorelabel:
+    description: When an SELinux label cannot be set on a file apply writes, write C(.autorelabel) at the top of I(root) (apply's C(--autorelabel)).
+    type: bool
+    default: false
+    version_added: "0.3.0"
 notes:
   - Supports check mode and diff mode.
   - I(profile), I(profiles), I(root), I(sysroot) and I(lock_file) must be absolute paths (the task fails
@@ -259,7 +293,7 @@ def plan_diff(plan, root):
     return diffs
 
 
-PATH_OPTIONS = ('profile', 'profiles', 'root', 'sysroot', 'lock_file')
+PATH_OPTIONS = ('profile', 'profiles', 'root', 'sysroot', 'lock_file', 'mdadm_conf')
 
 
 def opt(name, value):
@@ -275,6 +309,26 @@ def check_paths(module):
         if value is not None and not os.path.isabs(value):
             module.fail_json(msg="option %s: '%s' is not an absolute path; give the whole path on the target, "
                                  "starting with '/'" % (name, value))
+
+
+def check_os_disks(module):
+    """Each OS disk one name: a comma would split it in --os-disks."""
+    for name in module.params['os_disks'] or []:
+        if not name or ',' in name or has_control(name):
+            module.fail_json(msg='option os_disks: %s is not one disk name (empty, or a comma or control '
+                                 'character in it); give each disk as its own list item' % json.dumps(name))
+
+
+def drift_message(report, profile, limit=20):
+    """verify's drifted and missing checks, one by one, for a failed task."""
+    bad = [c for c in report.get('checks') or [] if isinstance(c, dict) and c.get('status') in ('drift', 'missing')]
+    items = ['%s %s: %s (expected %s, found %s)'
+             % (c.get('status'), c.get('object'), c.get('check'), c.get('expected') or '-', c.get('found') or 'nothing')
+             for c in bad[:limit]]
+    if len(bad) > limit:
+        items.append('and %d more in verify.checks' % (len(bad) - limit))
+    return ('storprov verify: the node drifted from %s, %d checks: %s; fail_on_drift: false reports drift '
+            'as changed instead' % (profile, len(bad), '; '.join(items) or 'none listed'))
 
 
 def has_control(text):
@@ -396,12 +450,18 @@ def main():
             mount=dict(type='bool', default=False),
             lock_file=dict(type='path'),
             binary=dict(type='str', default='storprov'),
+            fail_on_drift=dict(type='bool', default=True),
+            os_disks=dict(type='list', elements='str'),
+            wait=dict(type='bool', default=False),
+            mdadm_conf=dict(type='path'),
+            autorelabel=dict(type='bool', default=False),
         ),
         mutually_exclusive=[('profile', 'profile_content', 'profiles')],
         required_one_of=[('profile', 'profile_content', 'profiles')],
         supports_check_mode=True,
     )
     check_paths(module)
+    check_os_disks(module)
     p = module.params
     sp = Storprov(module)
 
@@ -416,6 +476,10 @@ def main():
     plan_args = [opt('profile', profile)] + node
     if p['seed'] is not None:
         plan_args.append(opt('seed', p['seed']))
+    if p['os_disks']:
+        plan_args.append(opt('os-disks', ','.join(p['os_disks'])))
+    if p['mdadm_conf']:
+        plan_args.append(opt('mdadm-conf', p['mdadm_conf']))
 
     result = dict(changed=False, profile=profile)
     if p['state'] == 'planned':
@@ -427,6 +491,9 @@ def main():
     elif p['state'] == 'verified':
         rc, report = sp.json('verify', plan_args + [opt('root', p['root']), '--format=json'], ok=(0, 3))
         result.update(exit_code=rc, verify=report, status=report.get('status'))
+        if rc == 3 and p['fail_on_drift']:
+            module.fail_json(msg=drift_message(report, profile), rc=rc, stderr=sp.stderr, **result)
+        result['changed'] = rc == 3
     else:
         run_applied(module, sp, plan_args, result)
     result['stderr'] = sp.stderr
@@ -447,6 +514,10 @@ def run_applied(module, sp, plan_args, result):
         apply_args.append('--mount')
     if p['lock_file']:
         apply_args.append(opt('lock-file', p['lock_file']))
+    if p['wait']:
+        apply_args.append('--wait')
+    if p['autorelabel']:
+        apply_args.append('--autorelabel')
     # the plan and any refusal, writing nothing; shown in diff mode either way
     rc, plan = sp.json('apply', apply_args + ['--dry-run', '--format=json'])
     diff = plan_diff(plan, p['root']) if module._diff else None

@@ -50,7 +50,11 @@ FAKE = textwrap.dedent(r'''
     plan) cat "$d/plan.json" ;;
     verify)
         if [ -e "$d/applied" ]; then echo '{"status": "clean", "summary": {"drift": 0}}'; exit 0; fi
-        echo '{"status": "drift", "summary": {"drift": 1}}'; exit 3 ;;
+        echo '{"status": "drift", "summary": {"drift": 1, "missing": 1}, "checks": [
+            {"object": "lun1", "check": "queue/read_ahead_kb", "status": "drift", "expected": "8192", "found": "128"},
+            {"object": "fs:/data", "check": "fstab entry", "status": "missing", "expected": "UUID=1 /data", "found": null},
+            {"object": "lun2", "check": "queue/scheduler", "status": "ok", "expected": "mq-deadline", "found": "mq-deadline"}]}'
+        exit 3 ;;
     apply)
         if [ $dry = 1 ]; then
             cat "$d/dry.json"
@@ -195,13 +199,49 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertIn('storprov: refused: lun1 (/dev/sdb): has an xfs signature', r['msg'])
         self.assertFalse(any('--yes' in l for l in self.log()))
 
-    def test_verify_drift_is_not_a_failure_nor_a_change(self):
+    def test_verify_drift_fails_naming_each_check_unless_fail_on_drift_is_false(self):
         r = self.run_module(profile='/p.xml', state='verified')
+        self.assertTrue(r.get('failed'), r)
+        self.assertEqual((r['rc'], r['exit_code'], r['status']), (3, 3, 'drift'))
+        self.assertEqual(r['msg'], 'storprov verify: the node drifted from /p.xml, 2 checks: '
+                         'drift lun1: queue/read_ahead_kb (expected 8192, found 128); '
+                         'missing fs:/data: fstab entry (expected UUID=1 /data, found nothing); '
+                         'fail_on_drift: false reports drift as changed instead')
+        self.assertEqual(len(r['verify']['checks']), 3)
+        r = self.run_module(profile='/p.xml', state='verified', fail_on_drift=False)
         self.assertFalse(r.get('failed'), r)
-        self.assertFalse(r['changed'])
+        self.assertTrue(r['changed'])
         self.assertEqual((r['exit_code'], r['status']), (3, 'drift'))
         # Ansible fails a task whose result has a non-zero rc and no failed key
         self.assertNotIn('rc', r)
+        self.touch('applied')
+        r = self.run_module(profile='/p.xml', state='verified')
+        self.assertFalse(r.get('failed') or r['changed'], r)
+        self.assertEqual(r['status'], 'clean')
+
+    def test_install_time_options_go_to_the_verbs_that_take_them(self):
+        r = self.run_module(profile='/p.xml', os_disks=['sda', '/dev/disk/by-id/wwn-0x5000c500a1b2c3d4'], wait=True,
+                            mdadm_conf='/etc/mdadm.conf', autorelabel=True)
+        self.assertFalse(r.get('failed'), r)
+        self.run_module(profile='/p.xml', state='verified', os_disks=['sd[ab]'], mdadm_conf='/etc/mdadm.conf')
+        self.run_module(profile='/p.xml', state='planned', os_disks=['sda'], mdadm_conf='/etc/mdadm.conf',
+                        wait=True, autorelabel=True)
+        log = self.log()
+        self.assertEqual([line.split()[0] for line in log], ['apply', 'apply', 'verify', 'plan'])
+        for line in log[:2]:
+            self.assertIn(' --os-disks=sda,/dev/disk/by-id/wwn-0x5000c500a1b2c3d4 --mdadm-conf=/etc/mdadm.conf ', line)
+            self.assertIn(' --wait --autorelabel ', line)
+        self.assertIn(' --os-disks=sd[ab] --mdadm-conf=/etc/mdadm.conf ', log[2])
+        self.assertEqual(log[3], 'plan --profile=/p.xml --os-disks=sda --mdadm-conf=/etc/mdadm.conf --format=json')
+        for bad in ('sda,sdb', '', 'sd\na'):
+            r = self.run_module(profile='/p.xml', os_disks=['sdc', bad])
+            self.assertTrue(r.get('failed'), r)
+            self.assertEqual(r['msg'], 'option os_disks: %s is not one disk name (empty, or a comma or control '
+                             'character in it); give each disk as its own list item' % json.dumps(bad))
+        r = self.run_module(profile='/p.xml', mdadm_conf='etc/mdadm.conf')
+        self.assertTrue(r.get('failed'), r)
+        self.assertIn("option mdadm_conf: 'etc/mdadm.conf' is not an absolute path", r['msg'])
+        self.assertEqual(len(self.log()), 4)
 
     def profiles_dir(self, *names):
         d = os.path.join(self.dir, 'profiles')
