@@ -201,16 +201,22 @@ from ansible.module_utils.six import string_types
 CHANGING_ACTIONS = frozenset(('created', 'applied', 'written', 'removed'))
 
 
+def _entries(parent, key):
+    """The objects in the list parent[key], skipping anything that is not one."""
+    items = parent.get(key) if isinstance(parent, dict) else None
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
 def report_changed(report):
     """Whether apply's report shows anything made or written."""
-    for obj in report.get('objects') or []:
+    for obj in _entries(report, 'objects'):
         if obj.get('action') in CHANGING_ACTIONS:
             return True
-        for step in obj.get('steps') or []:
+        for step in _entries(obj, 'steps'):
             if step.get('action') in CHANGING_ACTIONS:
                 return True
     for key in ('sysctls', 'files', 'mounts'):
-        for item in report.get(key) or []:
+        for item in _entries(report, key):
             if item.get('action') in CHANGING_ACTIONS:
                 return True
     return False
@@ -281,9 +287,11 @@ def plan_diff(plan, root):
     """Ansible diffs: the planned steps, then each file's change under root (a
     file that is not a regular one below root is named, never read)."""
     steps = ''.join('%s. %s\n' % (s.get('index', i + 1), s.get('description', s.get('kind', '')))
-                    for i, s in enumerate(plan.get('steps') or []))
+                    for i, s in enumerate(_entries(plan, 'steps')))
     diffs = [dict(before_header='steps', after_header='planned steps', before='', after=steps)]
-    for f in plan.get('files') or []:
+    for f in _entries(plan, 'files'):
+        if not isinstance(f.get('path'), string_types):
+            continue
         path = os.path.join(root, f['path'].lstrip('/'))
         before, why = read_under_root(root, f['path'])
         if why:
@@ -321,7 +329,7 @@ def check_os_disks(module):
 
 def drift_message(report, profile, limit=20):
     """verify's drifted and missing checks, one by one, for a failed task."""
-    bad = [c for c in report.get('checks') or [] if isinstance(c, dict) and c.get('status') in ('drift', 'missing')]
+    bad = [c for c in _entries(report, 'checks') if c.get('status') in ('drift', 'missing')]
     items = ['%s %s: %s (expected %s, found %s)'
              % (c.get('status'), c.get('object'), c.get('check'), c.get('expected') or '-', c.get('found') or 'nothing')
              for c in bad[:limit]]
@@ -399,9 +407,13 @@ class Storprov(object):
     def json(self, verb, args, ok=(0,)):
         rc, out = self.run(verb, args, ok)
         try:
-            return rc, json.loads(out)
+            doc = json.loads(out)
         except ValueError as e:
             self.module.fail_json(msg='storprov %s printed no JSON: %s' % (verb, e), rc=rc, stdout=out, stderr=self.stderr)
+        if not isinstance(doc, dict):
+            self.module.fail_json(msg='storprov %s printed JSON that is not an object' % verb, rc=rc, stdout=out,
+                                  stderr=self.stderr)
+        return rc, doc
 
     def apply_with_report(self, args):
         """apply --report into a fresh private directory, removed after: the

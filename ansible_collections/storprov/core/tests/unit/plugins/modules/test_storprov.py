@@ -168,6 +168,20 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertIn('report cannot be used (the report ', r['msg'])
         self.assertIn('is not JSON', r['msg'])
 
+    def test_odd_json_from_storprov_is_a_clean_failure_or_ignored(self):
+        # a report whose lists hold no objects changes nothing; plan JSON that is
+        # a list fails cleanly
+        with open(os.path.join(self.dir, 'plan.json'), 'w') as fh:
+            json.dump([1, 2], fh)
+        r = self.run_module(profile='/p.xml', state='planned')
+        self.assertTrue(r.get('failed'), r)
+        self.assertEqual(r['msg'], 'storprov plan printed JSON that is not an object')
+        with open(os.path.join(self.dir, 'dry.json'), 'w') as fh:
+            json.dump({'steps': [None, 'x'], 'files': [3, {'path': None}, {'path': '/etc/fstab', 'content': 'x'}]}, fh)
+        r = self.run_module(diff=True, profile='/p.xml')
+        self.assertFalse(r.get('failed'), r)
+        self.assertEqual([d['before_header'] for d in r['diff']], ['steps', os.path.join(self.root, 'etc/fstab')])
+
     def test_a_failed_step_fails_with_storprovs_message_and_the_report(self):
         self.touch('step-fails')
         r = self.run_module(profile='/p.xml')
