@@ -4,6 +4,7 @@
 # and nothing on node1 and node3, read from build/fleet-report.json with jq;
 # the table puts node2 first and the output ends with the summary line. The
 # demo runs once for the file; its HTML page is then read by headless Chromium.
+# The Markdown filter is also fed hostile values (a unit test of the filter).
 load test_helper
 
 setup_file() {
@@ -42,6 +43,14 @@ setup() {
 	run -0 grep -n '^| node' "$TOP/build/fleet-report.md"
 	assert_line --index 0 --regexp '^[0-9]+:\| node2 \| drift \| 8 \| 2 \| 1 \| '
 	assert_line --index 1 --partial "| node1 | clean | 11 | 0 | 0 |"
+}
+
+@test "the Markdown table with hostile node values: six cells a row, values shown as text, no link, tag or code span" {
+	# ansible-core's filter plugin on its own (tests/unit/plugins/filter/test_fleet.py)
+	cd "$TOP/ansible_collections/storprov/core"
+	run -0 "${STORPROV_PYTHON:-/usr/bin/python3}" -m unittest -v tests/unit/plugins/filter/test_fleet.py
+	assert_output --partial "Ran 3 tests"
+	assert_line OK
 }
 
 @test "the HTML report in headless Chromium: hosts x objects, node2's row first with its drift and missing cells" {

@@ -9,6 +9,7 @@ storprov verify's text report shows it."""
 from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
+import unicodedata
 from html import escape
 
 RANK = {'ok': 0, 'drift': 1, 'missing': 2}
@@ -64,8 +65,41 @@ def storprov_fleet_summary(report):
             % (s['hosts'], s['drift'], s['objects_drift'], s['objects_missing'], s['clean'], s['failed']))
 
 
-def _cell(text):
-    return str(text).replace('|', '\\|').replace('\n', ' ')
+# Markdown (CommonMark, GFM tables) gives these a meaning: escaped with a
+# backslash, each shows as itself. "|" ends a table cell, "`*_~" open code and
+# emphasis, "[]()!" links and images, "<>&" HTML tags and entities, "#" and
+# "$" headings and (on GitHub) math.
+MD_PUNCT = frozenset('\\`*_~[]()!<>&#|$')
+
+
+def _visible(text):
+    """text with a backslash doubled and every control or invisible line or
+    format character as an escape (\\n, \\t, \\x1b, \\u2028), so that
+    it stays on its line and shows what it holds."""
+    out = []
+    for c in text:
+        o = ord(c)
+        if c == '\\':
+            out.append('\\\\')
+        elif c in '\n\r\t':
+            out.append({'\n': '\\n', '\r': '\\r', '\t': '\\t'}[c])
+        elif o < 0x20 or 0x7f <= o <= 0x9f:
+            out.append('\\x%02x' % o)
+        elif unicodedata.category(c) in ('Cf', 'Zl', 'Zp', 'Cs', 'Co', 'Cn'):
+            out.append('\\u%04x' % o if o <= 0xffff else '\\U%08x' % o)
+        else:
+            out.append(c)
+    return ''.join(out)
+
+
+def _md(value, cell_start=False):
+    """A value from a node (host name, object, check, expected, found, message)
+    as Markdown text that renders as the value, escapes visible, and can neither
+    end its table cell nor open a link, an HTML tag or a code span."""
+    text = ''.join('\\' + c if c in MD_PUNCT else c for c in _visible('%s' % (value,)))
+    if cell_start and text[:1] in ('-', '+', '='):
+        text = '\\' + text
+    return text
 
 
 def storprov_fleet_markdown(report):
@@ -75,13 +109,15 @@ def storprov_fleet_markdown(report):
     for name in report['order']:
         h = report['hosts'][name]
         if h['status'] == 'failed':
-            what = h.get('message', '')
+            what = _md(h.get('message', ''), cell_start=True)
         else:
-            what = '; '.join('%s %s: %s (expected %s, found %s)' % (d['status'], d['object'], d['check'],
-                                                                    d['expected'], d['found'])
+            what = '; '.join('%s %s: %s (expected %s, found %s)'
+                             % ((_md(d['status'], cell_start=True),) + tuple(
+                                 _md(d[k]) for k in ('object', 'check', 'expected', 'found')))
                              for d in h['drifted'])
-        lines.append('| %s | %s | %d | %d | %d | %s |' % (_cell(name), h['status'], h['counts']['ok'],
-                                                          h['counts']['drift'], h['counts']['missing'], _cell(what)))
+        lines.append('| %s | %s | %d | %d | %d | %s |' % (_md(name, cell_start=True), _md(h['status'], cell_start=True),
+                                                          h['counts']['ok'], h['counts']['drift'],
+                                                          h['counts']['missing'], what))
     lines += ['', storprov_fleet_summary(report), '']
     return '\n'.join(lines)
 
