@@ -52,6 +52,7 @@ struct sysuse_input {
 };
 
 /* Sets system_kind and system_use on every input disk under what the texts
- * name (through partitions, md and dm: slaves, recursively), and adds each
- * malformed line to si->system_errors ("proc/swaps line 3: …"). */
+ * name (through partitions, md and dm: slaves, recursively), keeps every
+ * mount from a known device in si->mounts (with the disks under it), and adds
+ * each malformed line to si->system_errors ("proc/swaps line 3: …"). */
 void sysuse_mark(struct sysinfo *si, const struct sysuse_input *in);
