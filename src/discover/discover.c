@@ -753,12 +753,7 @@ void sysinfo_free(struct sysinfo *s)
         free(s->devs);
         free(s->sysroot);
         strv_free(s->system_errors);
-        for (size_t i = 0; i < s->n_mounts; i++) {
-                free(s->mounts[i].mountpoint);
-                free(s->mounts[i].device);
-                strv_free(s->mounts[i].disks);
-        }
-        free(s->mounts);
+        sys_mounts_free(s);
         *s = (struct sysinfo){0};
 }
 

@@ -408,6 +408,18 @@ static void keep_mount(struct marker *m, size_t dev, size_t part, const struct m
         };
 }
 
+void sys_mounts_free(struct sysinfo *si)
+{
+        for (size_t i = 0; i < si->n_mounts; i++) {
+                free(si->mounts[i].mountpoint);
+                free(si->mounts[i].device);
+                strv_free(si->mounts[i].disks);
+        }
+        free(si->mounts);
+        si->mounts = NULL;
+        si->n_mounts = 0;
+}
+
 /* One mountinfo entry: the devices it is mounted from (by its device number, else, for btrfs and
  * others with an anonymous one, by a /dev source), kept, and marked when the mountpoint is a system one. */
 static void mount_entry_mark(struct marker *m, const struct mount_entry *e)

@@ -56,3 +56,5 @@ struct sysuse_input {
  * mount from a known device in si->mounts (with the disks under it), and adds
  * each malformed line to si->system_errors ("proc/swaps line 3: …"). */
 void sysuse_mark(struct sysinfo *si, const struct sysuse_input *in);
+/* Frees si->mounts (and empties it). */
+void sys_mounts_free(struct sysinfo *si);

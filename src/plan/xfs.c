@@ -188,15 +188,15 @@ static void check_live_system_mounts(struct ctx *c, const struct p_xfs *f, const
                         why = system_disk_why(c, disk = m->disks[d]);
                 if (!why)
                         continue;
-                _cleanup_free_ char *shown = comment_dup(m->mountpoint);
+                _cleanup_free_ char *shown = comment_dup(m->mountpoint), *shown_hit = comment_dup(hit);
                 err(c, f->line, what, "system-mountpoint",
                     "mountpoint %s %s the OS's own %s: the running system mounts %s from %s (line %u of "
                     "%s/proc/self/mountinfo), on the system disk %s (%s); a data filesystem there hides the "
                     "node's files from the next boot on: choose a mountpoint below it (such as %s/data) or "
                     "elsewhere (such as /storage/data%%n), or add system=\"true\" to this <xfs> if it "
                     "deliberately takes over that system mountpoint",
-                    mp, strcmp(mp, hit) ? "lies above" : "is", hit, shown, m->device, m->line,
-                    c->o->sysroot && strcmp(c->o->sysroot, "/") ? c->o->sysroot : "", disk, why, hit);
+                    mp, strcmp(mp, hit) ? "lies above" : "is", shown_hit, shown, m->device, m->line,
+                    c->o->sysroot && strcmp(c->o->sysroot, "/") ? c->o->sysroot : "", disk, why, shown_hit);
                 return;
         }
 }
