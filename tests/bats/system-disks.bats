@@ -334,3 +334,21 @@ lun_profile() {
 	run -2 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1 --os-disks sda
 	assert_output --partial "the running system mounts /opt from sda3 (line 1 of $W/proc/self/mountinfo), on the system disk sda (--os-disks sda)"
 }
+
+@test "apply: the target root's fstab mounts /opt from a UUID that is not the profile's: refused before the first write" {
+	world grid-3ware
+	root_on_sda
+	mkdir -p "$BATS_TEST_TMPDIR/root/etc"
+	printf 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0\n' >"$BATS_TEST_TMPDIR/root/etc/fstab"
+	local sdb
+	sdb=$(image_state sdb)
+	run -2 "$SP" apply --profile "$(lun_profile /opt)" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+	assert_output --partial "mountpoint /opt is the node's own /opt: line 1 of /etc/fstab mounts it from UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006"
+	assert_output --partial "nothing was written"
+	[ ! -s "$FAKE_LOG" ]
+	[ "$(image_state sdb)" = "$sdb" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/root/etc/fstab")" = 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0' ]
+	# system="true": taken over
+	run -0 "$SP" apply --profile "$(lun_profile /opt 'system="true"')" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+	grep -qxF '# storprov: replaced by the managed block: UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0' "$BATS_TEST_TMPDIR/root/etc/fstab"
+}
