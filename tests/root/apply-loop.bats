@@ -13,6 +13,7 @@ setup() {
 teardown() {
 	# the report tests' read-only directories, should a test stop half way
 	umount -q "$BATS_TEST_TMPDIR/ro" 2>/dev/null || true
+	umount -q "$BATS_TEST_TMPDIR/full" 2>/dev/null || true
 	[ ! -d "$BATS_TEST_TMPDIR/reports" ] || chattr -i "$BATS_TEST_TMPDIR/reports"
 	for l in "${LOOPS[@]}"; do
 		umount -q "$ROOT"/* 2>/dev/null || true
@@ -415,4 +416,21 @@ sp_module() {
 	[ -z "$(ls -A "$rd")" ]
 	# the run itself went through
 	[ -f "$ROOT/etc/fstab" ]
+}
+
+@test "apply: a full file system under the report (ENOSPC at the end): exit 1 with the reason, the earlier report gone" {
+	new_loop 1G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	full="$BATS_TEST_TMPDIR/full"
+	mkdir "$full"
+	mount -t tmpfs -o size=256k tmpfs "$full"
+	echo '{"exit_code": 0, "stale": true}' >"$full/r.json"
+	# every block taken: the report (tens of KiB) cannot be written, an empty file still can
+	dd if=/dev/zero of="$full/fill" bs=4k status=none 2>/dev/null || true
+	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --report "$full/r.json"
+	assert_output --partial "cannot write the report $full/r.json: No space left on device; no report is left there (exit 1)"
+	[ ! -e "$full/r.json" ]
+	[ -z "$(ls -A "$full" | grep -v '^fill$')" ]
+	[ -f "$ROOT/etc/fstab" ]
+	umount "$full"
 }
