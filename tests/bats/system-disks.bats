@@ -275,12 +275,12 @@ opt_on_sda3() {
 	} >"$W/proc/self/mountinfo"
 }
 
-# lun_profile MOUNTPOINT [XFS-ATTRS]: one XFS on an md RAID1 of the two LUNs
+# lun_profile MOUNTPOINT [XFS-ATTRS] [SYSTEM-GROUP]: one XFS on an md RAID1 of the two LUNs
 lun_profile() {
 	cat >"$BATS_TEST_TMPDIR/p.xml" <<-XML
 	<?xml version="1.0"?>
 	<profile version="1" name="opt">
-	  <disks id="lun" count="2"><match vendor="AMCC"/></disks>
+	  <disks id="lun" count="2"><match vendor="AMCC"/></disks>${3:-}
 	  <md id="m" level="1" devices="lun"/>
 	  <xfs on="m" label="data" mountpoint="$1" ${2:-}/>
 	</profile>
@@ -326,13 +326,16 @@ lun_profile() {
 	assert_output --partial "the running system mounts /mnt/sysimage/opt from sda3"
 }
 
-@test "a disk declared an OS disk by --os-disks that mounts /opt and nothing else the kernel marks: /opt refused" {
+@test "a disk declared an OS disk (--os-disks, a system=\"true\" group) that mounts /opt and nothing else the kernel marks: /opt refused" {
 	world grid-3ware
 	opt_on_sda3
 	sed -i '1,2d' "$W/proc/self/mountinfo"   # only /opt: sda is no system disk by the mount table alone
 	run -0 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1
 	run -2 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1 --os-disks sda
 	assert_output --partial "the running system mounts /opt from sda3 (line 1 of $W/proc/self/mountinfo), on the system disk sda (--os-disks sda)"
+	run -2 "$SP" plan --profile "$(lun_profile /opt '' '<disks id="os" count="1" system="true"><match path="pci-0000:00:1f.2-ata-1"/></disks>')" \
+		--sysroot "$W" --seed 1
+	assert_output --partial "on the system disk sda (the system=\"true\" group os, line 3)"
 }
 
 @test "apply: the target root's fstab mounts /opt from a UUID that is not the profile's: refused before the first write" {
