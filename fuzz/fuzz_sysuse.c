@@ -40,6 +40,7 @@ static void reset(struct sysinfo *si)
         }
         strv_free(si->system_errors);
         si->system_errors = NULL;
+        sys_mounts_free(si);
 }
 
 static void printable(const char *what, const char *s)

@@ -318,7 +318,11 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
 
         int exit_code;
         r.lock_fd = -1;
-        if (!o->dry_run && locks_take(&r) < 0)
+        bool report_ok = report_preflight(&r) == 0;
+        if (!report_ok) {
+                print_refusals(&r);
+                exit_code = 2;
+        } else if (!o->dry_run && locks_take(&r) < 0)
                 exit_code = 1;
         else if ((exit_code = inspect_and_confirm(&r)) == 0) {
                 inspect_release(&r);
@@ -328,7 +332,9 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
                 exit_code = 0; /* dry run */
         inspect_release(&r);
         locks_release(&r);
-        write_report(&r, exit_code);
+        /* a run whose report cannot be written is no success: its caller reads the report */
+        if (report_ok && write_report(&r, exit_code) < 0 && exit_code == 0)
+                exit_code = 1;
 
         json_object_put(r.report_files);
         json_object_put(r.report_mounts);

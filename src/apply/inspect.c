@@ -700,8 +700,12 @@ static int open_exclusive(struct run *r, size_t di, const char *path)
         if (!os->in_use) {
                 _cleanup_free_ char *who = probe_open_by(path);
                 os->in_use = who ? xasprintf("another process holds it exclusively (O_EXCL); open by %s", who)
-                                 : xstrdup("another holder has it open exclusively (O_EXCL), not named by sysfs "
-                                           "holders, mounts or /proc/*/fd (a kernel user?)");
+                                 : xstrdup("another holder has it open exclusively (O_EXCL), but no process has it "
+                                           "or any of its partitions open (/proc/*/fd), and neither sysfs holders/ "
+                                           "(md, dm), the mount table nor the active swaps name one for it: a kernel "
+                                           "user (a loop device or an NBD export over it, a dm table being set "
+                                           "up?); find it with 'lsblk' and 'dmsetup ls', free the disk, and run "
+                                           "apply again");
         }
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)

@@ -121,7 +121,12 @@ size_t refusals(const struct run *r);
 void print_refusals(const struct run *r);
 void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void add_event(struct run *r, enum event_kind kind, size_t step, const char *text);
-void write_report(struct run *r, int exit_code);
+/* Before anything else: refuses (returns -errno) when --report's directory
+ * cannot take a file, and removes an earlier report so that none outlives a
+ * run that cannot write its own. */
+int report_preflight(struct run *r);
+/* The report, atomically; 0 or -errno (said on stderr). */
+int write_report(struct run *r, int exit_code);
 void events_free(struct run *r);
 
 /* devices.c */

@@ -7,12 +7,16 @@
 #include "base/jsonv.h"
 #include "base/version.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const outcome_names[_OUT_MAX] = {
         [OUT_PENDING] = "pending", [OUT_RUNNING] = "running", [OUT_CREATED] = "created", [OUT_KEPT] = "kept",
@@ -189,10 +193,92 @@ static void events_json(const struct run *r, json_object *root)
         json_object_object_add(root, "events", events);
 }
 
-void write_report(struct run *r, int exit_code)
+/* ---- before the run: the report can be written, and no earlier one is left ---- */
+
+/* The nearest directory that exists at or above dir (the report's parent
+ * directories are made when it is written): 0, or -errno (-ENOTDIR: a
+ * component is a file). */
+static int nearest_dir(char *dir)
+{
+        struct stat st;
+        while (stat(dir, &st) < 0) {
+                if (errno != ENOENT && errno != ENOTDIR) /* ENOTDIR: walk up to the file that is in the way */
+                        return -errno;
+                char *slash = strrchr(dir, '/');
+                if (!slash)
+                        strcpy(dir, "."); /* fits: dir had a name */
+                else
+                        *(slash == dir ? slash + 1 : slash) = 0;
+        }
+        return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+/* Can a file be made in dir (the one that exists)? A temporary one is made
+ * and removed: that finds a read-only mount, an immutable directory and
+ * missing permissions alike. */
+static int dir_writable(const char *dir)
+{
+        _cleanup_free_ char *tmp = xasprintf("%s/.storprov-report-XXXXXX", dir);
+        int fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        close(fd);
+        return unlink(tmp) < 0 ? -errno : 0;
+}
+
+static int report_check(const char *path, const char **ret_what, char **ret_dir)
+{
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                *ret_what = "it is a directory";
+                return -EISDIR;
+        }
+        char *dir = xstrdup(path);
+        char *slash = strrchr(dir, '/');
+        if (!slash)
+                strcpy(dir, ".");
+        else
+                *(slash == dir ? slash + 1 : slash) = 0;
+        *ret_dir = dir;
+        int rc = nearest_dir(dir);
+        if (rc < 0) {
+                *ret_what = rc == -ENOTDIR ? "a component of its directory is not a directory" :
+                                             "its directory cannot be looked up";
+                return rc;
+        }
+        *ret_what = "no file can be made in its directory";
+        if ((rc = dir_writable(dir)) < 0)
+                return rc;
+        /* an earlier run's report must not outlive this run: removed now, written at the end */
+        *ret_what = "the earlier report there cannot be removed";
+        if (unlink(path) < 0 && errno != ENOENT)
+                return -errno;
+        return 0;
+}
+
+int report_preflight(struct run *r)
+{
+        const char *path = r->o->report;
+        if (!path)
+                return 0;
+        const char *what = NULL;
+        _cleanup_free_ char *dir = NULL;
+        int rc = report_check(path, &what, &dir);
+        if (rc < 0) {
+                struct stat st;
+                bool stale = lstat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+                refuse(r, "--report %s cannot be written: %s%s%s%s (%s)%s; give a --report path in a writable "
+                          "directory, or make that one writable",
+                       path, what, dir ? " (" : "", dir ? dir : "", dir ? ")" : "", strerror(-rc),
+                       stale ? "; the file there is an earlier run's report, not this one's" : "");
+        }
+        return rc;
+}
+
+int write_report(struct run *r, int exit_code)
 {
         if (!r->o->report)
-                return;
+                return 0;
         const struct plan *pl = r->pl;
         json_object *root = json_object_new_object();
         storprov_json_header(root, &storprov_format_report);
@@ -221,6 +307,10 @@ void write_report(struct run *r, int exit_code)
                                                                      JSON_C_TO_STRING_NOSLASHESCAPE);
         int rc = write_file_atomic(r->o->report, s, strlen(s), 0644);
         if (rc < 0)
-                fprintf(stderr, "storprov: cannot write report %s: %s\n", r->o->report, strerror(-rc));
+                fprintf(stderr,
+                        "storprov: cannot write the report %s: %s; no report is left there (exit 1). The run "
+                        "itself %s; fix the cause and run apply again to get a report\n",
+                        r->o->report, strerror(-rc), exit_code == 0 ? "succeeded" : "failed as printed above");
         json_object_put(root);
+        return rc;
 }

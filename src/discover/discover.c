@@ -753,6 +753,7 @@ void sysinfo_free(struct sysinfo *s)
         free(s->devs);
         free(s->sysroot);
         strv_free(s->system_errors);
+        sys_mounts_free(s);
         *s = (struct sysinfo){0};
 }
 

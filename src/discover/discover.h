@@ -76,6 +76,16 @@ struct blockdev {
         char *system_use;         /* the first such use as a sentence ("sda2 is mounted at /"), NULL: none */
 };
 
+/* A mount of the running system from one of the devices discovery knows (proc/self/mountinfo):
+ * which mountpoints the OS disks give the node. */
+struct sys_mount {
+        char *mountpoint;         /* decoded, as mountinfo has it ("/opt", "/mnt/sysimage/opt") */
+        char *device;             /* the kernel name it resolved to ("sda3", "dm-2") */
+        char **disks;             /* the device and every one under it, down to the whole disks (a
+                                   * partition's disk; an md's or dm's slaves): "dm-2", "sda" */
+        unsigned line;            /* its line in proc/self/mountinfo */
+};
+
 struct sysinfo {
         char *sysroot;            /* "/" or the captured tree */
         struct blockdev *devs;    /* sorted by name (sda < sdb < … < sdaa: shorter first, then lexical) */
@@ -85,6 +95,8 @@ struct sysinfo {
         /* proc/self/mountinfo, proc/swaps or proc/cmdline that could not be read as the kernel writes
          * them ("proc/self/mountinfo line 7: …"): which disks the system runs from is then not known */
         char **system_errors;
+        struct sys_mount *mounts; /* every mount from a known device, in mountinfo's order */
+        size_t n_mounts;
 };
 
 /* Reads SYSROOT/sys/block/ (every entry except loop devices that have no backing file,

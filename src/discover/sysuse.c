@@ -371,6 +371,83 @@ static void mark(struct marker *m, size_t dev, size_t part, unsigned kind, const
         mark_down(m, dev, part, kind, what, hit_name(m->si, dev, part), 0);
 }
 
+/* The whole disks (dev, part) stands on, into *disks: a partition's disk; an md's or dm's slaves, down. */
+static void disks_down(struct marker *m, size_t dev, size_t part, char ***disks, unsigned depth)
+{
+        const struct blockdev *b = &m->si->devs[dev];
+        if (part == DEVNAME_WHOLE) {
+                if (m->seen[dev] == m->walk || depth > 64)
+                        return;
+                m->seen[dev] = m->walk;
+                for (size_t k = 0; b->slaves && b->slaves[k]; k++) {
+                        size_t v = strmap_get(&m->by_name, b->slaves[k]);
+                        if (v == (size_t)-1)
+                                continue;
+                        size_t d2, p2;
+                        dec(v, &d2, &p2);
+                        disks_down(m, d2, p2, disks, depth + 1);
+                }
+        }
+        if (!strv_contains(*disks, b->name))
+                strv_push(disks, b->name);
+}
+
+/* Keeps the mount of (dev, part) at mountpoint, for the planner's system-mountpoint rule. */
+static void keep_mount(struct marker *m, size_t dev, size_t part, const struct mount_entry *e)
+{
+        struct sysinfo *si = m->si;
+        char **disks = NULL;
+        m->walk++;
+        disks_down(m, dev, part, &disks, 0);
+        si->mounts = xrealloc(si->mounts, (si->n_mounts + 1) * sizeof(*si->mounts));
+        si->mounts[si->n_mounts++] = (struct sys_mount){
+                .mountpoint = xstrdup(e->mountpoint),
+                .device = xstrdup(hit_name(si, dev, part)),
+                .disks = disks,
+                .line = e->line,
+        };
+}
+
+void sys_mounts_free(struct sysinfo *si)
+{
+        for (size_t i = 0; i < si->n_mounts; i++) {
+                free(si->mounts[i].mountpoint);
+                free(si->mounts[i].device);
+                strv_free(si->mounts[i].disks);
+        }
+        free(si->mounts);
+        si->mounts = NULL;
+        si->n_mounts = 0;
+}
+
+/* One mountinfo entry: the devices it is mounted from (by its device number, else, for btrfs and
+ * others with an anonymous one, by a /dev source), kept, and marked when the mountpoint is a system one. */
+static void mount_entry_mark(struct marker *m, const struct mount_entry *e)
+{
+        struct sysinfo *si = m->si;
+        unsigned kind = mountpoint_system_kind(e->mountpoint);
+        _cleanup_free_ char *mp = comment_dup(e->mountpoint);
+        char key[32];
+        snprintf(key, sizeof key, "%u:%u", e->major, e->minor);
+        size_t v = e->major ? strmap_get(&m->by_devt, key) : (size_t)-1;
+        struct devname_hit one = {0}, *h = NULL;
+        ssize_t k = 0;
+        if (v != (size_t)-1) {
+                dec(v, &one.dev, &one.part);
+                k = 1;
+        } else if (startswith(e->source, "/dev/"))
+                k = devname_resolve(si, e->source, &h, NULL);
+        for (ssize_t j = 0; j < k; j++) {
+                size_t d = h ? h[j].dev : one.dev, p = h ? h[j].part : one.part;
+                keep_mount(m, d, p, e);
+                if (!kind)
+                        continue;
+                _cleanup_free_ char *what = xasprintf("%s is mounted at %s", hit_name(si, d, p), mp);
+                mark(m, d, p, kind, what);
+        }
+        free(h);
+}
+
 static void push_errors(struct sysinfo *si, const char *file, char **errors)
 {
         for (size_t i = 0; errors && errors[i]; i++)
@@ -389,33 +466,8 @@ void sysuse_mark(struct sysinfo *si, const struct sysuse_input *in)
                 size_t n = 0;
                 mountinfo_parse(in->mountinfo, in->mountinfo_len, &v, &n, &errors);
                 push_errors(si, "proc/self/mountinfo", errors);
-                for (size_t i = 0; i < n; i++) {
-                        unsigned kind = mountpoint_system_kind(v[i].mountpoint);
-                        if (!kind)
-                                continue;
-                        _cleanup_free_ char *mp = comment_dup(v[i].mountpoint);
-                        char key[32];
-                        snprintf(key, sizeof key, "%u:%u", v[i].major, v[i].minor);
-                        size_t e = v[i].major ? strmap_get(&m.by_devt, key) : (size_t)-1;
-                        if (e != (size_t)-1) {
-                                size_t d, p;
-                                dec(e, &d, &p);
-                                _cleanup_free_ char *what = xasprintf("%s is mounted at %s", hit_name(si, d, p), mp);
-                                mark(&m, d, p, kind, what);
-                                continue;
-                        }
-                        /* btrfs and others mount with an anonymous device number: the source names the device */
-                        if (!startswith(v[i].source, "/dev/"))
-                                continue;
-                        struct devname_hit *h = NULL;
-                        ssize_t k = devname_resolve(si, v[i].source, &h, NULL);
-                        for (ssize_t j = 0; j < k; j++) {
-                                _cleanup_free_ char *what =
-                                        xasprintf("%s is mounted at %s", hit_name(si, h[j].dev, h[j].part), mp);
-                                mark(&m, h[j].dev, h[j].part, kind, what);
-                        }
-                        free(h);
-                }
+                for (size_t i = 0; i < n; i++)
+                        mount_entry_mark(&m, &v[i]);
                 mount_entries_free(v, n);
         }
 

@@ -52,6 +52,9 @@ struct sysuse_input {
 };
 
 /* Sets system_kind and system_use on every input disk under what the texts
- * name (through partitions, md and dm: slaves, recursively), and adds each
- * malformed line to si->system_errors ("proc/swaps line 3: …"). */
+ * name (through partitions, md and dm: slaves, recursively), keeps every
+ * mount from a known device in si->mounts (with the disks under it), and adds
+ * each malformed line to si->system_errors ("proc/swaps line 3: …"). */
 void sysuse_mark(struct sysinfo *si, const struct sysuse_input *in);
+/* Frees si->mounts (and empties it). */
+void sys_mounts_free(struct sysinfo *si);

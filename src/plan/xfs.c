@@ -146,6 +146,61 @@ static void check_mkfs_options(struct ctx *c, const struct p_xfs *f, const char 
  * fstab has them (render.c checks those). */
 static const char *const os_mountpoints[] = {"/", "/boot", "/boot/efi", NULL};
 
+/* Why disk `name` is a system disk (the running system's use of it, or
+ * what declared it an OS disk), or NULL: it is not one. */
+static const char *system_disk_why(const struct ctx *c, const char *name)
+{
+        const struct blockdev *b = sysinfo_find(c->si, name);
+        if (!b)
+                return NULL;
+        size_t i = (size_t)(b - c->si->devs);
+        if (c->sys_of && c->sys_of[i] != NO_OBJ)
+                return c->pl->sysdisks[c->sys_of[i]].why;
+        return b->system_kind ? b->system_use : NULL;
+}
+
+/* A mountpoint as the target root sees it: the installer's /mnt/sysimage/opt (or
+ * below /sysroot, /mnt/sysroot) is the installed system's /opt. NULL: no such prefix. */
+static const char *target_relative(const char *mp)
+{
+        static const char *const prefixes[] = {"/sysroot", "/mnt/sysimage", "/mnt/sysroot"};
+        for (size_t p = 0; p < ELEMENTSOF(prefixes); p++) {
+                size_t n = strlen(prefixes[p]);
+                if (!strncmp(mp, prefixes[p], n) && mp[n] == '/')
+                        return mp + n;
+        }
+        return NULL;
+}
+
+/* The running system's mounts from its own disks (proc/self/mountinfo, as discovery read it):
+ * a data filesystem at (or above) one of them, /opt say, hides the node's files at the next
+ * boot, as on the fixed list above. */
+static void check_live_system_mounts(struct ctx *c, const struct p_xfs *f, const char *what, const char *mp)
+{
+        for (size_t k = 0; k < c->si->n_mounts; k++) {
+                const struct sys_mount *m = &c->si->mounts[k];
+                const char *rel = target_relative(m->mountpoint);
+                const char *hit = path_covers(mp, m->mountpoint) ? m->mountpoint
+                                  : rel && path_covers(mp, rel)  ? rel
+                                                                 : NULL;
+                const char *disk = NULL, *why = NULL;
+                for (size_t d = 0; hit && !why && m->disks && m->disks[d]; d++)
+                        why = system_disk_why(c, disk = m->disks[d]);
+                if (!why)
+                        continue;
+                _cleanup_free_ char *shown = comment_dup(m->mountpoint), *shown_hit = comment_dup(hit);
+                err(c, f->line, what, "system-mountpoint",
+                    "mountpoint %s %s the OS's own %s: the running system mounts %s from %s (line %u of "
+                    "%s/proc/self/mountinfo), on the system disk %s (%s); a data filesystem there hides the "
+                    "node's files from the next boot on: choose a mountpoint below it (such as %s/data) or "
+                    "elsewhere (such as /storage/data%%n), or add system=\"true\" to this <xfs> if it "
+                    "deliberately takes over that system mountpoint",
+                    mp, strcmp(mp, hit) ? "lies above" : "is", shown_hit, shown, m->device, m->line,
+                    c->o->sysroot && strcmp(c->o->sysroot, "/") ? c->o->sysroot : "", disk, why, shown_hit);
+                return;
+        }
+}
+
 void plan_fss(struct ctx *c)
 {
         /* keys borrowed from the objects' mountpoints, which do not move when objs is reallocated */
@@ -222,6 +277,8 @@ void plan_fss(struct ctx *c)
                                     "/etc and /home (such as /storage/data%%n), or add system=\"true\" to this "
                                     "<xfs> if it really is an OS filesystem",
                                     o->fs.mountpoint, strcmp(os, o->fs.mountpoint) ? "lies above" : "is", os);
+                        else if (o->fs.mountpoint && !f->system)
+                                check_live_system_mounts(c, f, what, o->fs.mountpoint);
                         if (o->fs.mountpoint && !strmap_add(&mountpoints, o->fs.mountpoint, oi, NULL))
                                 err(c, f->line, what, "mountpoint", "mountpoint %s is used twice", o->fs.mountpoint);
                 }

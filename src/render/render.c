@@ -216,8 +216,68 @@ static bool fstab_has_option(const char *opts, const char *opt)
  * /boot/efi are refused by the planner whatever the root holds). */
 static const char *const os_fstab_mountpoints[] = {"/usr", "/var", "/etc", "/home", NULL};
 
-/* A planned filesystem (not system="true") on, or above, one of the OS's
- * mountpoints that a foreign line of the target root's fstab mounts. */
+/* Does an fstab device field name one of the plan's own devices: a disk, partition, md or LV
+ * node it makes or uses, or a filesystem's UUID or label (as UUID=, LABEL= or their
+ * /dev/disk/by-uuid, by-label links)? */
+static bool fstab_dev_ours(const struct plan *pl, const char *dev)
+{
+        const char *uuid = startswith(dev, "UUID=") ? dev + 5 : startswith(dev, "/dev/disk/by-uuid/") ? dev + 18 : NULL;
+        const char *label = startswith(dev, "LABEL=") ? dev + 6 : startswith(dev, "/dev/disk/by-label/") ? dev + 19 : NULL;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->dev && !strcmp(dev, o->dev))
+                        return true;
+                if (o->kind != OBJ_FS)
+                        continue;
+                if (uuid && obj_uuid(o) && !strcasecmp(uuid, obj_uuid(o)))
+                        return true;
+                if (label && o->fs.label && !strcmp(label, o->fs.label))
+                        return true;
+        }
+        return false;
+}
+
+/* One foreign fstab line (mountpoint canon, device dev) against every planned filesystem that
+ * is not system="true": one of the OS's mountpoints above is refused whatever mounts it; any
+ * other mountpoint when the line mounts a device that is not the plan's (the node's /opt from
+ * its OS disk, an NFS export), since the merge would comment that line out and the node would
+ * lose what it mounts there at the next boot. */
+static void check_fstab_line(const struct plan *pl, const char *canon, const char *dev, int lineno,
+                             struct diags *d)
+{
+        bool os = false;
+        for (size_t m = 0; os_fstab_mountpoints[m]; m++)
+                os |= !strcmp(canon, os_fstab_mountpoints[m]);
+        if (!os && fstab_dev_ours(pl, dev))
+                return;
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->kind != OBJ_FS || !o->fs.mountpoint || o->fs.system || !path_covers(o->fs.mountpoint, canon))
+                        continue;
+                const char *rel = strcmp(o->fs.mountpoint, canon) ? "lies above" : "is";
+                if (os)
+                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                                 "mountpoint %s %s the OS's own %s (line %d of %s mounts it); a data "
+                                 "filesystem there hides the running system's files: choose another "
+                                 "mountpoint (such as /storage/data%%n), or add system=\"true\" to this "
+                                 "<xfs> if it really replaces that OS filesystem",
+                                 o->fs.mountpoint, rel, canon, lineno, pl->fstab_path);
+                else {
+                        _cleanup_free_ char *shown = comment_dup(dev), *shown_mp = comment_dup(canon);
+                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                                 "mountpoint %s %s the node's own %s: line %d of %s mounts it from %s, which is "
+                                 "not a device of this profile, and the merge would comment that line out, so "
+                                 "the node would lose what it mounts there at the next boot: choose a "
+                                 "mountpoint below it or elsewhere (such as /storage/data%%n), add "
+                                 "system=\"true\" to this <xfs> if it deliberately takes over that "
+                                 "mountpoint, or remove the line from %s if %s is gone for good",
+                                 o->fs.mountpoint, rel, shown_mp, lineno, pl->fstab_path, shown, pl->fstab_path,
+                                 shown);
+                }
+        }
+}
+
+/* Every foreign line of the target root's fstab (outside storprov's block) through check_fstab_line. */
 static void check_os_mountpoints(const struct plan *pl, const char *existing, struct diags *d)
 {
         if (!existing || !d)
@@ -236,27 +296,12 @@ static void check_os_mountpoints(const struct plan *pl, const char *existing, st
                         depth = 0;
                 char *f[3] = {0};
                 size_t nf = depth || l[0] == '#' ? 0 : fields(l, f, 3);
-                char *mp = nf >= 2 ? fstab_unescape(f[1]) : NULL;
-                char *canon = mp ? path_canonical(mp) : NULL;
-                free(mp);
-                for (size_t m = 0; canon && os_fstab_mountpoints[m]; m++) {
-                        if (strcmp(canon, os_fstab_mountpoints[m]))
-                                continue;
-                        for (size_t i = 0; i < pl->n_objs; i++) {
-                                const struct pl_obj *o = &pl->objs[i];
-                                if (o->kind != OBJ_FS || !o->fs.mountpoint || o->fs.system ||
-                                    !path_covers(o->fs.mountpoint, canon))
-                                        continue;
-                                diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
-                                         "mountpoint %s %s the OS's own %s (line %d of %s mounts it); a data "
-                                         "filesystem there hides the running system's files: choose another "
-                                         "mountpoint (such as /storage/data%%n), or add system=\"true\" to this "
-                                         "<xfs> if it really replaces that OS filesystem",
-                                         o->fs.mountpoint, strcmp(o->fs.mountpoint, canon) ? "lies above" : "is",
-                                         canon, lineno, pl->fstab_path);
-                        }
+                if (nf >= 2) {
+                        _cleanup_free_ char *mp = fstab_unescape(f[1]), *dev = fstab_unescape(f[0]);
+                        _cleanup_free_ char *canon = path_canonical(mp);
+                        if (canon)
+                                check_fstab_line(pl, canon, dev, lineno, d);
                 }
-                free(canon);
                 free_fields(f, nf);
                 free(l);
         }

@@ -395,15 +395,37 @@ char *probe_boot_device(const char *sysroot, unsigned major, unsigned minor)
         return found;
 }
 
+/* Which of devs (n of them) the descriptor entry `name` of the directory fds is, or -1;
+ * with no devs (a plain file, as under STORPROV_DEVROOT), whether it is that file. */
+static ssize_t fd_matches(DIR *fds, const char *name, const struct stat *want, const dev_t *devs, size_t n)
+{
+        struct stat st;
+        if (fstatat(dirfd(fds), name, &st, 0) < 0)
+                return -1;
+        if (!n)
+                return st.st_dev == want->st_dev && st.st_ino == want->st_ino ? 0 : -1;
+        for (size_t i = 0; S_ISBLK(st.st_mode) && i < n; i++)
+                if (st.st_rdev == devs[i])
+                        return (ssize_t)i;
+        return -1;
+}
+
 char *probe_open_by(const char *path)
 {
         struct stat want;
         if (stat(path, &want) < 0)
                 return NULL;
-        bool blk = S_ISBLK(want.st_mode);
+        /* a block device: it and each of its partitions (an O_EXCL holder of a partition
+         * keeps the whole disk from an exclusive open too) */
+        dev_t *devs = NULL;
+        char **names = NULL;
+        size_t n = S_ISBLK(want.st_mode) ? family("/", major(want.st_rdev), minor(want.st_rdev), &devs, &names) : 0;
         DIR *proc = opendir("/proc");
-        if (!proc)
+        if (!proc) {
+                free(devs);
+                strv_free(names);
                 return NULL;
+        }
         struct sbuf b = {0};
         pid_t self = getpid();
         for (struct dirent *e; (e = readdir(proc));) {
@@ -415,23 +437,28 @@ char *probe_open_by(const char *path)
                 DIR *fds = opendir(fddir);
                 if (!fds)
                         continue;
+                char **on = NULL;   /* the partitions it has open; the device itself shows as no name */
                 bool has = false;
-                for (struct dirent *f; !has && (f = readdir(fds));) {
-                        if (f->d_name[0] == '.')
+                for (struct dirent *f; (f = readdir(fds));) {
+                        ssize_t k = f->d_name[0] == '.' ? -1 : fd_matches(fds, f->d_name, &want, devs, n);
+                        if (k < 0)
                                 continue;
-                        struct stat st;
-                        if (fstatat(dirfd(fds), f->d_name, &st, 0) < 0)
-                                continue;
-                        has = blk ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev
-                                  : st.st_dev == want.st_dev && st.st_ino == want.st_ino;
+                        has = true;
+                        if (k > 0 && !strv_contains(on, names[k]))
+                                strv_push(&on, names[k]);
                 }
                 closedir(fds);
-                if (!has)
-                        continue;
-                _cleanup_free_ char *cf = xasprintf("/proc/%ld/comm", pid);
-                _cleanup_free_ char *comm = read_line_file(cf);
-                sbuf_printf(&b, "%spid %ld (%s)", b.len ? ", " : "", pid, comm ? comm : "?");
+                if (has) {
+                        _cleanup_free_ char *cf = xasprintf("/proc/%ld/comm", pid);
+                        _cleanup_free_ char *comm = read_line_file(cf);
+                        _cleanup_free_ char *parts = on ? strv_join(on, ", ") : NULL;
+                        sbuf_printf(&b, "%spid %ld (%s)%s%s", b.len ? ", " : "", pid, comm ? comm : "?",
+                                    parts ? " on its partition " : "", parts ? parts : "");
+                }
+                strv_free(on);
         }
         closedir(proc);
+        free(devs);
+        strv_free(names);
         return b.s;
 }

@@ -62,8 +62,10 @@ const struct signature *probe_find(const struct probe_result *r, const char *typ
  * SYSROOT/sys. Returns a malloc'ed sentence, or NULL when unused. */
 char *probe_in_use(const char *sysroot, unsigned major, unsigned minor);
 
-/* Which other processes have path (a block device: the same device number) open:
- * "pid 123 (mkfs.xfs), …", or NULL. An interrupted run's orphaned children show here. */
+/* Which other processes have path (a block device: the same device number, or
+ * that of one of its partitions) open: "pid 123 (mkfs.xfs), pid 456 (python3)
+ * on its partition sdb1, …", or NULL. An interrupted run's orphaned children
+ * show here. */
 char *probe_open_by(const char *path);
 
 /* Whether the kernel device major:minor (or one of its partitions) is what the

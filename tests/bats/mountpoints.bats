@@ -85,13 +85,19 @@ os_fstab() {
 	for sp in /storage/data1/ //storage/data1 /storage/./data1 /storage//data1//; do
 		rm -rf "$ROOT"
 		mkdir -p "$ROOT/etc"
-		printf '/dev/sdz1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
+		# the line mounts the profile's own partition (a hand-made mount of the LUN): replaced
+		printf '/dev/sdb1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
 		run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
 		assert_output --partial "conflicts with what the profile manages; commented out"
-		# the foreign device is no longer mounted there: only the managed line is live
-		! grep -q "^/dev/sdz1" "$ROOT/etc/fstab"
-		grep -qxF "# storprov: replaced by the managed block: /dev/sdz1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
+		# the hand-made line is no longer live there: only the managed line is
+		! grep -q "^/dev/sdb1" "$ROOT/etc/fstab"
+		grep -qxF "# storprov: replaced by the managed block: /dev/sdb1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
 		grep -qP '^UUID=\S+\t/storage/data1\txfs' "$ROOT/etc/fstab"
+		# from a device that is not the profile's, the same spelling is the node's own mountpoint: refused
+		printf '/dev/sdz1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
+		run -2 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+		assert_output --partial "mountpoint /storage/data1 is the node's own /storage/data1: line 1 of /etc/fstab mounts it from /dev/sdz1"
+		grep -qxF "/dev/sdz1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
 	done
 }
 
@@ -127,10 +133,10 @@ os_fstab() {
 	for sp in '/storage/d\141ta1' '/storage\057data1' '/storage/data\061/'; do
 		rm -rf "$ROOT"
 		mkdir -p "$ROOT/etc"
-		printf '/dev/sdz1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
+		printf '/dev/sdb1 %s xfs defaults 0 0\n' "$sp" >"$ROOT/etc/fstab"
 		run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
 		assert_output --partial "conflicts with what the profile manages; commented out"
-		grep -qxF "# storprov: replaced by the managed block: /dev/sdz1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
+		grep -qxF "# storprov: replaced by the managed block: /dev/sdb1 $sp xfs defaults 0 0" "$ROOT/etc/fstab"
 	done
 	# "/storage/data\0401" is "/storage/data 1": not the profile's, kept byte for byte
 	rm -rf "$ROOT"; mkdir -p "$ROOT/etc"
@@ -169,4 +175,29 @@ os_fstab() {
 	# escaped names decode: storage-data\x2d1 is /storage/data-1, not /storage/data1
 	mv "$ROOT/etc/systemd/system/storage-data1.mount" "$ROOT/etc/systemd/system/storage-data\\x2d1.mount"
 	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$S" --root "$ROOT" --seed 1
+}
+
+@test "the target fstab's /opt from a device that is not the profile's (the OS disk's UUID, an NFS export) is refused; /opt/data and system=\"true\" are not" {
+	os_fstab
+	printf 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0\nnas:/export/tools /tools nfs defaults 0 0\n' >>"$ROOT/etc/fstab"
+	local before
+	before=$(sha256sum "$ROOT/etc/fstab")
+	run -2 render "$(profile /opt)"
+	assert_output --partial "p.xml:5"
+	assert_output --partial "mountpoint /opt is the node's own /opt: line 6 of /etc/fstab mounts it from UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006, which is not a device of this profile"
+	assert_output --partial 'add system="true" to this <xfs> if it deliberately takes over that mountpoint'
+	assert_output --partial "[system-mountpoint]"
+	run -2 render "$(profile /tools)"
+	assert_output --partial "mountpoint /tools is the node's own /tools: line 7 of /etc/fstab mounts it from nas:/export/tools"
+	[ "$(sha256sum "$ROOT/etc/fstab")" = "$before" ]
+	[ ! -e "$ROOT/etc/mdadm" ]
+	# below it: the OS's /opt line stays live, the managed line is added
+	run -0 render "$(profile /opt/data)"
+	grep -qxF 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0' "$ROOT/etc/fstab"
+	grep -qP '^UUID=\S+\t/opt/data\txfs' "$ROOT/etc/fstab"
+	# system="true": the profile takes /opt over, the OS's line kept behind a #
+	rm -rf "$ROOT"; mkdir -p "$ROOT/etc"; os_fstab
+	printf 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0\n' >>"$ROOT/etc/fstab"
+	run -0 render "$(profile /opt 'system="true"')"
+	grep -qxF '# storprov: replaced by the managed block: UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0' "$ROOT/etc/fstab"
 }

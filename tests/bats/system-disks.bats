@@ -255,3 +255,103 @@ clearpart --all --initlabel --drives=$OS_BYID"
 	run -2 "$SP" plan --profile "$TOP/profiles/multipath-2path.xml" --sysroot "$SYSROOT/multipath-2path" --os-disks mpatha
 	assert_output --partial "left out: dm-0 (the LUN of paths sdb, sdd)"
 }
+
+# opt_on_sda3 [PREFIX]: sda gets a third partition, which the running system mounts at PREFIX/opt
+# (with / and /boot at PREFIX too: the installer's /mnt/sysimage)
+opt_on_sda3() {
+	local p=$W/sys/block/sda
+	cp -r "$p/sda2" "$p/sda3"
+	echo 400000000 >"$p/sda2/size"
+	echo 3 >"$p/sda3/partition"
+	echo 400208845 >"$p/sda3/start"
+	echo 88183220 >"$p/sda3/size"
+	echo 8:3 >"$p/sda3/dev"
+	sed -i 's/^MINOR=2/MINOR=3/; s/^DEVNAME=sda2/DEVNAME=sda3/; s/^PARTN=2/PARTN=3/' "$p/sda3/uevent"
+	mkdir -p "$W/proc/self"
+	{
+		printf '22 1 8:2 / %s rw,relatime shared:1 - ext3 /dev/sda2 rw\n' "${1:-/}"
+		printf '23 22 8:1 / %s/boot rw,relatime shared:2 - ext3 /dev/sda1 rw\n' "${1:-}"
+		printf '24 22 8:3 / %s/opt rw,relatime shared:3 - xfs /dev/sda3 rw\n' "${1:-}"
+	} >"$W/proc/self/mountinfo"
+}
+
+# lun_profile MOUNTPOINT [XFS-ATTRS] [SYSTEM-GROUP]: one XFS on an md RAID1 of the two LUNs
+lun_profile() {
+	cat >"$BATS_TEST_TMPDIR/p.xml" <<-XML
+	<?xml version="1.0"?>
+	<profile version="1" name="opt">
+	  <disks id="lun" count="2"><match vendor="AMCC"/></disks>${3:-}
+	  <md id="m" level="1" devices="lun"/>
+	  <xfs on="m" label="data" mountpoint="$1" ${2:-}/>
+	</profile>
+	XML
+	echo "$BATS_TEST_TMPDIR/p.xml"
+}
+
+@test "a mountpoint the running system mounts from its OS disk (/opt from sda3) is refused like /, plan and apply, nothing touched" {
+	world grid-3ware
+	opt_on_sda3
+	run -2 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1
+	assert_output --partial "p.xml:5: error: xfs on m: mountpoint /opt is the OS's own /opt: the running system mounts /opt from sda3 (line 3 of $W/proc/self/mountinfo), on the system disk sda (sda2 is mounted at /)"
+	assert_output --partial 'add system="true" to this <xfs> if it deliberately takes over that system mountpoint [system-mountpoint]'
+	# system="false" is the default; /opt2 is not /opt
+	run -2 "$SP" plan --profile "$(lun_profile /opt 'system="false"')" --sysroot "$W" --seed 1
+	run -0 "$SP" plan --profile "$(lun_profile /opt2)" --sysroot "$W" --seed 1
+	# apply refuses before the first write: no command ran, the LUNs' images are as they were
+	local sdb
+	sdb=$(image_state sdb)
+	run -2 "$SP" apply --profile "$(lun_profile /opt)" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+	assert_output --partial "mountpoint /opt is the OS's own /opt"
+	[ ! -s "$FAKE_LOG" ]
+	[ "$(image_state sdb)" = "$sdb" ]
+	[ ! -e "$BATS_TEST_TMPDIR/root/etc/fstab" ]
+}
+
+@test "below the OS's /opt, or with system=\"true\", the filesystem is planned; a data disk's own mount is no system mountpoint" {
+	world grid-3ware
+	opt_on_sda3
+	run -0 "$SP" plan --profile "$(lun_profile /opt/data)" --sysroot "$W" --seed 1
+	run -0 "$SP" plan --profile "$(lun_profile /opt 'system="true"')" --sysroot "$W" --seed 1
+	# the same /opt on a LUN (an earlier run's mount of a data disk) is not the OS's
+	sed -i 's|8:3 / /opt rw,relatime shared:3 - xfs /dev/sda3|8:16 / /opt rw,relatime shared:3 - xfs /dev/sdb|' "$W/proc/self/mountinfo"
+	run -0 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1
+}
+
+@test "the installer's /mnt/sysimage/opt from the OS disk is the target's /opt: refused" {
+	world grid-3ware
+	opt_on_sda3 /mnt/sysimage
+	run -2 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1
+	assert_output --partial "mountpoint /opt is the OS's own /opt: the running system mounts /mnt/sysimage/opt from sda3"
+	run -2 "$SP" plan --profile "$(lun_profile /mnt/sysimage/opt)" --sysroot "$W" --seed 1
+	assert_output --partial "the running system mounts /mnt/sysimage/opt from sda3"
+}
+
+@test "a disk declared an OS disk (--os-disks, a system=\"true\" group) that mounts /opt and nothing else the kernel marks: /opt refused" {
+	world grid-3ware
+	opt_on_sda3
+	sed -i '1,2d' "$W/proc/self/mountinfo"   # only /opt: sda is no system disk by the mount table alone
+	run -0 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1
+	run -2 "$SP" plan --profile "$(lun_profile /opt)" --sysroot "$W" --seed 1 --os-disks sda
+	assert_output --partial "the running system mounts /opt from sda3 (line 1 of $W/proc/self/mountinfo), on the system disk sda (--os-disks sda)"
+	run -2 "$SP" plan --profile "$(lun_profile /opt '' '<disks id="os" count="1" system="true"><match path="pci-0000:00:1f.2-ata-1"/></disks>')" \
+		--sysroot "$W" --seed 1
+	assert_output --partial "on the system disk sda (the system=\"true\" group os, line 3)"
+}
+
+@test "apply: the target root's fstab mounts /opt from a UUID that is not the profile's: refused before the first write" {
+	world grid-3ware
+	root_on_sda
+	mkdir -p "$BATS_TEST_TMPDIR/root/etc"
+	printf 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0\n' >"$BATS_TEST_TMPDIR/root/etc/fstab"
+	local sdb
+	sdb=$(image_state sdb)
+	run -2 "$SP" apply --profile "$(lun_profile /opt)" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+	assert_output --partial "mountpoint /opt is the node's own /opt: line 1 of /etc/fstab mounts it from UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006"
+	assert_output --partial "nothing was written"
+	[ ! -s "$FAKE_LOG" ]
+	[ "$(image_state sdb)" = "$sdb" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/root/etc/fstab")" = 'UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0' ]
+	# system="true": taken over
+	run -0 "$SP" apply --profile "$(lun_profile /opt 'system="true"')" --sysroot "$W" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
+	grep -qxF '# storprov: replaced by the managed block: UUID=0a3e5e0c-6d3c-4f5b-9d53-7b1c1a0f0006 /opt xfs defaults 0 0' "$BATS_TEST_TMPDIR/root/etc/fstab"
+}

@@ -11,6 +11,10 @@ setup() {
 }
 
 teardown() {
+	# the report tests' read-only directories, should a test stop half way
+	umount -q "$BATS_TEST_TMPDIR/ro" 2>/dev/null || true
+	umount -q "$BATS_TEST_TMPDIR/full" 2>/dev/null || true
+	[ ! -d "$BATS_TEST_TMPDIR/reports" ] || chattr -i "$BATS_TEST_TMPDIR/reports"
 	for l in "${LOOPS[@]}"; do
 		umount -q "$ROOT"/* 2>/dev/null || true
 		grep -q "^/dev/$(basename "$l")p" /proc/mounts && umount "$(grep "^/dev/$(basename "$l")p" /proc/mounts | cut -d' ' -f2)"
@@ -359,4 +363,74 @@ sp_module() {
 	assert_output --partial '"rc": 2'
 	assert_output --regexp '"msg": "storprov: [^"]*refused: lun \(/dev/'"$N"'\)'
 	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "apply: a --report that cannot be written is refused before the first write (exit 2), dry run alike" {
+	new_loop 1G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	before=$(sha256sum <"$IMG")
+	# a read-only directory (a read-only bind mount of itself), with an earlier run's report in it
+	ro="$BATS_TEST_TMPDIR/ro"
+	mkdir "$ro"
+	echo '{"exit_code": 0}' >"$ro/r.json"
+	mount --bind "$ro" "$ro"
+	mount -o remount,bind,ro "$ro"
+	for dry in "" --dry-run; do
+		run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes $dry --report "$ro/r.json"
+		assert_output --partial "--report $ro/r.json cannot be written: no file can be made in its directory ($ro) (Read-only file system)"
+		assert_output --partial "the file there is an earlier run's report, not this one's"
+		assert_output --partial "nothing was written"
+	done
+	umount "$ro"
+	# the parent is a regular file; the report path is a directory
+	: >"$BATS_TEST_TMPDIR/file"
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --report "$BATS_TEST_TMPDIR/file/sub/r.json"
+	assert_output --partial "--report $BATS_TEST_TMPDIR/file/sub/r.json cannot be written: a component of its directory is not a directory ($BATS_TEST_TMPDIR/file) (Not a directory)"
+	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --dry-run --report "$BATS_TEST_TMPDIR"
+	assert_output --partial "--report $BATS_TEST_TMPDIR cannot be written: it is a directory (Is a directory)"
+	# nothing touched: the disk, the target root
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ ! -e "$ROOT/etc/fstab" ]
+	# a dry run with a writable --report writes it (exit_code 0), and replaces an earlier one
+	mkdir "$BATS_TEST_TMPDIR/new"
+	echo stale >"$BATS_TEST_TMPDIR/new/r.json"
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --dry-run --report "$BATS_TEST_TMPDIR/new/r.json"
+	[ "$(jq -r .exit_code "$BATS_TEST_TMPDIR/new/r.json")" = 0 ]
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "apply: a report that still cannot be written at the end fails the run (exit 1) and no earlier report is left" {
+	new_loop 1G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	rd="$BATS_TEST_TMPDIR/reports"
+	mkdir "$rd"
+	echo '{"exit_code": 0, "stale": true}' >"$rd/r.json"
+	# the directory turns immutable after the inspection, before the first step
+	STORPROV_TEST_BEFORE_WRITES="chattr +i '$rd'" run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes \
+		--report "$rd/r.json"
+	chattr -i "$rd"
+	assert_output --partial "STORPROV_TEST_BEFORE_WRITES exited 0"
+	assert_output --partial "cannot write the report $rd/r.json: Operation not permitted; no report is left there (exit 1)"
+	# the earlier run's report is gone: a caller finds no report, not a stale one
+	[ ! -e "$rd/r.json" ]
+	[ -z "$(ls -A "$rd")" ]
+	# the run itself went through
+	[ -f "$ROOT/etc/fstab" ]
+}
+
+@test "apply: a full file system under the report (ENOSPC at the end): exit 1 with the reason, the earlier report gone" {
+	new_loop 1G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	full="$BATS_TEST_TMPDIR/full"
+	mkdir "$full"
+	mount -t tmpfs -o size=256k tmpfs "$full"
+	echo '{"exit_code": 0, "stale": true}' >"$full/r.json"
+	# every block taken: the report (tens of KiB) cannot be written, an empty file still can
+	dd if=/dev/zero of="$full/fill" bs=4k status=none 2>/dev/null || true
+	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --report "$full/r.json"
+	assert_output --partial "cannot write the report $full/r.json: No space left on device; no report is left there (exit 1)"
+	[ ! -e "$full/r.json" ]
+	[ -z "$(ls -A "$full" | grep -v '^fill$')" ]
+	[ -f "$ROOT/etc/fstab" ]
+	umount "$full"
 }

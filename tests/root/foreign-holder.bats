@@ -88,3 +88,29 @@ img_sum() {
 	run -0 blkid -p -o value -s LABEL -O $(($(sgdisk -i 1 "$LOOP" | sed -n 's/^First sector: \([0-9]*\).*/\1/p') * 512)) "$LOOP"
 	assert_output lun
 }
+
+# hold DEV: a process that holds DEV with O_EXCL (started now, in the background), as hook's does
+hold() {
+	local cmd
+	cmd=$(hook "$1")
+	$cmd
+}
+
+@test "holder of a partition at the inspection: named with its pid, command and the partition (exit 2, unchanged)" {
+	new_loop 1G
+	sgdisk -n 1:2048:+100M "$LOOP" >/dev/null
+	partx -u "$LOOP"
+	for i in $(seq 50); do [ -b "${LOOP}p1" ] && break; sleep 0.1; done
+	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N" 'wipe="true"'
+	local before
+	before=$(img_sum)
+	hold "${LOOP}p1"
+	local pid
+	pid=$(cat "$BATS_TEST_TMPDIR/holder.pid")
+	run "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	assert_output --partial "another process holds it exclusively (O_EXCL); open by pid $pid (python3) on its partition ${N}p1"
+	refute_output --partial "kernel user"
+	[ "$(img_sum)" = "$before" ]
+}

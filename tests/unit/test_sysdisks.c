@@ -462,6 +462,18 @@ static void test_mark_stack(void **state)
         assert_int_equal(dev_named(&si, "sdf")->system_kind, 0); /* a data mount */
         assert_null(dev_named(&si, "sdf")->system_use);
         assert_int_equal(dev_named(&si, "dm-5")->system_kind, SYS_ROOT); /* the loop ended */
+        /* every mount from a known device is kept, with the disks under it (the tmpfs is not) */
+        assert_int_equal(si.n_mounts, 4);
+        assert_string_equal(si.mounts[0].mountpoint, "/");
+        assert_string_equal(si.mounts[0].device, "dm-0");
+        assert_true(strv_contains(si.mounts[0].disks, "sda") && strv_contains(si.mounts[0].disks, "sdb"));
+        assert_string_equal(si.mounts[1].mountpoint, "/var");
+        assert_string_equal(si.mounts[1].device, "sdd1");
+        assert_true(strv_contains(si.mounts[1].disks, "sdd"));
+        assert_int_equal(si.mounts[1].line, 2);
+        assert_string_equal(si.mounts[3].mountpoint, "/storage/data1");
+        assert_string_equal(si.mounts[3].device, "sdf");
+        assert_int_equal(strv_len(si.mounts[3].disks), 1);
         sysinfo_free(&si);
 }
 
