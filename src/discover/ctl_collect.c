@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/fileio.h"
 #include "sys/exec.h"
 
 /* 64 MiB: far more than any controller prints; a tool that goes on is broken. */
@@ -134,6 +133,35 @@ void ctl_collect_live(struct ctl_list *l, unsigned timeout_ms)
         }
 }
 
+/* The whole file, NULs and all (read_file() stops at a NUL: a garbled
+ * capture must reach the parser as it is); 0 or -errno. */
+static int read_bytes(const char *path, char **ret, size_t *ret_len)
+{
+        FILE *f = fopen(path, "rbe");
+        if (!f)
+                return -errno;
+        size_t cap = 65536, len = 0;
+        char *buf = xmalloc(cap);
+        for (;;) {
+                len += fread(buf + len, 1, cap - len - 1, f);
+                if (ferror(f) || len > CTL_MAX_OUT) {
+                        int r = ferror(f) ? -EIO : -EFBIG;
+                        fclose(f);
+                        free(buf);
+                        return r;
+                }
+                if (feof(f))
+                        break;
+                if (cap - len < 2)
+                        buf = xrealloc(buf, cap *= 2);
+        }
+        fclose(f);
+        buf[len] = 0;
+        *ret = buf;
+        *ret_len = len;
+        return 0;
+}
+
 /* Reads and parses one captured file: 1 done, 0 absent, -1 error added. */
 static int read_one(const struct tool *t, const char *dir, unsigned ctl, struct ctl_list *l, unsigned *ret_count)
 {
@@ -143,7 +171,7 @@ static int read_one(const struct tool *t, const char *dir, unsigned ctl, struct 
         _cleanup_free_ char *buf = NULL;
         size_t len = 0;
         char *err = NULL;
-        int r = read_file(p, &buf, &len);
+        int r = read_bytes(p, &buf, &len);
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {

@@ -346,9 +346,13 @@ static int arc_field(struct tctx *c, struct arc_ld *ld, const struct tline *t)
         } else if (!strcmp(t->key, "Disk Name")) {
                 free(v->os_name);
                 v->os_name = dev_word(t->value);
-        } else if (!strcmp(t->key, "Unique Identifier")) {
-                free(v->naa);
-                v->naa = ctl_naa(t->value);
+        } else if (!strcmp(t->key, "Unique Identifier") || !strcmp(t->key, "Volume Unique Identifier")) {
+                /* the first is a short serial on most arcconf versions: an NAA only when it is one */
+                char *naa = ctl_naa(t->value);
+                if (naa) {
+                        free(v->naa);
+                        v->naa = naa;
+                }
         } else if (arc_member(t->key, &g)) {
                 ld->segments++;
                 if (g + 1 > ld->groups && g < 4096)
