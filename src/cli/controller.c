@@ -82,12 +82,12 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
                                "arcconf) in PATH reported one\n");
                 return;
         }
-        printf("%-9s %-7s %-4s %-13s %-8s %5s %5s %4s %-11s %-18s %s\n", "TOOL", "CTL", "VD", "LEVEL", "STRIP",
-               "DRIVE", "SPANS", "DATA", "FULLSTRIPE", "STATE", "DEVICE");
+        printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %s\n", "TOOL", "CTL", "VD", "LEVEL", "STRIP",
+               "DRIVES", "SPANS", "DATA", "FULLSTRIPE", "STATE", "DEVICE");
         for (size_t i = 0; i < l->n; i++) {
                 const struct ctl_vd *v = &l->v[i];
                 char s1[32], s2[32], b1[24], b2[24], b3[24];
-                printf("%-9s %-7s %-4s %-13s %-8s %5s %5s %4s %-11s %-18s %s\n", v->tool, v->controller,
+                printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %s\n", v->tool, v->controller,
                        v->vd ? v->vd : "?", v->level ? v->level : v->level_raw ? v->level_raw : "?",
                        v->strip_bytes ? fmt_size_exact(v->strip_bytes, s1) : "?", num(v->drives_per_span, b1),
                        num(v->spans, b2), num(v->data_disks, b3),

@@ -199,6 +199,8 @@ static const struct blockdev *by_os_name(const struct sysinfo *si, const char *o
         return sysinfo_find(si, os_name + 5);
 }
 
+/* A disk named by the tool but carrying another NAA (not even the 64-bit
+ * start of this one, which is all udev's ID_WWN keeps) is another disk. */
 static void match_one(struct ctl_vd *v, const struct sysinfo *si)
 {
         const struct blockdev *second = NULL;
@@ -211,13 +213,13 @@ static void match_one(struct ctl_vd *v, const struct sysinfo *si)
         else if (a && o && a != o)
                 set_note(v, xasprintf("NAA %s is %s but the tool names %s: device left unmatched", v->naa, a->name,
                                       v->os_name));
-        else if (!a && o && v->naa && o_naa && strcmp(o_naa, v->naa) && strlen(o_naa) == strlen(v->naa))
+        else if (!a && o && v->naa && o_naa && !startswith(v->naa, o_naa))
                 set_note(v, xasprintf("the tool names %s, whose WWN %s is not the VD's NAA %s: device left unmatched",
                                       v->os_name, o_naa, v->naa));
         else if (a || o) {
                 v->device = xstrdup((a ? a : o)->name);
                 v->matched_by = xstrdup(a ? "wwn" : "os-name");
-        } else if (!v->note)
+        } else
                 set_note(v, xasprintf("no disk has %s%s%s%s: device unknown", v->naa ? "WWN " : "",
                                       v->naa ? v->naa : "", v->naa && v->os_name ? " or the name " : "",
                                       v->os_name ? v->os_name : v->naa ? "" : "an identifier the tool printed"));
