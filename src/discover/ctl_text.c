@@ -252,6 +252,8 @@ static int ssa_line(struct tctx *c, struct ctl_list *l, char **ctl, struct ssa_l
         if (!strcmp(t->key, "Logical Drive") && t->value) {
                 if (!*ctl)
                         return tfail(c, "a logical drive before any controller line (\"... in Slot N\")");
+                if (ssa_end(c, ld) < 0) /* one nested deeper than the last */
+                        return -EINVAL;
                 *ld = (struct ssa_ld){.v = ctl_add(l, "ssacli", *ctl), .indent = t->indent, .line = t->no};
                 ld->v->vd = ctl_printable(t->value, 16);
                 return 0;
