@@ -116,3 +116,18 @@ arcconf GETCONFIG 2 LD"
 	assert_output --partial "--format takes text or json, not 'yaml'"
 	run -2 "$SP" controller --profile x.xml
 }
+
+@test "controller: capture-sysroot.sh keeps the tools' outputs where --sysroot reads them" {
+	tools storcli64 ssacli arcconf
+	FAKE_CTL_ARCCONF_COUNT=2 run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap"
+	assert_output --partial "4 RAID controller outputs into $BATS_TEST_TMPDIR/cap/storprov-controller"
+	run -0 ls "$BATS_TEST_TMPDIR/cap/storprov-controller"
+	assert_output "arcconf-getconfig-1-ld.txt
+arcconf-getconfig-2-ld.txt
+ssacli-ctrl-all-show-config-detail.txt
+storcli-call-vall-show-all.json"
+	"$SP" controller --sysroot "$BATS_TEST_TMPDIR/cap" --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/a"
+	FAKE_CTL_ARCCONF_COUNT=2 "$SP" controller --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/b"
+	diff -u "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[ "$(jq length "$BATS_TEST_TMPDIR/a")" = 21 ]
+}
