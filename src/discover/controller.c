@@ -33,12 +33,15 @@ void ctl_truncate(struct ctl_list *l, size_t n)
 {
         while (l->n > n)
                 ctl_vd_free(&l->v[--l->n]);
+        if (!l->n) { /* as it was before the first record */
+                free(l->v);
+                l->v = NULL;
+        }
 }
 
 void ctl_list_free(struct ctl_list *l)
 {
         ctl_truncate(l, 0);
-        free(l->v);
         strv_free(l->errors);
         *l = (struct ctl_list){0};
 }
