@@ -84,15 +84,17 @@ arcconf GETCONFIG 2 LD"
 
 @test "controller: a tool that hangs is killed at the timeout, with what it was" {
 	tools storcli64 ssacli
-	export FAKE_CTL_MODE_storcli64=hang FAKE_CTL_PIDFILE=$BATS_TEST_TMPDIR/sleep.pid STORPROV_CONTROLLER_TIMEOUT=1
+	export FAKE_CTL_MODE_storcli64=hang FAKE_CTL_PIDFILE=$BATS_TEST_TMPDIR/sleep.pid STORPROV_CONTROLLER_TIMEOUT=2
 	start=$SECONDS
 	run -1 --separate-stderr "$SP" controller
 	[ $((SECONDS - start)) -lt 10 ]
-	[[ $stderr == *"storprov controller: $BIN/storcli64 /call/vall show all J did not finish in 1 s and was killed"* ]]
-	# what the tool started went with it (its own process group)
+	[[ $stderr == *"storprov controller: $BIN/storcli64 /call/vall show all J did not finish in 2 s and was killed"* ]]
+	# what the tool started went with it (its own process group); killed, it
+	# may stay a zombie when PID 1 does not reap (a container)
+	[ -s "$BATS_TEST_TMPDIR/sleep.pid" ] || skip "the fake tool did not start its child within 2 s (a loaded machine)"
 	pid=$(cat "$BATS_TEST_TMPDIR/sleep.pid")
 	sleep 0.2
-	if kill -0 "$pid" 2>/dev/null; then
+	if kill -0 "$pid" 2>/dev/null && ! grep -q '^State:.*zombie' "/proc/$pid/status"; then
 		echo "the tool's child $pid outlived it"
 		kill "$pid"
 		return 1
