@@ -55,6 +55,9 @@ int ctl_parse_storcli2(const char *buf, size_t len, const char *tool, struct ctl
 int ctl_parse_ssacli(const char *buf, size_t len, struct ctl_list *l, char **ret_err);
 /* controller: the arcconf controller number the output is for ("1"). */
 int ctl_parse_arcconf(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err);
+/* arcconf GETCONFIGJSON N (or N LD): the JSON line between arcconf's text lines.
+ * The JSON has no parity-group count: a RAID50/60 keeps an unknown geometry. */
+int ctl_parse_arcconf_json(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err);
 /* "Controllers found: N" at the top of an arcconf output: N, or 0. */
 unsigned ctl_arcconf_count(const char *buf, size_t len);
 

@@ -15,7 +15,7 @@
 /* 64 MiB: far more than any controller prints; a tool that goes on is broken. */
 #define CTL_MAX_OUT ((size_t)64 << 20)
 
-enum family { FAM_STORCLI, FAM_STORCLI2, FAM_SSACLI, FAM_ARCCONF };
+enum family { FAM_STORCLI, FAM_STORCLI2, FAM_SSACLI, FAM_ARCCONF, FAM_ARCCONF_JSON };
 
 static const struct tool {
         enum family fam;
@@ -29,6 +29,8 @@ static const struct tool {
         {FAM_STORCLI2, "perccli2", {"perccli2", NULL}, "perccli2-call-vall-show-all.json"},
         {FAM_SSACLI, "ssacli", {"ssacli", NULL}, "ssacli-ctrl-all-show-config-detail.txt"},
         {FAM_ARCCONF, "arcconf", {"arcconf", NULL}, "arcconf-getconfig-%u-ld.txt"},
+        /* read from a capture only, when it has no arcconf text */
+        {FAM_ARCCONF_JSON, "arcconf", {NULL}, "arcconf-getconfigjson-%u.json"},
 };
 
 static int parse(const struct tool *t, const char *buf, size_t len, unsigned ctl, struct ctl_list *l, char **err)
@@ -43,6 +45,8 @@ static int parse(const struct tool *t, const char *buf, size_t len, unsigned ctl
                 return ctl_parse_ssacli(buf, len, l, err);
         default:
                 snprintf(c, sizeof c, "%u", ctl);
+                if (t->fam == FAM_ARCCONF_JSON)
+                        return ctl_parse_arcconf_json(buf, len, c, l, err);
                 return ctl_parse_arcconf(buf, len, c, l, err);
         }
 }
@@ -120,7 +124,7 @@ void ctl_collect_live(struct ctl_list *l, unsigned timeout_ms)
                 _cleanup_free_ char *path = NULL;
                 for (size_t k = 0; !path && t->names[k]; k++)
                         path = in_path(t->names[k]);
-                if (!path)
+                if (!path) /* also a capture-only format */
                         continue;
                 char *out = NULL;
                 size_t len = 0;
@@ -191,15 +195,21 @@ static int read_one(const struct tool *t, const char *dir, unsigned ctl, struct 
 void ctl_collect_sysroot(struct ctl_list *l, const char *sysroot)
 {
         _cleanup_free_ char *dir = xasprintf("%s/%s", sysroot, CTL_CAPTURE_DIR);
+        bool arcconf_text = false;
         for (size_t i = 0; i < ELEMENTSOF(tools); i++) {
                 const struct tool *t = &tools[i];
                 unsigned n = 0;
-                if (read_one(t, dir, 1, l, t->fam == FAM_ARCCONF ? &n : NULL) <= 0)
+                bool arc = t->fam == FAM_ARCCONF || t->fam == FAM_ARCCONF_JSON;
+                if ((t->fam == FAM_ARCCONF_JSON && arcconf_text) || read_one(t, dir, 1, l, arc ? &n : NULL) <= 0)
                         continue;
-                for (unsigned c = 2; c <= n; c++)
+                arcconf_text = arcconf_text || t->fam == FAM_ARCCONF;
+                for (unsigned c = 2; c <= n; c++) {
+                        char first[64], name[64];
+                        snprintf(first, sizeof first, t->capture, 1u);
+                        snprintf(name, sizeof name, t->capture, c);
                         if (read_one(t, dir, c, l, NULL) == 0)
-                                strv_pushf(&l->errors, "%s/arcconf-getconfig-1-ld.txt says %u controllers, but "
-                                                       "arcconf-getconfig-%u-ld.txt is not there: capture it",
-                                           dir, n, c);
+                                strv_pushf(&l->errors, "%s/%s says %u controllers, but %s is not there: capture it",
+                                           dir, first, n, name);
+                }
         }
 }

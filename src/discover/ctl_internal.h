@@ -13,3 +13,5 @@ void ctl_truncate(struct ctl_list *l, size_t n);
 char *ctl_printable(const char *s, size_t max);
 /* "ab12…" lower-cased, "0x"/"naa." dropped; NULL unless 16 or 32 hex digits. */
 char *ctl_naa(const char *s);
+/* A level as ssacli/arcconf print it ("1+0", "5", "1ADM", "60") → "raid10" ...; NULL if none. */
+const char *ctl_level_of(const char *raw);

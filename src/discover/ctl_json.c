@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * storcli/perccli ("/call/vall show all J") and storcli2/perccli2 JSON into
- * controller records. Pure: bytes in, records or one error out. */
+ * storcli/perccli ("/call/vall show all J"), storcli2/perccli2 and arcconf
+ * ("GETCONFIGJSON N") JSON into controller records. Pure: bytes in, records
+ * or one error out. */
 #include "discover/ctl_internal.h"
 
 #include <errno.h>
@@ -84,8 +85,9 @@ static int fail(struct jctx *c, const char *fmt, ...)
         return -EINVAL;
 }
 
-/* The whole buffer as one JSON document (white space around it allowed). */
-static json_object *parse_doc(struct jctx *c, const char *buf, size_t len)
+/* The whole buffer as one JSON document (white space around it allowed;
+ * with trailing_ok, anything after it). */
+static json_object *parse_doc(struct jctx *c, const char *buf, size_t len, bool trailing_ok)
 {
         if (len > INT32_MAX) {
                 fail(c, "%zu bytes is too long to be one", len);
@@ -106,7 +108,7 @@ static json_object *parse_doc(struct jctx *c, const char *buf, size_t len)
         }
         while (used < len && strchr(" \t\r\n", buf[used]))
                 used++;
-        if (used < len) {
+        if (used < len && !trailing_ok) {
                 json_object_put(j);
                 fail(c, "more than one JSON document: something follows at byte %zu", used);
                 return NULL;
@@ -268,7 +270,7 @@ static int parse_controllers(const char *buf, size_t len, const char *tool, bool
 {
         struct jctx c = {.tool = tool};
         size_t n0 = l->n;
-        json_object *j = parse_doc(&c, buf, len);
+        json_object *j = parse_doc(&c, buf, len, false);
         json_object *ctls = jobj(j, "Controllers", json_type_array);
         int r = 0;
         if (j && !ctls)
@@ -338,4 +340,84 @@ static int storcli2_vds(struct jctx *c, struct ctl_list *l, const char *ctl, jso
 int ctl_parse_storcli2(const char *buf, size_t len, const char *tool, struct ctl_list *l, char **ret_err)
 {
         return parse_controllers(buf, len, tool, true, l, ret_err);
+}
+
+/* ---- arcconf GETCONFIGJSON ------------------------------------------------------ */
+
+/* "raidLevel": "5" or 5 → its text. */
+static char *level_text(json_object *ld)
+{
+        json_object *v;
+        if (!json_object_object_get_ex(ld, "raidLevel", &v))
+                return NULL;
+        if (json_object_is_type(v, json_type_int))
+                return xasprintf("%lld", (long long)json_object_get_int64(v));
+        return json_object_is_type(v, json_type_string) ? ctl_printable(json_object_get_string(v), 32) : NULL;
+}
+
+/* "state": 2 optimal, 3 critical (degraded), 1 offline; the plugin API's numbers. */
+static void arc_state(struct ctl_vd *v, json_object *ld)
+{
+        json_object *st = jobj(ld, "state", json_type_int);
+        int64_t n = st ? json_object_get_int64(st) : -1;
+        v->state_raw = n >= 0 ? xasprintf("state %lld", (long long)n) : NULL;
+        v->state = xstrdup(n == 2 ? "optimal" : n == 3 ? "degraded" : n == 1 ? "offline" : "other");
+}
+
+static int arc_json_ld(struct jctx *c, struct ctl_list *l, const char *ctl, json_object *ld, size_t i)
+{
+        char where[64];
+        snprintf(where, sizeof where, "controller %s, \"LogicalDrive\"[%zu]", ctl, i);
+        struct ctl_vd *v = ctl_add(l, c->tool, ctl);
+        json_object *id = jobj(ld, "logicalDriveID", json_type_int);
+        v->level_raw = level_text(ld);
+        if (!id || !v->level_raw)
+                return fail(c, "%s has no \"logicalDriveID\" and \"raidLevel\"", where);
+        v->vd = xasprintf("%lld", (long long)json_object_get_int64(id));
+        v->level = xstrdup(ctl_level_of(v->level_raw));
+        arc_state(v, ld);
+        unsigned strip_kib = 0, full_kib = 0;
+        if (jcount(ld, "StripeSize", &strip_kib) < 0 || jcount(ld, "fullStripeSize", &full_kib) < 0)
+                return fail(c, "%s: \"StripeSize\" and \"fullStripeSize\" must be KiB counts", where);
+        v->strip_bytes = (uint64_t)strip_kib * 1024;
+        v->reported_full_stripe_bytes = (uint64_t)full_kib * 1024;
+        v->naa = ctl_naa(jstring(ld, "volumeUniqueID"));
+        json_object *chunks = jobj(ld, "Chunk", json_type_array);
+        size_t members = chunks ? json_object_array_length(chunks) : 0;
+        /* the JSON has no parity groups: RAID50/60 stay unknown */
+        if (members && members <= 4096 && v->level && !strstr(v->level, "50") && !strstr(v->level, "60")) {
+                v->drives_per_span = (unsigned)members;
+                v->spans = 1;
+        } else if (v->level && (strstr(v->level, "50") || strstr(v->level, "60")))
+                v->note = xstrdup("arcconf's JSON does not say how many parity groups: read \"GETCONFIG N LD\"");
+        ctl_vd_geometry(v);
+        return 0;
+}
+
+int ctl_parse_arcconf_json(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err)
+{
+        struct jctx c = {.tool = "arcconf"};
+        size_t n0 = l->n, at = 0;
+        /* "Controllers found: N" first, "Command completed successfully." after */
+        while (at < len && !(buf[at] == '{' && (at == 0 || buf[at - 1] == '\n')))
+                at++;
+        json_object *j = at < len ? parse_doc(&c, buf + at, len - at, true) : NULL;
+        if (at == len)
+                fail(&c, "no JSON object at the start of a line (is it \"arcconf GETCONFIGJSON %s\"?)", controller);
+        json_object *top = jobj(j, "Controller", json_type_object);
+        json_object *lds = jobj(top ? top : j, "LogicalDrive", json_type_array);
+        json_object *one = lds ? NULL : jobj(top ? top : j, "LogicalDrive", json_type_object);
+        if (j && !lds && !one && !top)
+                fail(&c, "no \"Controller\" or \"LogicalDrive\" object at the top");
+        for (size_t i = 0; lds && !c.err && i < json_object_array_length(lds); i++)
+                arc_json_ld(&c, l, controller, json_object_array_get_idx(lds, i), i);
+        if (one && !c.err)
+                arc_json_ld(&c, l, controller, one, 0);
+        json_object_put(j);
+        if (c.err) {
+                ctl_truncate(l, n0);
+                *ret_err = c.err;
+                return -EINVAL;
+        }
+        return 0;
 }

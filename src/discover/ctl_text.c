@@ -97,7 +97,7 @@ static void squash(const char *s, char *out, size_t size)
         out[o] = 0;
 }
 
-static const char *level_of(const char *raw)
+const char *ctl_level_of(const char *raw)
 {
         static const struct {
                 const char *raw, *level;
@@ -195,7 +195,7 @@ static int ssa_field(struct tctx *c, struct ssa_ld *ld, const struct tline *t)
         if (!strcmp(t->key, "Fault Tolerance")) {
                 set_str(&v->level_raw, t->value, 32);
                 free(v->level);
-                v->level = xstrdup(level_of(t->value));
+                v->level = xstrdup(ctl_level_of(t->value));
                 ld->has_level = true;
         } else if (!strcmp(t->key, "Strip Size"))
                 return strip_field(c, t->value, &v->strip_bytes);
@@ -334,7 +334,7 @@ static int arc_field(struct tctx *c, struct arc_ld *ld, const struct tline *t)
         if (!strcmp(t->key, "RAID level")) {
                 set_str(&v->level_raw, t->value, 32);
                 free(v->level);
-                v->level = xstrdup(level_of(t->value));
+                v->level = xstrdup(ctl_level_of(t->value));
                 ld->has_level = true;
         } else if (!strcmp(t->key, "Stripe-unit size"))
                 return strip_field(c, t->value, &v->strip_bytes);

@@ -133,3 +133,17 @@ storcli-call-vall-show-all.json"
 	diff -u "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
 	[ "$(jq length "$BATS_TEST_TMPDIR/a")" = 21 ]
 }
+
+@test "controller: a captured arcconf GETCONFIGJSON is read when there is no arcconf text" {
+	cp -r "$CTL/megaraid-ctl" "$BATS_TEST_TMPDIR/s"
+	d=$BATS_TEST_TMPDIR/s/storprov-controller
+	cp "$CTL/arcconf-getconfigjson-1.json" "$d/"
+	run -0 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s" --format json
+	[ "$(jq -c '[.logical_drives[] | select(.tool == "arcconf") | .level]' <<<"$output")" = \
+		'["raid6","raid10","raid60","raid1-triple"]' ]
+	# with the text too, the text alone (one account of each logical drive)
+	cp "$CTL/arcconf-c1.txt" "$d/arcconf-getconfig-1-ld.txt"
+	run -0 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s" --format json
+	[ "$(jq -c '[.logical_drives[] | select(.tool == "arcconf") | .level]' <<<"$output")" = \
+		'["raid5","raid60","raid1","raid10"]' ]
+}

@@ -2,7 +2,8 @@
  * The controller parsers (src/discover/ctl_json.c, ctl_text.c) on the
  * fixtures of tests/fixtures/controller/ (written from the tools' documented
  * formats: every level, several spans, the storcli RAID1-of-4 quirk, KB and
- * KiB, ssacli's per-parity-group full stripe, two controllers in one output,
+ * KiB, ssacli's per-parity-group full stripe, arcconf text and JSON, two
+ * controllers in one output,
  * degraded/rebuilding/offline VDs, outputs cut short or garbled), the
  * geometry of every level, and the matching to block devices. */
 #include <stdarg.h>
@@ -282,6 +283,36 @@ static void arcconf_broken(void **state)
         assert_int_equal(l.n, 0);
 }
 
+static int arcconf_json(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf_json(b, n, "1", l, e); }
+
+static void arcconf_getconfigjson(void **state)
+{
+        (void)state;
+        size_t len;
+        char *buf = fixture("arcconf-getconfigjson-1.json", &len), *err = NULL;
+        struct ctl_list l = {0};
+        assert_int_equal(ctl_parse_arcconf_json(buf, len, "1", &l, &err), 0);
+        static const struct want w[] = {
+                /* StripeSize and fullStripeSize are KiB; members are the Chunk entries */
+                {"1", "0", "raid6", 256 * KiB, 8, 1, 6, 1536 * KiB, "optimal"},
+                /* a missing member (no deviceID) still holds its place in the layout */
+                {"1", "1", "raid10", 128 * KiB, 4, 1, 2, 256 * KiB, "degraded"},
+                /* no parity-group count in the JSON: unknown, not guessed */
+                {"1", "2", "raid60", 128 * KiB, 0, 0, 0, 0, "optimal"},
+                {"1", "3", "raid1-triple", 256 * KiB, 3, 1, 1, 256 * KiB, "offline"},
+        };
+        check_all(&l, w, 4);
+        assert_string_equal(l.v[0].naa, "600508b1001c0e8d4f3a6b2c1d0e9f11");
+        assert_int_equal(l.v[2].reported_full_stripe_bytes, 512 * KiB);
+        assert_non_null(strstr(l.v[2].note, "parity groups"));
+        assert_null(l.v[3].naa);
+        assert_string_equal(l.v[3].state_raw, "state 1");
+        ctl_list_free(&l);
+        free(buf);
+        expect_error(arcconf_json, "arcconf-json-truncated.json", (const char *const[]){"arcconf output", "ends early", NULL});
+        expect_error(arcconf_json, "arcconf-c1.txt", (const char *const[]){"no JSON object", "GETCONFIGJSON 1", NULL});
+}
+
 /* ---- geometry of every level, and sizes ------------------------------------- */
 
 static void geometry_levels(void **state)
@@ -398,6 +429,7 @@ int main(void)
                 cmocka_unit_test(storcli_error_keeps_earlier), cmocka_unit_test(storcli2_kib),
                 cmocka_unit_test(ssacli_two_controllers), cmocka_unit_test(ssacli_broken),
                 cmocka_unit_test(arcconf_text), cmocka_unit_test(arcconf_broken),
+                cmocka_unit_test(arcconf_getconfigjson),
                 cmocka_unit_test(geometry_levels), cmocka_unit_test(strip_sizes),
                 cmocka_unit_test(matching),
         };
