@@ -88,7 +88,8 @@ int ctl_parse_strip(const char *s, uint64_t *ret_bytes)
         static const struct {
                 const char *unit;
                 uint64_t mul;
-        } units[] = {{"KB", 1024}, {"KiB", 1024}, {"K", 1024}, {"MB", 1 << 20}, {"MiB", 1 << 20}, {"M", 1 << 20}};
+        } units[] = {{"KB", 1024},     {"KiB", 1024},     {"K", 1024}, {"MB", 1 << 20},
+                     {"MiB", 1 << 20}, {"M", 1 << 20},    {"Bytes", 1}, {"B", 1}};
         for (size_t i = 0; i < ELEMENTSOF(units); i++)
                 if (!strcasecmp(end, units[i].unit)) {
                         *ret_bytes = v * units[i].mul;

@@ -67,8 +67,8 @@ unsigned ctl_arcconf_count(const char *buf, size_t len);
  * figure is missing or the layout is not possible. */
 void ctl_vd_geometry(struct ctl_vd *v);
 
-/* "256 KB", "256 KiB", "1 MB", "64K": bytes (KB and KiB both 1024: the tools mean
- * binary units). -EINVAL for anything else. */
+/* "256 KB", "256 KiB", "1 MB", "64K", "512 Bytes": bytes (KB and KiB both 1024:
+ * the tools mean binary units). -EINVAL for anything else. */
 int ctl_parse_strip(const char *s, uint64_t *ret_bytes);
 
 /* Sets device and matched_by of every record: by NAA against the disk's

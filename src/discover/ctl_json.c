@@ -124,7 +124,7 @@ static const char *state_name(const char *raw)
         } map[] = {
                 {"Optl", "optimal"},       {"Optimal", "optimal"},         {"Dgrd", "degraded"},
                 {"Degraded", "degraded"},  {"Pdgd", "partially-degraded"}, {"Partially Degraded", "partially-degraded"},
-                {"OfLn", "offline"},       {"Offline", "offline"},         {"Rec", "recovering"},
+                {"OfLn", "offline"},       {"Offln", "offline"},           {"Offline", "offline"},         {"Rec", "recovering"},
                 {"Recovery", "recovering"}, {"Frgn", "foreign"},           {"Foreign", "foreign"},
                 {"Failed", "failed"},      {"Rbld", "rebuilding"},         {"Rebuild", "rebuilding"},
         };

@@ -353,7 +353,8 @@ static void strip_sizes(void **state)
         static const struct {
                 const char *s;
                 uint64_t bytes;
-        } ok[] = {{"256 KB", 256 * KiB}, {"256 KiB", 256 * KiB}, {"64K", 64 * KiB}, {"1 MB", MiB}, {"1 MiB", MiB}};
+        } ok[] = {{"256 KB", 256 * KiB}, {"256 KiB", 256 * KiB}, {"64K", 64 * KiB}, {"1 MB", MiB}, {"1 MiB", MiB},
+                 {"512 Bytes", 512}};
         for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
                 uint64_t b = 0;
                 assert_int_equal(ctl_parse_strip(ok[i].s, &b), 0);
