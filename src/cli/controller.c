@@ -14,14 +14,19 @@
 
 #define CTL_TIMEOUT_S 20
 
-/* $STORPROV_CONTROLLER_TIMEOUT (seconds, 1..3600), else 20 s. */
+/* $STORPROV_CONTROLLER_TIMEOUT (seconds, 1..3600), else 20 s; 0 when it is
+ * set to something else (said why). */
 static unsigned timeout_ms(void)
 {
         const char *e = getenv("STORPROV_CONTROLLER_TIMEOUT");
         uint64_t s;
-        if (e && *e && parse_uint_range(e, 1, 3600, &s) == 0)
+        if (!e || !*e)
+                return CTL_TIMEOUT_S * 1000;
+        if (parse_uint_range(e, 1, 3600, &s) == 0)
                 return (unsigned)s * 1000;
-        return CTL_TIMEOUT_S * 1000;
+        usage_error("controller", "STORPROV_CONTROLLER_TIMEOUT='%s' is not a number of seconds from 1 to 3600; "
+                                  "unset it for the default 20", e);
+        return 0;
 }
 
 static json_object *jcount_or_null(uint64_t v) { return v ? ju64(v) : NULL; }
@@ -102,6 +107,9 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
 
 int cmd_controller(struct args *a)
 {
+        unsigned t = a->sysroot ? 0 : timeout_ms();
+        if (!a->sysroot && !t)
+                return EXIT_USAGE;
         struct sysinfo si;
         int r = load_sysinfo(a, &si);
         if (r)
@@ -110,7 +118,7 @@ int cmd_controller(struct args *a)
         if (a->sysroot)
                 ctl_collect_sysroot(&l, a->sysroot);
         else
-                ctl_collect_live(&l, timeout_ms());
+                ctl_collect_live(&l, t);
         ctl_match(&l, &si);
         if (a->format && !strcmp(a->format, "json"))
                 print_json_doc(&l, a->sysroot);

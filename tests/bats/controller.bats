@@ -117,6 +117,8 @@ arcconf GETCONFIG 2 LD"
 	run -2 "$SP" controller --format yaml
 	assert_output --partial "--format takes text or json, not 'yaml'"
 	run -2 "$SP" controller --profile x.xml
+	STORPROV_CONTROLLER_TIMEOUT=0 run -2 "$SP" controller
+	assert_output --partial "STORPROV_CONTROLLER_TIMEOUT='0' is not a number of seconds from 1 to 3600"
 }
 
 @test "controller: capture-sysroot.sh keeps the tools' outputs where --sysroot reads them" {
