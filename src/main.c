@@ -23,13 +23,14 @@ static const struct verb verbs[] = {
          (const int[]){OPT_PROFILE, OPT_SYSROOT, OPT_ROOT, OPT_SEED, OPT_FORMAT, OPT_MDADM_CONF, OPT_OS_DISKS, 0}},
         {"inventory", cmd_inventory, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
         {"select", cmd_select, (const int[]){OPT_PROFILES, OPT_SYSROOT, OPT_FORMAT, 0}},
+        {"controller", cmd_controller, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
 };
 
 int main(int argc, char **argv)
 {
         if (argc < 2)
                 return usage_error(NULL, "a verb is required (geometry, validate, plan, render, apply, verify, inventory, "
-                                         "select)");
+                                         "select, controller)");
         const char *verb = argv[1];
         if (!strcmp(verb, "--help") || !strcmp(verb, "-h") || !strcmp(verb, "help")) {
                 fputs(main_help, stdout);

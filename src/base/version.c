@@ -14,6 +14,7 @@ const struct storprov_format storprov_format_validate = {"storprov-validate", 2}
 const struct storprov_format storprov_format_verify = {"storprov-verify", 2};
 const struct storprov_format storprov_format_inventory = {"storprov-inventory", 2};
 const struct storprov_format storprov_format_select = {"storprov-select", 1};
+const struct storprov_format storprov_format_controller = {"storprov-controller", 1};
 
 void storprov_json_header(json_object *j, const struct storprov_format *f)
 {

@@ -19,7 +19,8 @@ struct storprov_format {
  * "/1" suffix, "format_version" and "storprov_version" replaced verify's and
  * inventory's "tool" and "tool_version". */
 extern const struct storprov_format storprov_format_plan, storprov_format_geometry, storprov_format_report,
-        storprov_format_validate, storprov_format_verify, storprov_format_inventory, storprov_format_select;
+        storprov_format_validate, storprov_format_verify, storprov_format_inventory, storprov_format_select,
+        storprov_format_controller;
 
 /* Adds "format", "format_version" and "storprov_version" to the object j. */
 void storprov_json_header(json_object *j, const struct storprov_format *f);

@@ -62,6 +62,8 @@ static const char *verb_help(const char *v)
                 return inventory_help;
         if (!strcmp(v, "select"))
                 return select_help;
+        if (!strcmp(v, "controller"))
+                return controller_help;
         return apply_help;
 }
 

@@ -71,7 +71,7 @@ int load_sysinfo(const struct args *a, struct sysinfo *si);
 json_object *diags_json(const struct diags *d);
 void print_json(json_object *j);
 
-/* One function per verb (geometry.c, validate.c, plan.c, apply.c, select.c). */
+/* One function per verb (geometry.c, validate.c, plan.c, apply.c, select.c, controller.c). */
 int cmd_geometry(struct args *a);
 int cmd_validate(struct args *a);
 int cmd_plan(struct args *a);
@@ -80,3 +80,4 @@ int cmd_apply(struct args *a);
 int cmd_verify(struct args *a);
 int cmd_inventory(struct args *a);
 int cmd_select(struct args *a);
+int cmd_controller(struct args *a); /* controller.c */

@@ -21,6 +21,7 @@ const char *const main_help =
         "  verify     compare the live node with the plan: ok, drift or missing per object\n"
         "  inventory  list the disks: stable ids, geometry, io hints, holders, signatures, mounts\n"
         "  select     pick the one profile of a directory whose <match> rules fit this node\n"
+        "  controller list the RAID controllers' logical drives: level, strip, full stripe, disk\n"
         "\n"
         "Run 'storprov VERB --help' for the options of a verb; see storprov(8).\n"
         "Exit status: 0 success, 1 runtime failure, 2 bad input or usage, 3 drift (verify).\n";
@@ -155,3 +156,17 @@ const char *const apply_help =
         "  --os-disks LIST the OS disks, in any spelling: never selected, never written; the\n"
         "                  include's ignoredisk --only-use= and clearpart name them\n";
 
+
+const char *const controller_help =
+        "Usage: storprov controller [--sysroot DIR] [--format text|json]\n"
+        "\n"
+        "Lists every logical drive the RAID controllers report: tool, controller, VD, RAID\n"
+        "level, strip, drives per span, spans, data disks, full stripe, state, and the block\n"
+        "device it is (matched by WWN, else by the OS name the tool prints; never guessed).\n"
+        "Runs each of storcli64/storcli, perccli64/perccli, storcli2, perccli2, ssacli and\n"
+        "arcconf found in PATH (absent ones are skipped; each is killed after\n"
+        "$STORPROV_CONTROLLER_TIMEOUT seconds, default 20).\n"
+        "  --sysroot DIR   read the captured outputs under DIR/storprov-controller/ instead\n"
+        "                  (see storprov(8) for the file names) and DIR's disks\n"
+        "  --format F      text (default) or json\n"
+        "Exit status: 0, or 1 when a tool or capture failed (what was read is still listed).\n";

@@ -6,6 +6,7 @@ extern const char *const main_help;
 extern const char *const verify_help;
 extern const char *const inventory_help;
 extern const char *const select_help;
+extern const char *const controller_help;
 extern const char *const geometry_help;
 extern const char *const validate_help;
 extern const char *const plan_help;

@@ -26,3 +26,10 @@ int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd);
 /* Waits for a child spawn_argv* started: its exit status, 128+signal, or -errno. */
 int wait_argv(pid_t pid);
 
+
+/* As run_argv with ret_out, but the child (and what it started: it runs in
+ * its own process group) is killed after timeout_ms, and its stdout is
+ * capped at max_out bytes. Returns the exit status as run_argv does,
+ * -ETIME after the timeout, -EFBIG past the cap; *ret_out (NUL-terminated,
+ * *ret_len bytes, which may hold NULs) only on >= 0. */
+int run_argv_timeout(char *const *argv, unsigned timeout_ms, size_t max_out, char **ret_out, size_t *ret_len);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Every JSON output (plan, apply --dry-run, apply --report, geometry, validate,
-# verify, inventory, select) carries one header, first: format, format_version,
+# verify, inventory, select, controller) carries one header, first: format, format_version,
 # storprov_version; and validates against its JSON Schema in doc/schema/
 # (python3-jsonschema, draft 2020-12, the schema itself checked first).
 load test_helper
@@ -35,7 +35,7 @@ valid() {
 		assert_output --partial "'format' is a required property"
 		n=$((n + 1))
 	done
-	[ "$n" = 7 ]
+	[ "$n" = 8 ]
 }
 
 @test "json: plan of every shipped profile, geometry, validate (valid, invalid, offline)" {
@@ -132,4 +132,22 @@ valid() {
 	assert_output "$FIX/fleet/grid-3ware-raid5.xml"
 	run -2 "$SP" select --profiles "$FIX/fleet" --format yaml
 	assert_output --partial "--format takes text or json, not 'yaml'"
+}
+
+@test "json: controller (captured storcli and ssacli outputs; a capture that fails)" {
+	c=$FIX/controller/megaraid-ctl
+	"$SP" controller --sysroot "$c" --format json >"$BATS_TEST_TMPDIR/ctl.json"
+	valid storprov-controller "$BATS_TEST_TMPDIR/ctl.json"
+	[ "$(jq '.logical_drives | length' "$BATS_TEST_TMPDIR/ctl.json")" = 13 ]
+	# with an error: the document is still one, errors listed
+	cp -r "$c" "$BATS_TEST_TMPDIR/bad"
+	cp "$FIX/controller/arcconf-truncated.txt" "$BATS_TEST_TMPDIR/bad/storprov-controller/arcconf-getconfig-1-ld.txt"
+	run -1 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/bad" --format json
+	echo "$output" >"$BATS_TEST_TMPDIR/ctl2.json"
+	valid storprov-controller "$BATS_TEST_TMPDIR/ctl2.json"
+	[ "$(jq '.errors | length' "$BATS_TEST_TMPDIR/ctl2.json")" = 1 ]
+	# the schema can fail: a record without its device
+	jq 'del(.logical_drives[0].device)' "$BATS_TEST_TMPDIR/ctl.json" >"$BATS_TEST_TMPDIR/ctl3.json"
+	run -1 "$V" "$TOP/doc/schema/storprov-controller.schema.json" "$BATS_TEST_TMPDIR/ctl3.json"
+	assert_output --partial "'device' is a required property"
 }

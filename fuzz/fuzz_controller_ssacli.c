@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The ssacli "ctrl all show config detail" reader (src/discover/ctl_text.c) on
+ * any bytes; the invariants are in fuzz_controller.h. */
+#include "fuzz_controller.h"
+
+static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_ssacli(b, n, l, e); }
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+        (void)argc;
+        (void)argv;
+        fuzz_load_sysroots();
+        return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        ctl_fuzz_one(ssacli, data, size, &fuzz_si[4]);
+        return 0;
+}

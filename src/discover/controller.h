@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The RAID controller's own account of its logical drives (VDs, LDs): what
+ * storcli/perccli, storcli2/perccli2, ssacli and arcconf print, read into one
+ * record per logical drive, and the block device each one is.
+ *
+ * The parsers are pure: bytes in, records or one error out (which line or
+ * field, what was expected). Nothing is guessed: a VD whose strip size or
+ * drive count is not printed keeps 0 there, and its geometry is unknown
+ * (note says why). ctl_collect_* run the tools or read a captured sysroot. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "discover/discover.h"
+
+/* One logical drive as its controller reports it. Strings may be NULL (not
+ * printed); numbers are 0 when not known. */
+struct ctl_vd {
+        char *tool;               /* "storcli", "perccli", "storcli2", "perccli2", "ssacli", "arcconf" */
+        char *controller;         /* the tool's controller id: "0" (/c0), "slot=0" (ssacli), "1" (arcconf) */
+        char *vd;                 /* the tool's VD/LD id: "0" (/c0/v0), "1" (ssacli logicaldrive 1) */
+        char *level;              /* "raid0" "raid1" "raid5" "raid6" "raid00" "raid10" "raid50" "raid60"
+                                   * "raid1-triple" "raid10-triple"; NULL: not one storprov knows */
+        char *level_raw;          /* as printed ("RAID1", "1+0", "5") */
+        uint64_t strip_bytes;     /* per-disk strip (chunk) */
+        unsigned drives_per_span; /* member drives of one span (parity group, leg) */
+        unsigned spans;           /* spans (RAID50/60 parity groups, RAID10 mirror pairs as storcli counts them) */
+        unsigned data_disks;      /* data-bearing drives of one full stripe, see ctl_vd_geometry() */
+        uint64_t full_stripe_bytes;          /* strip_bytes × data_disks */
+        uint64_t reported_full_stripe_bytes; /* the tool's own "Full Stripe Size" (ssacli: one parity group) */
+        char *state;              /* "optimal" "degraded" "partially-degraded" "rebuilding" "offline"
+                                   * "failed" "foreign" "recovering" "other" */
+        char *state_raw;          /* as printed ("Optl", "Interim Recovery Mode") */
+        char *os_name;            /* the tool's OS name ("/dev/sdb"), NULL if not printed */
+        char *naa;                /* the VD's NAA / unique id, lower-case hex without prefix */
+        char *device;             /* the kernel name it matched ("sdb"), NULL: not matched */
+        char *matched_by;         /* "wwn" or "os-name" */
+        char *note;               /* why geometry or device is unknown, or a warning; NULL */
+};
+
+struct ctl_list {
+        struct ctl_vd *v;
+        size_t n;
+        char **errors;            /* one sentence per tool or file that failed (NULL-terminated) */
+};
+
+/* The parsers: buf holds len bytes of the tool's output (any bytes). Each
+ * appends to l and returns 0, or returns -EINVAL with *ret_err set to a
+ * sentence (what, where, what was expected); l is then left as it was.
+ * tool names the records ("storcli" or "perccli" for the same format). */
+int ctl_parse_storcli(const char *buf, size_t len, const char *tool, struct ctl_list *l, char **ret_err);
+int ctl_parse_storcli2(const char *buf, size_t len, const char *tool, struct ctl_list *l, char **ret_err);
+int ctl_parse_ssacli(const char *buf, size_t len, struct ctl_list *l, char **ret_err);
+/* controller: the arcconf controller number the output is for ("1"). */
+int ctl_parse_arcconf(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err);
+/* arcconf GETCONFIGJSON N (or N LD): the JSON line between arcconf's text lines.
+ * The JSON has no parity-group count: a RAID50/60 keeps an unknown geometry. */
+int ctl_parse_arcconf_json(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err);
+/* "Controllers found: N" at the top of an arcconf output: N, or 0. */
+unsigned ctl_arcconf_count(const char *buf, size_t len);
+
+/* Fills data_disks and full_stripe_bytes from level, drives_per_span, spans
+ * and strip_bytes (RAID1: one data leg; RAID10: drives/2 per span; RAID50/60:
+ * (drives-1)/(drives-2) per span × spans). Leaves them 0 and sets note when a
+ * figure is missing or the layout is not possible. */
+void ctl_vd_geometry(struct ctl_vd *v);
+
+/* "256 KB", "256 KiB", "1 MB", "64K", "512 Bytes": bytes (KB and KiB both 1024:
+ * the tools mean binary units). -EINVAL for anything else. */
+int ctl_parse_strip(const char *s, uint64_t *ret_bytes);
+
+/* Sets device and matched_by of every record: by NAA against the disk's
+ * WWID/WWN (the whole identifier, never a prefix), else by the OS name the
+ * tool printed. Never by guess: no match, or two that disagree, leave device
+ * NULL and say so in note. */
+void ctl_match(struct ctl_list *l, const struct sysinfo *si);
+/* The record whose device is name ("sdb"), NULL if none: for the planner. */
+const struct ctl_vd *ctl_vd_for_device(const struct ctl_list *l, const char *name);
+
+/* Every supported tool found in PATH, run by argv with timeout_ms each
+ * (absent ones skipped, failing ones in l->errors). */
+void ctl_collect_live(struct ctl_list *l, unsigned timeout_ms);
+/* The captured outputs under SYSROOT/storprov-controller/ (CTL_CAPTURE_DIR;
+ * the file names are CTL_CAPTURE_FILES, see storprov(8)). */
+#define CTL_CAPTURE_DIR "storprov-controller"
+void ctl_collect_sysroot(struct ctl_list *l, const char *sysroot);
+
+void ctl_list_free(struct ctl_list *l);

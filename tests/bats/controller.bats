@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# storprov controller: the RAID controllers' logical drives as their own tools
+# report them. From a captured sysroot (tests/fixtures/controller/megaraid-ctl,
+# see its spec) and, for the live path, through the fake tools of
+# tests/fixtures/controller/fakebin put first in PATH: found and run by argv,
+# absent ones skipped, a hung one killed at the timeout, a failing one named.
+load test_helper
+
+CTL=$FIX/controller
+
+setup() {
+	export FAKE_CTL_LOG="$BATS_TEST_TMPDIR/ctl.log"
+	: >"$FAKE_CTL_LOG"
+	BIN=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$BIN"
+}
+
+# tools NAME...: only these fake tools in PATH (with what they need to run)
+tools() {
+	local n
+	for n in "$@"; do ln -sf "$CTL/fakebin/fakectl" "$BIN/$n"; done
+	export PATH="$BIN:/usr/bin:/bin"
+}
+
+@test "controller: the captured sysroot as a table (storcli's two controllers, ssacli's two)" {
+	run -0 --separate-stderr "$SP" controller --sysroot "$CTL/megaraid-ctl"
+	[ -z "$stderr" ]
+	echo "$output" >"$BATS_TEST_TMPDIR/ctl.txt"
+	golden controller/megaraid-ctl.txt "$BATS_TEST_TMPDIR/ctl.txt"
+}
+
+@test "controller: matched to block devices by the whole WWN, by the tool's name, never by guess" {
+	"$SP" controller --sysroot "$CTL/megaraid-ctl" --format json >"$BATS_TEST_TMPDIR/c.json"
+	q() { jq -r --arg t "$1" --arg c "$2" --arg v "$3" \
+		'.logical_drives[] | select(.tool == $t and .controller == $c and .vd == $v) | '"$4" "$BATS_TEST_TMPDIR/c.json"; }
+	# sdb's device/wwid is naa.<c0/v0's SCSI NAA Id>
+	[ "$(q storcli 0 0 '"\(.device) \(.matched_by) \(.full_stripe_bytes)"')" = "sdb wwn 2097152" ]
+	# sde carries the first 64 bits of c0/v3's NAA only: not that VD
+	[ "$(q storcli 0 3 .device)" = null ]
+	[[ $(q storcli 0 3 .note) == *"no disk has WWN 600605b00a5e2f60261c6b0c1b2f6d04"* ]]
+	# c1/v1 prints no NAA: its OS Drive Name is all there is
+	[ "$(q storcli 1 1 '"\(.device) \(.matched_by)"')" = "sdg os-name" ]
+	# c1/v2 names /dev/sdh, but sdh's WWN is another NAA
+	[ "$(q storcli 1 2 .device)" = null ]
+	[[ $(q storcli 1 2 .note) == *"/dev/sdh, whose WWN 600605b00b6f3a70271d7c1d2c3e7e09 is not the VD's NAA"* ]]
+	[ "$(q ssacli slot=0 2 '"\(.device) \(.matched_by)"')" = "sdj wwn" ]
+	[ "$(q ssacli slot=0 1 .device)" = null ]
+	# every matched device is a disk of the sysroot, each at most once
+	[ "$(jq -r '[.logical_drives[].device | select(. != null)] | sort | join(" ")' "$BATS_TEST_TMPDIR/c.json")" = \
+		"sdb sdc sdd sdf sdg sdi sdj sdk" ]
+}
+
+@test "controller: a garbled capture is an error naming the file and line, the rest still listed" {
+	cp -r "$CTL/megaraid-ctl" "$BATS_TEST_TMPDIR/s"
+	cp "$CTL/ssacli-garbled-strip.txt" "$BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt"
+	run -1 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s"
+	[[ $stderr == *"storprov controller: $BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt: ssacli output line 83: \"sixty-four\" is not a size"* ]]
+	[ "$(grep -c '^storcli ' <<<"$output")" = 8 ]
+	[ "$(grep -c '^ssacli ' <<<"$output" || true)" = 0 ]
+	# no capture at all: nothing to list, and no error
+	run -0 "$SP" controller --sysroot "$SYSROOT/grid-3ware"
+	assert_output "no logical drive in the captured outputs under $SYSROOT/grid-3ware/storprov-controller"
+}
+
+@test "controller: live, the tools found in PATH run by argv (absent ones skipped silently)" {
+	tools storcli64 storcli arcconf
+	FAKE_CTL_ARCCONF_COUNT=2 run -0 --separate-stderr "$SP" controller --format json
+	[ -z "$stderr" ]
+	# storcli64 before storcli: one of the two; arcconf once per controller it counts
+	run cat "$FAKE_CTL_LOG"
+	assert_output "storcli64 /call/vall show all J
+arcconf GETCONFIG 1 LD
+arcconf GETCONFIG 2 LD"
+}
+
+@test "controller: live, the records of the tools that answered" {
+	tools storcli64 ssacli
+	run -0 --separate-stderr "$SP" controller --format json
+	echo "$output" >"$BATS_TEST_TMPDIR/live.json"
+	[ "$(jq -r '[.logical_drives[].tool] | unique | join(" ")' "$BATS_TEST_TMPDIR/live.json")" = "ssacli storcli" ]
+	[ "$(jq '.logical_drives | length' "$BATS_TEST_TMPDIR/live.json")" = 13 ]
+	[ "$(jq .sysroot "$BATS_TEST_TMPDIR/live.json")" = null ]
+}
+
+@test "controller: a tool that hangs is killed at the timeout, with what it was" {
+	tools storcli64 ssacli
+	export FAKE_CTL_MODE_storcli64=hang FAKE_CTL_PIDFILE=$BATS_TEST_TMPDIR/sleep.pid STORPROV_CONTROLLER_TIMEOUT=2
+	start=$SECONDS
+	run -1 --separate-stderr "$SP" controller
+	[ $((SECONDS - start)) -lt 10 ]
+	[[ $stderr == *"storprov controller: $BIN/storcli64 /call/vall show all J did not finish in 2 s and was killed"* ]]
+	# the other tool still answered
+	[ "$(grep -c '^ssacli ' <<<"$output")" = 5 ]
+	# what the tool started went with it (its own process group); killed, it
+	# may stay a zombie when PID 1 does not reap (a container)
+	[ -s "$BATS_TEST_TMPDIR/sleep.pid" ] || skip "the fake tool did not start its child within 2 s (a loaded machine)"
+	pid=$(cat "$BATS_TEST_TMPDIR/sleep.pid")
+	sleep 0.2
+	if kill -0 "$pid" 2>/dev/null && ! grep -q '^State:.*zombie' "/proc/$pid/status"; then
+		echo "the tool's child $pid outlived it"
+		kill "$pid"
+		return 1
+	fi
+}
+
+@test "controller: a tool that exits non-zero is named with its status; exit 1" {
+	tools ssacli arcconf
+	FAKE_CTL_MODE_ssacli=fail run -1 --separate-stderr "$SP" controller
+	[[ $stderr == *"ssacli: cannot talk to the controller"* ]]
+	[[ $stderr == *"storprov controller: $BIN/ssacli ctrl all show config detail exited with status 3: run it by hand to see why"* ]]
+	[ "$(grep -c '^arcconf ' <<<"$output")" = 4 ]
+}
+
+@test "controller: --help, and only text or json" {
+	run -0 "$SP" controller --help
+	assert_output --partial "Usage: storprov controller [--sysroot DIR] [--format text|json]"
+	run -2 "$SP" controller --format yaml
+	assert_output --partial "--format takes text or json, not 'yaml'"
+	run -2 "$SP" controller --profile x.xml
+	STORPROV_CONTROLLER_TIMEOUT=0 run -2 "$SP" controller
+	assert_output --partial "STORPROV_CONTROLLER_TIMEOUT='0' is not a number of seconds from 1 to 3600"
+}
+
+@test "controller: capture-sysroot.sh keeps the tools' outputs where --sysroot reads them" {
+	tools storcli64 ssacli arcconf
+	FAKE_CTL_ARCCONF_COUNT=2 run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap"
+	assert_output --partial "4 RAID controller outputs into $BATS_TEST_TMPDIR/cap/storprov-controller"
+	run -0 ls "$BATS_TEST_TMPDIR/cap/storprov-controller"
+	assert_output "arcconf-getconfig-1-ld.txt
+arcconf-getconfig-2-ld.txt
+ssacli-ctrl-all-show-config-detail.txt
+storcli-call-vall-show-all.json"
+	"$SP" controller --sysroot "$BATS_TEST_TMPDIR/cap" --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/a"
+	FAKE_CTL_ARCCONF_COUNT=2 "$SP" controller --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/b"
+	diff -u "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[ "$(jq length "$BATS_TEST_TMPDIR/a")" = 21 ]
+}
+
+@test "controller: a captured arcconf GETCONFIGJSON is read when there is no arcconf text" {
+	cp -r "$CTL/megaraid-ctl" "$BATS_TEST_TMPDIR/s"
+	d=$BATS_TEST_TMPDIR/s/storprov-controller
+	cp "$CTL/arcconf-getconfigjson-1.json" "$d/"
+	run -0 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s" --format json
+	[ "$(jq -c '[.logical_drives[] | select(.tool == "arcconf") | .level]' <<<"$output")" = \
+		'["raid6","raid10","raid60","raid1-triple"]' ]
+	# with the text too, the text alone (one account of each logical drive)
+	cp "$CTL/arcconf-c1.txt" "$d/arcconf-getconfig-1-ld.txt"
+	run -0 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s" --format json
+	[ "$(jq -c '[.logical_drives[] | select(.tool == "arcconf") | .level]' <<<"$output")" = \
+		'["raid5","raid60","raid1","raid10"]' ]
+}
