@@ -5,8 +5,33 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "discover/controller.h"
 #include "input/offline.h"
 #include "render/files.h"
+
+/* The RAID controllers' logical drives, when a <hwraid> needs them:
+ * from="controller" takes each disk's geometry from its VD, and a stated one
+ * is checked against it. Read from the captured outputs under --sysroot,
+ * else from the vendor tools found in PATH (none: nothing to check). */
+static void load_controllers(const struct args *a, const struct profile *p, struct sysinfo *si)
+{
+        bool want = false;
+        for (size_t i = 0; i < p->n_disks; i++)
+                want = want || p->disks[i].hwraid.line;
+        if (!want || a->offline)
+                return;
+        si->controllers = xcalloc(1, sizeof(*si->controllers));
+        if (a->sysroot)
+                ctl_collect_sysroot(si->controllers, a->sysroot);
+        else {
+                unsigned t = controller_timeout_ms();
+                ctl_collect_live(si->controllers, t ? t : 20 * 1000);
+        }
+        ctl_match(si->controllers, si);
+        for (size_t i = 0; si->controllers->errors && si->controllers->errors[i]; i++)
+                fprintf(stderr, "storprov: warning: the RAID controller could not be read: %s\n",
+                        si->controllers->errors[i]);
+}
 
 /* Loads the profile, the machine (or, with --offline, made-up disks) and
  * builds the plan. Diagnostics are printed on stderr, or, with keep, moved
@@ -43,6 +68,7 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                 profile_free(p);
                 return a->sysroot || a->offline ? EXIT_USAGE : EXIT_RUNTIME;
         }
+        load_controllers(a, p, si);
         struct plan_options o = {
                 .sysroot = a->offline ? "(offline)" : sysroot,
                 .os_disks = a->os_disks,

@@ -16,7 +16,7 @@
 
 /* $STORPROV_CONTROLLER_TIMEOUT (seconds, 1..3600), else 20 s; 0 when it is
  * set to something else (said why). */
-static unsigned timeout_ms(void)
+unsigned controller_timeout_ms(void)
 {
         const char *e = getenv("STORPROV_CONTROLLER_TIMEOUT");
         uint64_t s;
@@ -107,7 +107,7 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
 
 int cmd_controller(struct args *a)
 {
-        unsigned t = a->sysroot ? 0 : timeout_ms();
+        unsigned t = a->sysroot ? 0 : controller_timeout_ms();
         if (!a->sysroot && !t)
                 return EXIT_USAGE;
         struct sysinfo si;

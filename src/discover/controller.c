@@ -200,7 +200,12 @@ static const struct blockdev *by_os_name(const struct sysinfo *si, const char *o
 {
         if (!os_name || !startswith(os_name, "/dev/") || strchr(os_name + 5, '/'))
                 return NULL;
-        return sysinfo_find(si, os_name + 5);
+        /* a plain search, not sysinfo_find: discover.c frees the controllers with the sysinfo, so this file
+         * calls nothing there (no call circle between the two) */
+        for (size_t i = 0; i < si->n_devs; i++)
+                if (!strcmp(si->devs[i].name, os_name + 5))
+                        return &si->devs[i];
+        return NULL;
 }
 
 /* A disk named by the tool but carrying another NAA (not even the 64-bit

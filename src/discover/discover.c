@@ -4,6 +4,7 @@
  * a missing or unreadable attribute leaves its field at the documented
  * default, and only an unreadable SYSROOT/sys/block is an error. */
 #include "discover/discover.h"
+#include "discover/controller.h"
 #include "discover/devlinks.h"
 #include "discover/devnames.h"
 #include "base/strmap.h"
@@ -754,6 +755,10 @@ void sysinfo_free(struct sysinfo *s)
         free(s->sysroot);
         strv_free(s->system_errors);
         sys_mounts_free(s);
+        if (s->controllers) {
+                ctl_list_free(s->controllers);
+                free(s->controllers);
+        }
         *s = (struct sysinfo){0};
 }
 

@@ -97,6 +97,9 @@ struct sysinfo {
         char **system_errors;
         struct sys_mount *mounts; /* every mount from a known device, in mountinfo's order */
         size_t n_mounts;
+        /* the RAID controllers' logical drives (discover/controller.h), read when a profile's <hwraid> needs
+         * them; NULL: not read. Freed with the sysinfo. */
+        struct ctl_list *controllers;
 };
 
 /* Reads SYSROOT/sys/block/ (every entry except loop devices that have no backing file,

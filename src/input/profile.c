@@ -216,8 +216,10 @@ static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
                 } else if (is_elem(c, "hwraid")) {
                         struct p_hwraid *h = &g->hwraid;
                         h->line = line_of(c);
+                        _cleanup_free_ char *from = attr(c, "from");
+                        h->from_controller = streq_ptr(from, "controller");
                         _cleanup_free_ char *lv = attr(c, "level");
-                        if (raid_level_parse(lv, &h->level) < 0)
+                        if (!h->from_controller && raid_level_parse(lv, &h->level) < 0)
                                 bad_value(l, c, "level", lv, "raid-level");
                         h->members = (unsigned)uint_attr(l, c, "members", 0);
                         h->legs = (unsigned)uint_attr(l, c, "legs", 0);

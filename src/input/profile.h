@@ -24,6 +24,7 @@ struct p_match {
 
 struct p_hwraid {
         int line;                 /* 0: not declared */
+        bool from_controller;     /* from="controller": the controller's VD says, not the fields below */
         enum raid_level level;
         unsigned members, legs;
         uint64_t chunk_bytes;

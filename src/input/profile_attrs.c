@@ -60,6 +60,7 @@ static const struct attr_rule attr_rules[] = {
         {"match", "max-size", A_SIZE, 0, UINT64_MAX, NULL},
         {"match", "rotational", A_BOOL, 0, 0, NULL},
         {"hwraid", "level", A_ENUM, 0, 0, "0 1 5 6 10 50 60"},
+        {"hwraid", "from", A_ENUM, 0, 0, "controller"},
         {"hwraid", "members", A_COUNT, 1, 1024, NULL},
         {"hwraid", "legs", A_COUNT, 1, 1024, NULL},
         {"hwraid", "chunk", A_SIZE, K4, GiB, NULL},

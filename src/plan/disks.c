@@ -168,6 +168,10 @@ static enum val_source group_geometry(struct ctx *c, const struct p_disks *g, co
 {
         enum val_source src = SRC_NONE;
         char *why = NULL;
+        if (g->hwraid.line && g->hwraid.from_controller) {
+                *ret_why = NULL;
+                return SRC_CONTROLLER; /* per disk: disk_geometry */
+        }
         if (g->hwraid.line) {
                 struct raid_desc rd = {.level = g->hwraid.level, .members = g->hwraid.members,
                                        .chunk_bytes = g->hwraid.level == RAID_1 ? 0 : g->hwraid.chunk_bytes,
@@ -208,10 +212,13 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
         char *distrust = NULL;
         bool trusted = topology_trusted(b, &distrust);
         char a1[32], a2[32], a3[32], a4[32];
-        if (src == SRC_PROFILE) {
+        if (src == SRC_CONTROLLER) {
+                controller_geometry(c, g, what, o);
+        } else if (src == SRC_PROFILE) {
                 o->geom = geom;
                 o->geom_src = SRC_PROFILE;
                 o->geom_why = xstrdup(why);
+                controller_check(c, g, what, o);
                 if (trusted && geom.su_bytes &&
                     (b->io_min_bytes != geom.su_bytes || b->io_opt_bytes != geom.full_stripe_bytes)) {
                         if (!profile_allows(c->p, "topology-mismatch"))

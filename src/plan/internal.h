@@ -90,3 +90,9 @@ void check_sysctls(struct ctx *c);
 void check_unused(struct ctx *c);
 void assign_identities(struct ctx *c);
 void build_steps(struct ctx *c);
+
+/* ctlgeom.c: <hwraid from="controller"/>: disk o's geometry from the
+ * controller's VD behind it (refused when none is, or it says too little);
+ * and a stated <hwraid> checked against that VD (controller-mismatch). */
+void controller_geometry(struct ctx *c, const struct p_disks *g, const char *what, struct pl_obj *o);
+void controller_check(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o);

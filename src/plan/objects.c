@@ -8,7 +8,7 @@
 
 static const char *const source_names[] = {
         [SRC_NONE] = "none", [SRC_PROFILE] = "profile", [SRC_DERIVED] = "derived",
-        [SRC_DETECTED] = "detected", [SRC_DEFAULT] = "default",
+        [SRC_DETECTED] = "detected", [SRC_DEFAULT] = "default", [SRC_CONTROLLER] = "controller",
 };
 const char *val_source_name(enum val_source s) { return source_names[s]; }
 

@@ -19,7 +19,7 @@
 #include "base/util.h"
 
 /* Where a value came from. */
-enum val_source { SRC_NONE, SRC_PROFILE, SRC_DERIVED, SRC_DETECTED, SRC_DEFAULT };
+enum val_source { SRC_NONE, SRC_PROFILE, SRC_DERIVED, SRC_DETECTED, SRC_DEFAULT, SRC_CONTROLLER };
 const char *val_source_name(enum val_source s);
 
 enum obj_kind { OBJ_DISK, OBJ_PART, OBJ_MD, OBJ_VG, OBJ_LV, OBJ_FS, _OBJ_KIND_MAX };

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The RAID controller's word on a disk's geometry: <hwraid from="controller"/>
+ * takes it from the VD behind the disk (discover/controller.h), and a stated
+ * <hwraid> that disagrees with that VD is refused before anything is
+ * written, naming both figures and the VD (seed 000's admin typed a strip
+ * the controller did not have). */
+#include "plan/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discover/controller.h"
+
+static bool level_has_parity(const char *level)
+{
+        return level && (!strcmp(level, "raid5") || !strcmp(level, "raid6") || !strcmp(level, "raid50") ||
+                         !strcmp(level, "raid60"));
+}
+
+static bool level_is_mirror(const char *level)
+{
+        return level && (!strcmp(level, "raid1") || !strcmp(level, "raid1-triple"));
+}
+
+/* "storcli /c0/v1" style: the tool, its controller and VD, for messages. */
+static char *vd_name(const struct ctl_vd *v)
+{
+        return xasprintf("%s controller %s VD %s", v->tool ? v->tool : "?", v->controller ? v->controller : "?",
+                         v->vd ? v->vd : "?");
+}
+
+/* "raid6, 10 drives x 256k strip (8 data disks), full stripe 2m" */
+static char *vd_figures(const struct ctl_vd *v)
+{
+        char a[32], b[32], sp[32] = "";
+        unsigned drives = v->drives_per_span * (v->spans ? v->spans : 1);
+        if (level_is_mirror(v->level))
+                return xasprintf("%s, %u drives (mirrors: no stripe)", v->level, drives);
+        if (v->spans > 1)
+                snprintf(sp, sizeof sp, " in %u spans", v->spans);
+        return xasprintf("%s, %u drives%s x %s strip (%u data disks), full stripe %s", v->level ? v->level : "?",
+                         drives, sp, fmt_size_exact(v->strip_bytes, a), v->data_disks,
+                         fmt_size_exact(v->full_stripe_bytes, b));
+}
+
+static const struct ctl_vd *vd_of(const struct ctx *c, const struct pl_obj *o)
+{
+        if (!c->si->controllers || !o->disk.bd)
+                return NULL;
+        return ctl_vd_for_device(c->si->controllers, o->disk.bd->name);
+}
+
+void controller_geometry(struct ctx *c, const struct p_disks *g, const char *what, struct pl_obj *o)
+{
+        const struct blockdev *b = o->disk.bd;
+        if (!c->si->controllers) {
+                /* validate --offline: the controller is the machine's */
+                o->geom_src = SRC_CONTROLLER;
+                o->geom_why = xstrdup("the controller's VD (not read without the machine)");
+                return;
+        }
+        const struct ctl_vd *v = vd_of(c, o);
+        if (!v) {
+                err(c, g->hwraid.line, what, "hwraid-controller",
+                    "%s: <hwraid from=\"controller\"/>, but no RAID controller VD found is this disk ('storprov "
+                    "controller' lists the VDs found and how each matched); declare its level, members and chunk",
+                    b->name);
+                return;
+        }
+        _cleanup_free_ char *name = vd_name(v);
+        if (!v->level || (!level_is_mirror(v->level) && (!v->strip_bytes || !v->data_disks || !v->full_stripe_bytes))) {
+                err(c, g->hwraid.line, what, "hwraid-controller",
+                    "%s: %s reports no usable geometry (%s%s%s); declare its level, members and chunk", b->name, name,
+                    v->level_raw ? v->level_raw : "level unknown", v->note ? ": " : "", v->note ? v->note : "");
+                return;
+        }
+        _cleanup_free_ char *fig = vd_figures(v);
+        if (level_is_mirror(v->level))
+                o->geom = (struct stripe_geom){0};
+        else
+                o->geom = (struct stripe_geom){.su_bytes = v->strip_bytes,
+                                               .sw = v->data_disks,
+                                               .full_stripe_bytes = v->full_stripe_bytes,
+                                               .parity = level_has_parity(v->level)};
+        o->geom_src = SRC_CONTROLLER;
+        o->geom_why = xasprintf("%s: %s, %s (matched by %s)", name, fig, v->state ? v->state : "state unknown",
+                                v->matched_by ? v->matched_by : "?");
+        if (v->state && strcmp(v->state, "optimal"))
+                warn(c, g->hwraid.line, what, "controller-vd-state", "%s: %s is %s (%s): the geometry holds, the "
+                     "array's health is the controller's to fix", b->name, name, v->state,
+                     v->state_raw ? v->state_raw : v->state);
+}
+
+void controller_check(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o)
+{
+        const struct ctl_vd *v = vd_of(c, o);
+        if (!v || !v->level || (!level_is_mirror(v->level) && !v->full_stripe_bytes))
+                return; /* nothing the controller says to check against */
+        const struct stripe_geom *s = &o->geom;
+        bool mirror = level_is_mirror(v->level);
+        bool same = mirror ? !s->su_bytes
+                           : s->su_bytes == v->strip_bytes && s->full_stripe_bytes == v->full_stripe_bytes &&
+                                     s->parity == level_has_parity(v->level);
+        if (same)
+                return;
+        char a[32], b[32];
+        _cleanup_free_ char *name = vd_name(v), *fig = vd_figures(v);
+        err(c, g->hwraid.line, what, "controller-mismatch",
+            "%s: the profile says %s (su %s, full stripe %s%s) but %s reports %s%s; storprov does not lay out a "
+            "disk on figures its controller contradicts: correct the <hwraid>, or write <hwraid from=\"controller\"/>",
+            o->disk.bd->name, o->geom_why ? o->geom_why : "a stripe", fmt_size_exact(s->su_bytes, a),
+            fmt_size_exact(s->full_stripe_bytes, b), s->parity ? ", parity" : "", name, fig,
+            level_has_parity(v->level) ? " (parity)" : "");
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# Issue 30, item 2: <hwraid from="controller"/> takes each disk's geometry
+# from the RAID controller's VD behind it; a stated <hwraid> that the
+# controller contradicts is refused before anything is written.
+# The node: tests/fixtures/controller/megaraid-ctl (storcli and ssacli
+# captures under storprov-controller/, see its README).
+load test_helper
+
+setup() {
+	S=$TOP/tests/fixtures/controller/megaraid-ctl
+	P=$FIX/profiles/controller
+}
+
+@test "controller: from=\"controller\" plans the VD's geometry and says where it came from" {
+	run -0 --separate-stderr "$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json
+	run -0 jq -c '.objects[] | select(.kind=="disk") | .geometry | [.su_bytes, .sw, .full_stripe_bytes, .parity, .source]' <<<"$output"
+	assert_output '[262144,8,2097152,true,"controller"]'
+	run -0 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1
+	assert_output --partial "[controller: storcli controller 0 VD 0: raid6, 10 drives x 256k strip (8 data disks), full stripe 2m, optimal (matched by wwn)]"
+	assert_output --partial "-d su=256k,sw=8 -l version=2,su=256k /dev/sdb"
+	# the same plan as the declaration that matches the VD, only the source differs
+	shape='[.steps[].argv[] | select(test("^(su=|version=|agsize=)"))], [.objects[] | .mount_options?]'
+	a=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")
+	b=$("$SP" plan --profile "$P/stated-right.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	grep -q 'su=256k,sw=8' <<<"$a"
+}
+
+@test "controller: a stated <hwraid> the controller contradicts is refused with both figures and the VD; one that agrees plans" {
+	run -2 "$SP" plan --profile "$P/stated-wrong.xml" --sysroot "$S" --seed 1
+	assert_output --partial "stated-wrong.xml:5: error:"
+	assert_output --partial "sdb: the profile says hwraid raid5, 10 x 64k"
+	assert_output --partial "su 64k, full stripe 576k"
+	assert_output --partial "storcli controller 0 VD 0 reports raid6, 10 drives x 256k strip (8 data disks), full stripe 2m"
+	assert_output --partial "[controller-mismatch]"
+	assert_output --partial "nothing was touched"
+	run -0 "$SP" plan --profile "$P/stated-right.xml" --sysroot "$S" --seed 1
+	refute_output --partial "controller-mismatch"
+}
+
+@test "controller: no VD matched to the disk (never by guess), or no controller output at all, is refused by name" {
+	run -2 "$SP" plan --profile "$P/no-vd.xml" --sysroot "$S" --seed 1
+	assert_output --partial "sde: <hwraid from=\"controller\"/>, but no RAID controller VD found is this disk"
+	assert_output --partial "[hwraid-controller]"
+	# a captured node without controller outputs: the same refusal
+	run -2 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1
+	assert_output --partial "[hwraid-controller]"
+}
+
+@test "controller: a VD that is not optimal plans, with a warning naming its state" {
+	sed 's/name="sdb"/name="sdd"/' "$P/from-controller.xml" >"$BATS_TEST_TMPDIR/p.xml"
+	run -0 "$SP" plan --profile "$BATS_TEST_TMPDIR/p.xml" --sysroot "$S" --seed 1
+	assert_output --partial "[controller-vd-state]"
+	assert_output --partial "is rebuilding"
+	assert_output --partial "raid60, 16 drives in 2 spans x 128k strip (12 data disks), full stripe 1536k"
+}
+
+@test "controller: validate --offline accepts from=\"controller\" and says it was not read" {
+	run -0 "$SP" validate --profile "$P/from-controller.xml" --offline
+	run -0 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json
+}
+
+@test "controller: apply refuses the contradicted profile before any command runs" {
+	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot" FAKE_LOG="$BATS_TEST_TMPDIR/commands.log"
+	export FAKE_STATE="$BATS_TEST_TMPDIR/state" PATH="$FIX/fakebin:$PATH"
+	: >"$FAKE_LOG"
+	run -2 "$SP" apply --profile "$P/stated-wrong.xml" --sysroot "$S" --root "$BATS_TEST_TMPDIR/root" --yes \
+		--lock-file "$BATS_TEST_TMPDIR/lock"
+	assert_output --partial "[controller-mismatch]"
+	[ ! -s "$FAKE_LOG" ]
+	[ ! -e "$BATS_TEST_TMPDIR/root/etc/fstab" ]
+}
