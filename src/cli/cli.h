@@ -66,7 +66,7 @@ int usage_error(const char *verb, const char *fmt, ...) __attribute__((format(pr
  * the plan; diagnostics on stderr, or moved to keep for the caller. */
 int load_plan(const struct args *a, const char *verb, struct profile *p, struct sysinfo *si, struct plan *pl,
               struct diags *keep);
-/* controller.c: $STORPROV_CONTROLLER_TIMEOUT in ms (default 20 s); 0 when it is no number (said why). */
+/* common.c: $STORPROV_CONTROLLER_TIMEOUT in ms (default 20 s); 0 when it is no number (said why). */
 unsigned controller_timeout_ms(void);
 
 /* common.c: the machine alone (inventory, select). */

@@ -9,6 +9,23 @@
 #include "input/offline.h"
 #include "render/files.h"
 
+#define CTL_TIMEOUT_S 20
+
+/* $STORPROV_CONTROLLER_TIMEOUT (seconds, 1..3600), else 20 s; 0 when it is
+ * set to something else (said why). */
+unsigned controller_timeout_ms(void)
+{
+        const char *e = getenv("STORPROV_CONTROLLER_TIMEOUT");
+        uint64_t s;
+        if (!e || !*e)
+                return CTL_TIMEOUT_S * 1000;
+        if (parse_uint_range(e, 1, 3600, &s) == 0)
+                return (unsigned)s * 1000;
+        usage_error("controller", "STORPROV_CONTROLLER_TIMEOUT='%s' is not a number of seconds from 1 to 3600; "
+                                  "unset it for the default 20", e);
+        return 0;
+}
+
 /* The RAID controllers' logical drives, when a <hwraid> needs them:
  * from="controller" takes each disk's geometry from its VD, and a stated one
  * is checked against it. Read from the captured outputs under --sysroot,

@@ -12,23 +12,6 @@
 #include "base/version.h"
 #include "discover/controller.h"
 
-#define CTL_TIMEOUT_S 20
-
-/* $STORPROV_CONTROLLER_TIMEOUT (seconds, 1..3600), else 20 s; 0 when it is
- * set to something else (said why). */
-unsigned controller_timeout_ms(void)
-{
-        const char *e = getenv("STORPROV_CONTROLLER_TIMEOUT");
-        uint64_t s;
-        if (!e || !*e)
-                return CTL_TIMEOUT_S * 1000;
-        if (parse_uint_range(e, 1, 3600, &s) == 0)
-                return (unsigned)s * 1000;
-        usage_error("controller", "STORPROV_CONTROLLER_TIMEOUT='%s' is not a number of seconds from 1 to 3600; "
-                                  "unset it for the default 20", e);
-        return 0;
-}
-
 static json_object *jcount_or_null(uint64_t v) { return v ? ju64(v) : NULL; }
 
 static json_object *vd_json(const struct ctl_vd *v)
