@@ -242,6 +242,31 @@ static bool permission_refused(struct run *r)
         return refused;
 }
 
+/* apply --dry-run: what each step and file would do, read back from the node
+ * as verify reads it, after the plan: a review shows only what would change. */
+static void print_dry_states(struct run *r)
+{
+        const struct plan *pl = r->pl;
+        struct apply_dry local = {0}, *d = r->o->dry ? r->o->dry : &local;
+        dry_run_states(r, d);
+        size_t run = 0, files = 0;
+        for (size_t i = 0; i < d->n_steps; i++)
+                run += d->step_state[i] == DRY_WOULD_RUN;
+        for (size_t i = 0; i < d->n_files; i++)
+                files += d->file_changes[i];
+        printf("\nWhat would change (read back from the node as 'storprov verify' reads it)\n");
+        for (size_t i = 0; i < d->n_steps; i++)
+                printf("  %3zu. %-9s %s: %s\n", i + 1, dry_state_name(d->step_state[i]), pl->steps[i].desc,
+                       d->step_why[i]);
+        for (size_t i = 0; i < d->n_files; i++)
+                printf("       %-9s %s: %s\n", d->file_changes[i] ? "would-write" : "unchanged", pl->files[i].path,
+                       d->file_why[i]);
+        printf("  %zu of %zu steps would run, %zu of %zu files would be written\n", run, d->n_steps, files,
+               d->n_files);
+        if (d == &local)
+                apply_dry_free(&local);
+}
+
 static int inspect_and_confirm(struct run *r)
 {
         const struct plan *pl = r->pl;
@@ -288,6 +313,7 @@ static int inspect_and_confirm(struct run *r)
                 free(t);
         }
         if (r->o->dry_run) {
+                print_dry_states(r);
                 say(r, "dry run: nothing was written");
                 return -1;
         }

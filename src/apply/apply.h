@@ -16,6 +16,19 @@
 /* The run lock: one apply at a time. */
 #define STORPROV_LOCK_FILE "/run/storprov.lock"
 
+/* apply --dry-run: what each step and file would do, read back from the
+ * node as verify reads it (filled by apply_plan when asked). */
+enum dry_state { DRY_WOULD_RUN, DRY_DONE, DRY_KEPT };
+struct apply_dry {
+        enum dry_state *step_state; /* per plan step */
+        char **step_why;            /* the check that decided it: "ok: …" or "what: expected …, found …" */
+        bool *file_changes;         /* per plan file: would be written */
+        char **file_why;
+        size_t n_steps, n_files;
+};
+const char *dry_state_name(enum dry_state s); /* "would-run", "done", "kept" */
+void apply_dry_free(struct apply_dry *d);
+
 struct apply_options {
         const char *root;         /* where config files go ("/") */
         const char *sysroot;      /* where devices were discovered ("/") */
@@ -25,6 +38,7 @@ struct apply_options {
         bool wait;                /* wait for another run's locks instead of failing */
         const char *lock_file;    /* NULL: STORPROV_LOCK_FILE */
         bool autorelabel;         /* write ROOT/.autorelabel when an SELinux label cannot be set */
+        struct apply_dry *dry;    /* dry run: filled with each step's and file's state; may be NULL */
 };
 
 /* Returns an exit code: 0, 1 (runtime failure) or 2 (refused: unsafe target, bad state).

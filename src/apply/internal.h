@@ -227,3 +227,9 @@ void vfy_xfs(struct run *r, size_t si);
 void vfy_sysfs(struct run *r, size_t si);
 void vfy_sysctl(struct run *r, size_t si);
 void vfy_mpath(struct run *r, size_t si);
+
+/* verify_run.c: apply --dry-run's state of every step and file, read back
+ * from the node by the steps' verify operations: a step all of whose checks
+ * are ok is done, one on a preserved object is kept, any other would run
+ * (d's arrays allocated here). Prints nothing. */
+void dry_run_states(struct run *r, struct apply_dry *d);

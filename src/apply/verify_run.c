@@ -22,22 +22,21 @@ static const char *const vstatus_names[] = {
 
 /* ---- files ---------------------------------------------------------------------- */
 
-static void verify_files(struct run *r)
+static void verify_one_file(struct run *r, const struct pl_file *f)
 {
-        for (size_t i = 0; i < r->pl->n_files; i++) {
-                const struct pl_file *f = &r->pl->files[i];
+        {
                 _cleanup_free_ char *p = path_join(r->o->root, f->path);
                 _cleanup_free_ char *have = NULL;
                 size_t len;
                 _cleanup_free_ char *id = xasprintf("file:%s", f->path);
                 if (read_file(p, &have, &len) < 0) {
                         vcheck(r, id, "file", p, V_MISSING, "as render writes it", NULL);
-                        continue;
+                        return;
                 }
                 _cleanup_free_ char *want = render_file(r->pl, f->kind, have, NULL);
                 if (!strcmp(want, have)) {
                         vcheck(r, id, "file", p, V_OK, "as render writes it", "the same");
-                        continue;
+                        return;
                 }
                 /* the first line that differs */
                 size_t line = 1, k = 0;
@@ -55,6 +54,109 @@ static void verify_files(struct run *r)
                 _cleanup_free_ char *g = xasprintf("line %zu: %.*s", line, (int)strcspn(have + hs, "\n"), have + hs);
                 vcheck(r, id, "file", p, V_DRIFT, e, g);
         }
+}
+
+static void verify_files(struct run *r)
+{
+        for (size_t i = 0; i < r->pl->n_files; i++)
+                verify_one_file(r, &r->pl->files[i]);
+}
+
+/* ---- apply --dry-run: each step's state, as verify reads it -------------------------- */
+
+static const char *const dry_names[] = {[DRY_WOULD_RUN] = "would-run", [DRY_DONE] = "done", [DRY_KEPT] = "kept"};
+const char *dry_state_name(enum dry_state s) { return dry_names[s]; }
+
+void apply_dry_free(struct apply_dry *d)
+{
+        if (!d)
+                return;
+        for (size_t i = 0; i < d->n_steps; i++)
+                free(d->step_why[i]);
+        for (size_t i = 0; i < d->n_files; i++)
+                free(d->file_why[i]);
+        free(d->step_state);
+        free(d->step_why);
+        free(d->file_changes);
+        free(d->file_why);
+        *d = (struct apply_dry){0};
+}
+
+/* Checks that a filesystem's verify makes but its mkfs step does not decide:
+ * the mount (apply --mount, or the next boot) and the fstab line (a file). */
+static bool not_the_steps(const struct vcheck *v)
+{
+        return startswith(v->what, "mount options") || startswith(v->what, "fstab entry");
+}
+
+/* The checks r->vc[from..] as one state: done when there are some and all are ok. */
+static enum dry_state checks_state(const struct run *r, size_t from, char **ret_why)
+{
+        size_t n = 0;
+        for (size_t k = from; k < r->n_vc; k++) {
+                const struct vcheck *v = &r->vc[k];
+                if (not_the_steps(v))
+                        continue;
+                n++;
+                if (v->status == V_OK)
+                        continue;
+                *ret_why = v->status == V_MISSING
+                                   ? xasprintf("%s: not there (expected %s)", v->what, v->expected ? v->expected : "it")
+                           : v->status == V_UNCHECKED
+                                   ? xasprintf("%s: cannot be read back here", v->what)
+                                   : xasprintf("%s: expected %s, found %s", v->what, v->expected ? v->expected : "?",
+                                               v->found ? v->found : "?");
+                return DRY_WOULD_RUN;
+        }
+        if (!n) {
+                *ret_why = xstrdup("nothing can be read back before it runs");
+                return DRY_WOULD_RUN;
+        }
+        *ret_why = xasprintf("%s: as planned (%zu check%s ok)", r->vc[from].what, n, n == 1 ? "" : "s");
+        return DRY_DONE;
+}
+
+static void vc_free_all(struct run *r)
+{
+        for (size_t i = 0; i < r->n_vc; i++) {
+                free(r->vc[i].object);
+                free(r->vc[i].kind);
+                free(r->vc[i].what);
+                free(r->vc[i].expected);
+                free(r->vc[i].found);
+        }
+        free(r->vc);
+        r->vc = NULL;
+        r->n_vc = 0;
+}
+
+void dry_run_states(struct run *r, struct apply_dry *d)
+{
+        const struct plan *pl = r->pl;
+        *d = (struct apply_dry){.n_steps = pl->n_steps, .n_files = pl->n_files};
+        d->step_state = xcalloc(pl->n_steps ? pl->n_steps : 1, sizeof(*d->step_state));
+        d->step_why = xcalloc(pl->n_steps ? pl->n_steps : 1, sizeof(*d->step_why));
+        d->file_changes = xcalloc(pl->n_files ? pl->n_files : 1, sizeof(*d->file_changes));
+        d->file_why = xcalloc(pl->n_files ? pl->n_files : 1, sizeof(*d->file_why));
+        for (size_t i = 0; i < pl->n_steps; i++) {
+                const struct pl_obj *o = STEP_OBJ(r, i);
+                size_t from = r->n_vc;
+                if (o->preserve) {
+                        d->step_state[i] = DRY_KEPT;
+                        d->step_why[i] = xstrdup("preserve=\"true\": verified, never written");
+                        continue;
+                }
+                step_verify(r, i);
+                d->step_state[i] = checks_state(r, from, &d->step_why[i]);
+        }
+        for (size_t i = 0; i < pl->n_files; i++) {
+                size_t from = r->n_vc;
+                verify_one_file(r, &pl->files[i]);
+                enum dry_state st = checks_state(r, from, &d->file_why[i]);
+                d->file_changes[i] = st != DRY_DONE;
+        }
+        vcache_free();
+        vc_free_all(r);
 }
 
 /* ---- the report ------------------------------------------------------------------- */

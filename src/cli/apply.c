@@ -12,6 +12,40 @@
 #include "render/render.h"
 #include "render/render_ks.h"
 
+/* The dry run's state of each step ("state", "state_why") and file ("would_write", "why"). */
+static void add_dry_states(json_object *j, const struct apply_dry *d)
+{
+        json_object *steps = NULL, *files = NULL;
+        if (!d->step_state || !json_object_object_get_ex(j, "steps", &steps) ||
+            !json_object_object_get_ex(j, "files", &files))
+                return;
+        for (size_t i = 0; i < d->n_steps && i < json_object_array_length(steps); i++) {
+                json_object *s = json_object_array_get_idx(steps, i);
+                json_object_object_add(s, "state", json_object_new_string(dry_state_name(d->step_state[i])));
+                json_object_object_add(s, "state_why", json_object_new_string(d->step_why[i]));
+        }
+        for (size_t i = 0; i < d->n_files && i < json_object_array_length(files); i++) {
+                json_object *f = json_object_array_get_idx(files, i);
+                json_object_object_add(f, "would_write", json_object_new_boolean(d->file_changes[i]));
+                json_object_object_add(f, "state_why", json_object_new_string(d->file_why[i]));
+        }
+}
+
+/* apply --dry-run --format json: the plan, each step's and file's state, and the verdict. */
+static void print_dry_json(const struct plan *pl, struct apply_dry *dry, int r)
+{
+        char *t = plan_format_json(pl);
+        json_object *j = json_tokener_parse(t);
+        free(t);
+        json_object_object_add(j, "dry_run", json_object_new_boolean(true));
+        add_dry_states(j, dry);
+        apply_dry_free(dry);
+        json_object_object_add(j, "exit_code", json_object_new_int(r));
+        json_object_object_add(j, "refused", json_object_new_boolean(r == EXIT_USAGE));
+        print_json(j);
+        json_object_put(j);
+}
+
 int cmd_apply(struct args *a)
 {
         struct profile p;
@@ -50,6 +84,9 @@ int cmd_apply(struct args *a)
                 .lock_file = a->lock_file,
                 .autorelabel = a->autorelabel,
         };
+        struct apply_dry dry = {0};
+        if (dry_json)
+                o.dry = &dry;
         int saved = -1;
         if (dry_json) {
                 /* apply's dry run prints the plan as text on stdout (its only
@@ -68,14 +105,7 @@ int cmd_apply(struct args *a)
                 fflush(stdout);
                 dup2(saved, STDOUT_FILENO);
                 close(saved);
-                char *t = plan_format_json(&pl);
-                json_object *j = json_tokener_parse(t);
-                free(t);
-                json_object_object_add(j, "dry_run", json_object_new_boolean(true));
-                json_object_object_add(j, "exit_code", json_object_new_int(r));
-                json_object_object_add(j, "refused", json_object_new_boolean(r == EXIT_USAGE));
-                print_json(j);
-                json_object_put(j);
+                print_dry_json(&pl, &dry, r);
         }
         if (ks && r == 0 && !a->dry_run) {
                 int w = write_file_atomic(a->ks_include, ks, strlen(ks), 0644);

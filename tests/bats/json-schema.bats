@@ -94,6 +94,9 @@ valid() {
 		--root "$BATS_TEST_TMPDIR/root" --seed 1 >"$BATS_TEST_TMPDIR/dry.json" 2>/dev/null
 	valid storprov-plan "$BATS_TEST_TMPDIR/dry.json"
 	[ "$(jq .dry_run "$BATS_TEST_TMPDIR/dry.json")" = true ]
+	# every step and file says what it would do (apply --dry-run's states, issue 31)
+	[ "$(jq '[.steps[] | .state | IN("would-run", "done", "kept")] | all' "$BATS_TEST_TMPDIR/dry.json")" = true ]
+	[ "$(jq '[.files[] | .would_write | type == "boolean"] | all' "$BATS_TEST_TMPDIR/dry.json")" = true ]
 	run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$BATS_TEST_TMPDIR/w" \
 		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json" \
 		--lock-file "$BATS_TEST_TMPDIR/lock"
