@@ -476,15 +476,25 @@ daily_verify() {
 		assert_success
 		run -0 grep '^STORPROV_' "$sysimage/etc/storprov/verify.env"
 		assert_output "STORPROV_PROFILE='/etc/storprov/profiles/grid-3ware-raid5.xml'
-STORPROV_VERIFY_ARGS='--os-disks sda'"
+STORPROV_VERIFY_ARGS='--os-disks sda --mdadm-conf /etc/mdadm.conf'"
 		grep -qx '#STORPROV_TEXTFILE_DIR=/var/lib/node_exporter/textfile_collector' "$sysimage/etc/storprov/verify.env"
 		# the installed node's daily verify: the profile found, the node clean
 		daily_verify "$sysimage"
 		assert_success
 		run -0 grep -x 'storprov_verify_exit_code 0' "$BATS_TEST_TMPDIR/textfile/storprov.prom"
 		run -0 grep -x 'storprov_verify_objects{status="drift"} 0' "$BATS_TEST_TMPDIR/textfile/storprov.prom"
-		tail -n 1 "$BATS_TEST_TMPDIR/node-argv.log" | grep -qFx "verify --profile /etc/storprov/profiles/grid-3ware-raid5.xml --format prometheus --os-disks sda"
+		tail -n 1 "$BATS_TEST_TMPDIR/node-argv.log" | grep -qFx "verify --profile /etc/storprov/profiles/grid-3ware-raid5.xml --format prometheus --os-disks sda --mdadm-conf /etc/mdadm.conf"
 	done
+	# an mdadm.conf path that neither systemd nor sh would read back as it is: left out, said, the rest written
+	echo "ro storprov.os-disks=sda storprov.mdadm-conf=/etc/md'\$x\\.conf" >"$BATS_TEST_TMPDIR/cmdline"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	assert_output --partial "--mdadm-conf /etc/md'\$x\\.conf has characters verify.env cannot carry"
+	run -0 grep '^STORPROV_' "$sysimage/etc/storprov/verify.env"
+	assert_output "STORPROV_PROFILE='/etc/storprov/profiles/grid-3ware-raid5.xml'
+STORPROV_VERIFY_ARGS='--os-disks sda'"
+	daily_verify "$sysimage"
+	assert_success
 }
 
 @test "dracut persist hook: the profile applied goes into the new root's verify.env, quoted safely, and the daily verify after switch-root is clean" {
@@ -529,4 +539,17 @@ STORPROV_VERIFY_ARGS='--os-disks sda'"
 	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
 	assert_output "STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
 	cmp "$img/grid.xml" "$r/etc/storprov/provisioned/grid.xml"
+	# an mdadm.conf of the command line: verify reads the same file (and one sh cannot carry is left out, warned)
+	persist "ro rd.storprov.profile=$img/grid.xml rd.storprov.mdadm-conf=/etc/mdadm-site.conf"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_VERIFY_ARGS='--mdadm-conf /etc/mdadm-site.conf'
+STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
+	daily_verify "$r"
+	assert_success
+	tail -n 1 "$BATS_TEST_TMPDIR/node-argv.log" | grep -qFx "verify --profile /etc/storprov/provisioned/grid.xml --format prometheus --mdadm-conf /etc/mdadm-site.conf"
+	persist "ro rd.storprov.profile=$img/grid.xml rd.storprov.mdadm-conf=/etc/md'\$x.conf"
+	grep -qF "rd.storprov.mdadm-conf=/etc/md'\$x.conf has characters verify.env cannot carry" "$LOG"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_VERIFY_ARGS='--mdadm-conf /etc/mdadm-site.conf'
+STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
 }

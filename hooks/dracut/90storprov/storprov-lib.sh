@@ -153,7 +153,8 @@ storprov_same() {
 # storprov_verify_env ROOT PROFILE: the daily verify of the booted node
 # (storprov-verify.service) checks it against PROFILE, the profile this boot
 # applied: STORPROV_PROFILE in ROOT's /etc/storprov/verify.env, every other line
-# kept. ROOT is the new root before switch-root, / after it: the path written
+# kept; with rd.storprov.mdadm-conf= also STORPROV_VERIFY_ARGS='--mdadm-conf
+# PATH' (verify finds the default file by itself, as storprov_mdadm_conf does). ROOT is the new root before switch-root, / after it: the path written
 # is the one the booted node sees, so no --root. PROFILE is named by its own
 # path when ROOT has the same file there, else copied to
 # /etc/storprov/provisioned/ (not among the site profiles that module-setup
@@ -182,7 +183,20 @@ storprov_verify_env() {
             return 1
         fi
     fi
-    _text=$(grep -v '^STORPROV_PROFILE=' "$_f" 2>/dev/null)
+    _m=$(getarg rd.storprov.mdadm-conf=)
+    case $_m in
+    *[!A-Za-z0-9_./-]*)
+        warn "storprov: persist: rd.storprov.mdadm-conf=$_m has characters verify.env cannot carry (only A-Z a-z 0-9 _ . / -): not in its STORPROV_VERIFY_ARGS; set --mdadm-conf there by hand"
+        _m=
+        ;;
+    esac
+    if [ -n "$_m" ]; then
+        _text=$(grep -v -e '^STORPROV_PROFILE=' -e '^STORPROV_VERIFY_ARGS=' "$_f" 2>/dev/null)
+        _text="${_text:+$_text
+}STORPROV_VERIFY_ARGS='--mdadm-conf $_m'"
+    else
+        _text=$(grep -v '^STORPROV_PROFILE=' "$_f" 2>/dev/null)
+    fi
     if ! { mkdir -p "${_f%/*}" && printf '%s\n' "${_text:+$_text
 }STORPROV_PROFILE=$_t" >"$_f"; } 2>/dev/null; then
         warn "storprov: persist: cannot write $_f; the daily verify (storprov-verify.service) has no profile: set STORPROV_PROFILE=$_t there"
