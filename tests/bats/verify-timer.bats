@@ -14,7 +14,7 @@ setup() {
 	make -s -C "$TOP" install PREFIX="$I" SYSCONFDIR="$I/etc" UNITDIR="$I/units" >/dev/null
 }
 
-@test "storprov-verify.service and .timer: installed, systemd-analyze verify is clean, daily with a random delay" {
+@test "storprov-verify.service and .timer: installed, systemd-analyze verify is clean, daily with a random delay; verify.env installed once" {
 	assert_file_exists "$I/units/storprov-verify.service"
 	assert_file_exists "$I/units/storprov-verify.timer"
 	assert_file_executable "$I/libexec/storprov/storprov-verify-textfile"
@@ -24,6 +24,12 @@ setup() {
 	run -0 grep -x "OnCalendar=daily" "$I/units/storprov-verify.timer"
 	run -0 grep -E '^RandomizedDelaySec=[1-9]' "$I/units/storprov-verify.timer"
 	run -0 grep -x "sp=\${STORPROV:-$I/sbin/storprov}" "$I/libexec/storprov/storprov-verify-textfile"
+	# verify.env: commented defaults with the install paths; a second make install keeps an edited one
+	run -0 grep -x "#STORPROV_PROFILE=$I/etc/storprov/profiles/NAME.xml" "$I/etc/storprov/verify.env"
+	run -0 grep -x "EnvironmentFile=-$I/etc/storprov/verify.env" "$I/units/storprov-verify.service"
+	echo "STORPROV_PROFILE=/srv/mine.xml" >>"$I/etc/storprov/verify.env"
+	make -s -C "$TOP" install PREFIX="$I" SYSCONFDIR="$I/etc" UNITDIR="$I/units" >/dev/null
+	run -0 grep -x "STORPROV_PROFILE=/srv/mine.xml" "$I/etc/storprov/verify.env"
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	run -0 systemd-analyze verify --man=no "$I/units/storprov-verify.service" "$I/units/storprov-verify.timer"
 	refute_output
