@@ -122,7 +122,17 @@ readme_rules() {
 	# the series of the three scrapes: one, the same labels each time
 	run -0 sh -c "cat '$p'/*.prom | grep '^storprov_verify_drift{' | sort -u"
 	assert_output 'storprov_verify_drift{object="lun2",kind="disk",check="queue/read_ahead_kb",status="drift"} 1'
+	# a value no label could hold as it is (a quote, a backslash, a byte that is not UTF-8): the comment
+	# escapes it as a label value would be, on one line; the series is the same
+	printf 'x\377"\\y\n' >"$n/sys/block/sdc/queue/read_ahead_kb"
+	run -3 "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$n" --root "$root" --seed 1 --format prometheus
+	printf '%s\n' "$output" >"$p/odd.prom"
+	grep -qFx '# drift: lun2 queue/read_ahead_kb: expected "8192", found "x?\"\\y"' "$p/odd.prom"
+	run -0 sh -c "cat '$p'/*.prom | grep '^storprov_verify_drift{' | sort -u"
+	assert_output 'storprov_verify_drift{object="lun2",kind="disk",check="queue/read_ahead_kb",status="drift"} 1'
 	command -v promtool >/dev/null || skip "no promtool (Debian package prometheus)"
 	run -0 promtool check metrics <"$p/512.prom"
+	refute_output
+	run -0 promtool check metrics <"$p/odd.prom"
 	refute_output
 }
