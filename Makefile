@@ -202,13 +202,15 @@ install: all systemd-units
 	install -D -m 0755 $(B)/systemd/storprov-verify-textfile $(DESTDIR)$(LIBEXECDIR)/storprov-verify-textfile
 	install -D -m 0644 $(B)/systemd/storprov-verify.service $(DESTDIR)$(UNITDIR)/storprov-verify.service
 	install -D -m 0644 systemd/storprov-verify.timer $(DESTDIR)$(UNITDIR)/storprov-verify.timer
+	test -e $(DESTDIR)$(SYSCONFDIR)/storprov/verify.env || \
+		install -D -m 0644 $(B)/systemd/verify.env $(DESTDIR)$(SYSCONFDIR)/storprov/verify.env
 
 # The scheduled verify's unit and script, with the install paths filled in
 # (a rule, not a stamp: PREFIX and friends differ between install and rpm).
 .PHONY: systemd-units
 systemd-units:
 	mkdir -p $(B)/systemd
-	for f in storprov-verify.service storprov-verify-textfile; do \
+	for f in storprov-verify.service storprov-verify-textfile verify.env; do \
 		sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 			systemd/$$f.in >$(B)/systemd/$$f; \
 	done

@@ -4,10 +4,15 @@
  * whose file node_exporter's textfile collector serves:
  *   storprov_verify_objects{status}       objects by their worst checked status
  *   storprov_verify_checks{status}        checks by status
- *   storprov_verify_drift{object,kind,check,status,expected,found}
+ *   storprov_verify_drift{object,kind,check,status}
  *                                         1 per check that is drift or missing
  *   storprov_verify_last_run_timestamp_seconds, storprov_verify_exit_code
  *   storprov_info{version,profile}        1
+ * No label carries a measured value: a value that changes (read-ahead 128, then
+ * 256, then 512) would make a new series at each scrape, thousands across a
+ * fleet. The label set of a drift series is fixed by the plan (object, kind,
+ * check) and the status; expected and found are in a "# drift:" comment line
+ * above it, which the textfile collector ignores, and in verify --format json.
  * Label values escape backslash, double quote and newline as the format
  * says; bytes that are not UTF-8 (a sysfs file may hold any) become '?'. */
 #include "apply/internal.h"
@@ -37,9 +42,9 @@ static size_t utf8_len(const unsigned char *s)
         return n;
 }
 
-static void put_label(FILE *out, const char *name, const char *value, bool first)
+/* value, escaped as a label value is (also fit for a one-line comment) */
+static void put_escaped(FILE *out, const char *value)
 {
-        fprintf(out, "%s%s=\"", first ? "" : ",", name);
         for (const unsigned char *p = (const unsigned char *)(value ? value : ""); *p;) {
                 size_t n = utf8_len(p);
                 if (*p == '\\')
@@ -54,7 +59,27 @@ static void put_label(FILE *out, const char *name, const char *value, bool first
                         fputc('?', out);
                 p += n ? n : 1;
         }
+}
+
+static void put_label(FILE *out, const char *name, const char *value, bool first)
+{
+        fprintf(out, "%s%s=\"", first ? "" : ",", name);
+        put_escaped(out, value);
         fputc('"', out);
+}
+
+/* The values behind a drift series, as a comment: "# drift: OBJECT CHECK: expected "E", found "F"" */
+static void put_drift_comment(FILE *out, const struct vcheck *c)
+{
+        fputs("# drift: ", out);
+        put_escaped(out, c->object);
+        fputs(" ", out);
+        put_escaped(out, c->what);
+        fputs(": expected \"", out);
+        put_escaped(out, c->expected ? c->expected : "-");
+        fputs("\", found \"", out);
+        put_escaped(out, c->found ? c->found : "nothing");
+        fputs("\"\n", out);
 }
 
 static void header(FILE *out, const char *name, const char *help)
@@ -90,17 +115,17 @@ void verify_print_prometheus(const struct vcheck *vc, size_t n, int exit_code, c
         header(out, "storprov_verify_checks", "Checks of the last storprov verify, by status.");
         for (int s = 0; s < _V_MAX; s++)
                 fprintf(out, "storprov_verify_checks{status=\"%s\"} %zu\n", prom_status[s], checks[s]);
-        header(out, "storprov_verify_drift", "1 for each check the last storprov verify found drifted or missing.");
+        header(out, "storprov_verify_drift",
+               "1 for each check the last storprov verify found drifted or missing (its values: the # drift: line above it).");
         for (size_t i = 0; i < n; i++) {
                 if (vc[i].status != V_DRIFT && vc[i].status != V_MISSING)
                         continue;
+                put_drift_comment(out, &vc[i]);
                 fputs("storprov_verify_drift{", out);
                 put_label(out, "object", vc[i].object, true);
                 put_label(out, "kind", vc[i].kind, false);
                 put_label(out, "check", vc[i].what, false);
                 put_label(out, "status", prom_status[vc[i].status], false);
-                put_label(out, "expected", vc[i].expected ? vc[i].expected : "-", false);
-                put_label(out, "found", vc[i].found ? vc[i].found : "nothing", false);
                 fputs("} 1\n", out);
         }
         header(out, "storprov_verify_last_run_timestamp_seconds", "When the last storprov verify ran (Unix time).");

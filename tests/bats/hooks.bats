@@ -34,7 +34,8 @@ ks_sections() {
 		run grep -n 'python' "$ks"
 		refute_output --regexp ':[^#]*python'
 		# settings come from the kernel command line, never the environment
-		run grep -nE 'STORPROV_(PROFILE|WIPE)|\$\{?STORPROV\b' "$ks"
+		# (%post writes STORPROV_PROFILE into the target's verify.env, $venv)
+		run bash -c "grep -nE 'STORPROV_(PROFILE|WIPE)|\\\$\\{?STORPROV\\b' '$ks' | grep -vE '^[0-9]+:#|venv'"
 		assert_output ""
 		# never a bare clearpart --all
 		run grep -nE '^[[:space:]]*clearpart' "$ks"
@@ -422,4 +423,133 @@ SH
 	assert_not_exists "$sysimage/storage"
 	run grep -n 'storage/data' "$TOP/kickstart/storage-node.ks"
 	refute_output --regexp ':[^#]*mkdir'
+}
+
+# node_world ROOT: the node as it boots after the install: the kernel state of
+# an applied grid node (tests/tools/applied-node.sh, $BATS_TEST_TMPDIR/booted)
+# with ROOT as its /; `make install` into $I for storprov-verify-textfile; and
+# $BATS_TEST_TMPDIR/node-storprov, a storprov that reads the profile path as
+# the node would (under ROOT) and verifies that node
+node_world() {
+	I=$BATS_TEST_TMPDIR/inst
+	make -s -C "$TOP" install PREFIX="$I" SYSCONFDIR="$I/etc" UNITDIR="$I/units" >/dev/null
+	"$TOP/tests/tools/applied-node.sh" "$SP" "$TOP/profiles/grid-3ware-raid5.xml" "$SYSROOT/grid-3ware" \
+		"$BATS_TEST_TMPDIR/booted" "$BATS_TEST_TMPDIR/rendered"
+	cat >"$BATS_TEST_TMPDIR/node-storprov" <<SH
+#!/bin/bash
+echo "\$*" >>"$BATS_TEST_TMPDIR/node-argv.log"
+a=()
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	--profile) a+=(--profile "$1\$2"); shift 2 ;;
+	*) a+=("\$1"); shift ;;
+	esac
+done
+exec "$SP" "\${a[@]}" --sysroot "$BATS_TEST_TMPDIR/booted" --root "$1" --seed 1
+SH
+	chmod +x "$BATS_TEST_TMPDIR/node-storprov"
+}
+
+# daily_verify ROOT: storprov-verify-textfile as the service runs it, its
+# settings from ROOT's /etc/storprov/verify.env and nothing else
+daily_verify() {
+	run env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c "set -a; . '$1/etc/storprov/verify.env'; set +a
+		STORPROV='$BATS_TEST_TMPDIR/node-storprov' STORPROV_TEXTFILE_DIR='$BATS_TEST_TMPDIR/textfile' exec '$I/libexec/storprov/storprov-verify-textfile'"
+}
+
+@test "kickstart %post: verify.env names the profile kept on the target, and the daily verify of the installed node is clean" {
+	node_world "$BATS_TEST_TMPDIR/sysimage"
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda"
+	assert_success
+	ks_sections "$TOP/kickstart/storprov-post.ks"
+	ks_sections "$TOP/kickstart/storage-node.ks"
+	for post in storprov-post.ks-1 storage-node.ks-2; do
+		sysimage=$BATS_TEST_TMPDIR/sysimage
+		rm -rf "$sysimage" "$BATS_TEST_TMPDIR/textfile"
+		mkdir -p "$sysimage/root" "$sysimage/etc/storprov"
+		echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+		# the RPM's verify.env (commented defaults), with a stale setting
+		{ cat "$I/etc/storprov/verify.env"; echo "STORPROV_PROFILE=/etc/storprov/profile.xml"; } >"$sysimage/etc/storprov/verify.env"
+		post_sh "$BATS_TEST_TMPDIR/$post.sh"
+		PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+		assert_success
+		run -0 grep '^STORPROV_' "$sysimage/etc/storprov/verify.env"
+		assert_output "STORPROV_PROFILE='/etc/storprov/profiles/grid-3ware-raid5.xml'
+STORPROV_VERIFY_ARGS='--os-disks sda --mdadm-conf /etc/mdadm.conf'"
+		grep -qx '#STORPROV_TEXTFILE_DIR=/var/lib/node_exporter/textfile_collector' "$sysimage/etc/storprov/verify.env"
+		# the installed node's daily verify: the profile found, the node clean
+		daily_verify "$sysimage"
+		assert_success
+		run -0 grep -x 'storprov_verify_exit_code 0' "$BATS_TEST_TMPDIR/textfile/storprov.prom"
+		run -0 grep -x 'storprov_verify_objects{status="drift"} 0' "$BATS_TEST_TMPDIR/textfile/storprov.prom"
+		tail -n 1 "$BATS_TEST_TMPDIR/node-argv.log" | grep -qFx "verify --profile /etc/storprov/profiles/grid-3ware-raid5.xml --format prometheus --os-disks sda --mdadm-conf /etc/mdadm.conf"
+	done
+	# an mdadm.conf path that neither systemd nor sh would read back as it is: left out, said, the rest written
+	echo "ro storprov.os-disks=sda storprov.mdadm-conf=/etc/md'\$x\\.conf" >"$BATS_TEST_TMPDIR/cmdline"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	assert_output --partial "--mdadm-conf /etc/md'\$x\\.conf has characters verify.env cannot carry"
+	run -0 grep '^STORPROV_' "$sysimage/etc/storprov/verify.env"
+	assert_output "STORPROV_PROFILE='/etc/storprov/profiles/grid-3ware-raid5.xml'
+STORPROV_VERIFY_ARGS='--os-disks sda'"
+	daily_verify "$sysimage"
+	assert_success
+}
+
+@test "dracut persist hook: the profile applied goes into the new root's verify.env, quoted safely, and the daily verify after switch-root is clean" {
+	dracut_env
+	local r=$BATS_TEST_TMPDIR/rendered img=$BATS_TEST_TMPDIR/img
+	node_world "$r"
+	# the hook as dracut sources it, its lib from this tree
+	sed "s|/lib/storprov-lib.sh|$TOP/hooks/dracut/90storprov/storprov-lib.sh|" "$TOP/hooks/dracut/90storprov/storprov-persist.sh" >"$BATS_TEST_TMPDIR/persist.sh"
+	printf '#!/bin/sh\necho "$*" >>%s\nexit 0\n' "$BATS_TEST_TMPDIR/argv.log" >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	persist() { # CMDLINE
+		CMDLINE=$1 NEWROOT=$r PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -0 sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$BATS_TEST_TMPDIR/persist.sh'"
+		run grep DIE "$LOG"
+		assert_output ""
+	}
+	mkdir -p "$img" "$r/etc/storprov"
+	{ cat "$I/etc/storprov/verify.env"; echo "STORPROV_PROFILE=/etc/storprov/profile.xml"; } >"$r/etc/storprov/verify.env"
+	# a profile whose path neither systemd nor sh would read back as it is: copied under a plain name
+	odd="$img/it's\$HOME\"\\x.xml"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$odd"
+	persist "ro rd.storprov.profile=$odd"
+	grep -qF -- "--profile $odd --yes" "$BATS_TEST_TMPDIR/argv.log"
+	cmp "$odd" "$r/etc/storprov/provisioned/profile.xml"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_PROFILE=/etc/storprov/provisioned/profile.xml"
+	grep -qx '#STORPROV_TEXTFILE_DIR=/var/lib/node_exporter/textfile_collector' "$r/etc/storprov/verify.env"
+	daily_verify "$r"
+	assert_success
+	run -0 grep -x 'storprov_verify_exit_code 0' "$BATS_TEST_TMPDIR/textfile/storprov.prom"
+	# a profile the root holds at the same path, the same text: named where it is, the line replaced
+	mkdir -p "$r$img"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$img/grid.xml"
+	cp "$img/grid.xml" "$r$img/grid.xml"
+	persist "ro rd.storprov.profile=$img/grid.xml"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_PROFILE=$img/grid.xml"
+	daily_verify "$r"
+	assert_success
+	# not the same text there: the image's copy, not the root's
+	echo '<!-- edited -->' >>"$r$img/grid.xml"
+	persist "ro rd.storprov.profile=$img/grid.xml"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
+	cmp "$img/grid.xml" "$r/etc/storprov/provisioned/grid.xml"
+	# an mdadm.conf of the command line: verify reads the same file (and one sh cannot carry is left out, warned)
+	persist "ro rd.storprov.profile=$img/grid.xml rd.storprov.mdadm-conf=/etc/mdadm-site.conf"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_VERIFY_ARGS='--mdadm-conf /etc/mdadm-site.conf'
+STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
+	daily_verify "$r"
+	assert_success
+	tail -n 1 "$BATS_TEST_TMPDIR/node-argv.log" | grep -qFx "verify --profile /etc/storprov/provisioned/grid.xml --format prometheus --mdadm-conf /etc/mdadm-site.conf"
+	persist "ro rd.storprov.profile=$img/grid.xml rd.storprov.mdadm-conf=/etc/md'\$x.conf"
+	grep -qF "rd.storprov.mdadm-conf=/etc/md'\$x.conf has characters verify.env cannot carry" "$LOG"
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_VERIFY_ARGS='--mdadm-conf /etc/mdadm-site.conf'
+STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
 }

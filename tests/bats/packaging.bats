@@ -44,7 +44,13 @@ setup_file() {
 	assert_line /usr/lib/systemd/system/storprov-verify.service
 	assert_line /usr/lib/systemd/system/storprov-verify.timer
 	assert_line /usr/libexec/storprov/storprov-verify-textfile
+	assert_line /etc/storprov/verify.env
 	refute_line --partial dracut
+	# verify.env is the one config file, kept on upgrade (noreplace: flag n)
+	run -0 rpm -qpc "$main"
+	assert_output /etc/storprov/verify.env
+	run -0 bash -c "rpm -qp --qf '[%{FILENAMES} %{FILEFLAGS:fflags} %{FILEMODES:perms}\n]' '$main' | grep '^/etc/storprov/verify.env '"
+	assert_output --regexp '^/etc/storprov/verify\.env c?n[a-z]* -rw-r--r--$'
 	run -0 rpm -qpl "$dracut"
 	assert_line /usr/lib/dracut/modules.d/90storprov/module-setup.sh
 	assert_line /usr/lib/dracut/modules.d/90storprov/storprov-persist.sh
@@ -64,6 +70,10 @@ setup_file() {
 	(cd "$x" && rpm2cpio "$TOP/$main" | cpio --quiet -idm)
 	run -0 "$x/usr/sbin/storprov" --version
 	assert_output "storprov $VERSION_STR"
+	# its commented defaults set nothing, and name the installed paths
+	run -1 grep -v '^#' "$x/etc/storprov/verify.env"
+	refute_output
+	grep -qx '#STORPROV_PROFILE=/etc/storprov/profiles/NAME.xml' "$x/etc/storprov/verify.env"
 	run -0 rpmlint -c storprov.rpmlint.toml -r storprov.rpmlintrc "$main" "$dracut" "$srpm" "build/dist/storprov-$VERSION_STR/storprov.spec"
 	assert_output --partial "0 errors, 0 warnings"
 	# the licence file, read back from the package; URL, licence tag

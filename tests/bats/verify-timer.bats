@@ -14,7 +14,7 @@ setup() {
 	make -s -C "$TOP" install PREFIX="$I" SYSCONFDIR="$I/etc" UNITDIR="$I/units" >/dev/null
 }
 
-@test "storprov-verify.service and .timer: installed, systemd-analyze verify is clean, daily with a random delay" {
+@test "storprov-verify.service and .timer: installed, systemd-analyze verify is clean, daily with a random delay; verify.env installed once" {
 	assert_file_exists "$I/units/storprov-verify.service"
 	assert_file_exists "$I/units/storprov-verify.timer"
 	assert_file_executable "$I/libexec/storprov/storprov-verify-textfile"
@@ -24,6 +24,12 @@ setup() {
 	run -0 grep -x "OnCalendar=daily" "$I/units/storprov-verify.timer"
 	run -0 grep -E '^RandomizedDelaySec=[1-9]' "$I/units/storprov-verify.timer"
 	run -0 grep -x "sp=\${STORPROV:-$I/sbin/storprov}" "$I/libexec/storprov/storprov-verify-textfile"
+	# verify.env: commented defaults with the install paths; a second make install keeps an edited one
+	run -0 grep -x "#STORPROV_PROFILE=$I/etc/storprov/profiles/NAME.xml" "$I/etc/storprov/verify.env"
+	run -0 grep -x "EnvironmentFile=-$I/etc/storprov/verify.env" "$I/units/storprov-verify.service"
+	echo "STORPROV_PROFILE=/srv/mine.xml" >>"$I/etc/storprov/verify.env"
+	make -s -C "$TOP" install PREFIX="$I" SYSCONFDIR="$I/etc" UNITDIR="$I/units" >/dev/null
+	run -0 grep -x "STORPROV_PROFILE=/srv/mine.xml" "$I/etc/storprov/verify.env"
 	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
 	run -0 systemd-analyze verify --man=no "$I/units/storprov-verify.service" "$I/units/storprov-verify.timer"
 	refute_output
@@ -60,9 +66,9 @@ print(int(m["storprov_verify_exit_code[]"]), int(m["storprov_verify_objects[(\x2
 	run -0 promtool check metrics <"$tf/storprov.prom"
 }
 
-# README's alert rule, as printed there (the indented block after "An alert rule")
+# README's alert and recording rules, as printed there (the indented block after "Alert rules")
 readme_rules() {
-	awk '/An alert rule/ {a = 1}
+	awk '/and a recording rule/ {a = 1}
 		a && !f && /^    / {f = 1}
 		f && /^$/ {print; next}
 		f && /^    / {sub(/^    /, ""); print; next}
@@ -85,13 +91,48 @@ readme_rules() {
 	run ! promtool check metrics <"$p/bad.prom"
 	readme_rules >"$p/storprov-alerts.yml"
 	grep -q 'alert: StorprovLayoutDrift' "$p/storprov-alerts.yml"
+	grep -q 'record: storprov:verify_drift:count_by_check' "$p/storprov-alerts.yml"
 	cp "$TOP/tests/fixtures/prometheus/storprov-alerts.test.yml" "$p/"
 	run -0 promtool check rules "$p/storprov-alerts.yml"
-	assert_output --partial "SUCCESS: 2 rules found"
+	assert_output --partial "SUCCESS: 3 rules found"
 	run -0 promtool test rules "$p/storprov-alerts.test.yml"
 	assert_output --partial "SUCCESS"
 	# the series test can fail: without `for: 1h` node3's young drift fires too
 	sed -i '/^        for: 1h$/d' "$p/storprov-alerts.yml"
 	run ! promtool test rules "$p/storprov-alerts.test.yml"
 	assert_output --partial "node3"
+}
+
+@test "prometheus series do not churn: read-ahead drifting 128, 256, 512 is one drift series in all three scrapes; the values stay in the comment and the JSON" {
+	local n="$BATS_TEST_TMPDIR/node" root="$BATS_TEST_TMPDIR/root" p="$BATS_TEST_TMPDIR/prom" v
+	"$TOP/tests/tools/applied-node.sh" "$SP" "$TOP/profiles/grid-3ware-raid5.xml" "$SYSROOT/grid-3ware" "$n" "$root"
+	mkdir -p "$p"
+	for v in 128 256 512; do
+		echo "$v" >"$n/sys/block/sdc/queue/read_ahead_kb"
+		run -3 "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$n" --root "$root" --seed 1 --format prometheus
+		printf '%s\n' "$output" >"$p/$v.prom"
+		# the value measured is in the comment above the series, not in its labels
+		grep -qFx "# drift: lun2 queue/read_ahead_kb: expected \"8192\", found \"$v\"" "$p/$v.prom"
+		run -0 grep -c '^storprov_verify_drift{' "$p/$v.prom"
+		assert_output 1
+		run -3 "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$n" --root "$root" --seed 1 --format json
+		run -0 jq -r '.checks[] | select(.status == "drift") | "\(.object) \(.expected) \(.found)"' <<<"$output"
+		assert_output "lun2 8192 $v"
+	done
+	# the series of the three scrapes: one, the same labels each time
+	run -0 sh -c "cat '$p'/*.prom | grep '^storprov_verify_drift{' | sort -u"
+	assert_output 'storprov_verify_drift{object="lun2",kind="disk",check="queue/read_ahead_kb",status="drift"} 1'
+	# a value no label could hold as it is (a quote, a backslash, a byte that is not UTF-8): the comment
+	# escapes it as a label value would be, on one line; the series is the same
+	printf 'x\377"\\y\n' >"$n/sys/block/sdc/queue/read_ahead_kb"
+	run -3 "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$n" --root "$root" --seed 1 --format prometheus
+	printf '%s\n' "$output" >"$p/odd.prom"
+	grep -qFx '# drift: lun2 queue/read_ahead_kb: expected "8192", found "x?\"\\y"' "$p/odd.prom"
+	run -0 sh -c "cat '$p'/*.prom | grep '^storprov_verify_drift{' | sort -u"
+	assert_output 'storprov_verify_drift{object="lun2",kind="disk",check="queue/read_ahead_kb",status="drift"} 1'
+	command -v promtool >/dev/null || skip "no promtool (Debian package prometheus)"
+	run -0 promtool check metrics <"$p/512.prom"
+	refute_output
+	run -0 promtool check metrics <"$p/odd.prom"
+	refute_output
 }

@@ -108,16 +108,20 @@ for fam in text_string_to_metric_families(open(sys.argv[1]).read()):
 	[ "$ts" -le "$now" ] && [ "$ts" -ge $((now - 60)) ]
 }
 
-@test "verify --format prometheus: one series per drifted check, quotes and backslashes escaped, exit code 3" {
+@test "verify --format prometheus: one series per drifted check, its values in a comment, quotes and backslashes escaped, exit code 3" {
 	echo 128 >"$T/sys/block/sdc/queue/read_ahead_kb"
 	sed -i 's|logbsize=256k,swalloc|logbsize=64k,"q\\b|' "$ROOT/etc/fstab"
 	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format prometheus
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/m.prom"
-	# the exposition format escapes " and \ inside label values
-	grep -F 'found="UUID=' "$BATS_TEST_TMPDIR/m.prom" | grep -qF 'logbsize=64k,\"q\\b"'
+	# expected and found are in the "# drift:" comment above the series, escaped as label values are
+	grep -F '# drift: fs:/storage/data2 fstab entry: expected "UUID=' "$BATS_TEST_TMPDIR/m.prom" | grep -qF 'logbsize=64k,\"q\\b"'
+	grep -qFx '# drift: lun2 queue/read_ahead_kb: expected "8192", found "128"' "$BATS_TEST_TMPDIR/m.prom"
+	# and never in a label: no series per value
+	run grep -E '^storprov_verify_drift\{.*(expected|found)=' "$BATS_TEST_TMPDIR/m.prom"
+	assert_failure
 	run -0 prom "$BATS_TEST_TMPDIR/m.prom"
-	assert_line "storprov_verify_drift{check=queue/read_ahead_kb,expected=8192,found=128,kind=disk,object=lun2,status=drift} 1.0"
-	assert_line --regexp '^storprov_verify_drift\{check=fstab entry,expected=UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=256k,swalloc,found=UUID=[-0-9a-f]+ /storage/data2 xfs noatime,inode64,logbufs=8,logbsize=64k,"q\\b,kind=xfs,object=fs:/storage/data2,status=drift\} 1\.0$'
+	assert_line "storprov_verify_drift{check=queue/read_ahead_kb,kind=disk,object=lun2,status=drift} 1.0"
+	assert_line "storprov_verify_drift{check=fstab entry,kind=xfs,object=fs:/storage/data2,status=drift} 1.0"
 	assert_line "storprov_verify_exit_code{} 3.0"
 	# every drift series is one drifted check of the JSON report, and no other
 	run -3 "$SP" verify --profile "$PROFILE" --sysroot "$T" --root "$ROOT" --seed 1 --format json

@@ -97,6 +97,13 @@ storprov_run() {
         die "storprov: $_what failed (status $_rc): the storage was not provisioned as the profile says"
     fi
     storprov_say "$_what done"
+    # the profile applied (after select), for storprov_verify_env (persist)
+    _prev=
+    for _a in $_args; do
+        # shellcheck disable=SC2034 # read by storprov-persist.sh
+        [ "$_prev" = --profile ] && storprov_profile=$_a
+        _prev=$_a
+    done
     return 0
 }
 
@@ -136,4 +143,65 @@ storprov_disks_ready() {
         return 0
     fi
     return 1
+}
+
+# storprov_same A B: whether files A and B hold the same text (no cmp in the image)
+storprov_same() {
+    [ -f "$1" ] && [ -f "$2" ] && [ "$(cat "$1")" = "$(cat "$2")" ]
+}
+
+# storprov_verify_env ROOT PROFILE: the daily verify of the booted node
+# (storprov-verify.service) checks it against PROFILE, the profile this boot
+# applied: STORPROV_PROFILE in ROOT's /etc/storprov/verify.env, every other line
+# kept; with rd.storprov.mdadm-conf= also STORPROV_VERIFY_ARGS='--mdadm-conf
+# PATH' (verify finds the default file by itself, as storprov_mdadm_conf does). ROOT is the new root before switch-root, / after it: the path written
+# is the one the booted node sees, so no --root. PROFILE is named by its own
+# path when ROOT has the same file there, else copied to
+# /etc/storprov/provisioned/ (not among the site profiles that module-setup
+# puts in the next image, where a second copy would make select refuse).
+# Whatever the profile's path, the value written is plain [A-Za-z0-9_./-]: a
+# name with other characters is copied as profile.xml, so neither systemd's
+# EnvironmentFile= nor sh can read it otherwise. The file is rewritten in
+# place (its SELinux label and mode stay). 1 when it cannot, warned.
+storprov_verify_env() {
+    _r=$1 _p=$2 _n=${2##*/} _f=$1/etc/storprov/verify.env
+    case $_p in
+    /*) ;;
+    *) _p=$(pwd)/$_p ;;
+    esac
+    case $_n in
+    '' | .* | *[!A-Za-z0-9_.-]*) _n=profile.xml ;;
+    esac
+    case $_p in
+    *[!A-Za-z0-9_./-]* | */./* | */../*) _t= ;;
+    *) _t=$_p ;;
+    esac
+    if [ -z "$_t" ] || ! storprov_same "$_r$_t" "$_p"; then
+        _t=/etc/storprov/provisioned/$_n
+        if ! { mkdir -p "$_r/etc/storprov/provisioned" && cat "$_p" >"$_r$_t"; }; then
+            warn "storprov: persist: cannot copy $_p to $_r$_t; the daily verify (storprov-verify.service) has no profile: set STORPROV_PROFILE in /etc/storprov/verify.env"
+            return 1
+        fi
+    fi
+    _m=$(getarg rd.storprov.mdadm-conf=)
+    case $_m in
+    *[!A-Za-z0-9_./-]*)
+        warn "storprov: persist: rd.storprov.mdadm-conf=$_m has characters verify.env cannot carry (only A-Z a-z 0-9 _ . / -): not in its STORPROV_VERIFY_ARGS; set --mdadm-conf there by hand"
+        _m=
+        ;;
+    esac
+    if [ -n "$_m" ]; then
+        _text=$(grep -v -e '^STORPROV_PROFILE=' -e '^STORPROV_VERIFY_ARGS=' "$_f" 2>/dev/null)
+        _text="${_text:+$_text
+}STORPROV_VERIFY_ARGS='--mdadm-conf $_m'"
+    else
+        _text=$(grep -v '^STORPROV_PROFILE=' "$_f" 2>/dev/null)
+    fi
+    if ! { mkdir -p "${_f%/*}" && printf '%s\n' "${_text:+$_text
+}STORPROV_PROFILE=$_t" >"$_f"; } 2>/dev/null; then
+        warn "storprov: persist: cannot write $_f; the daily verify (storprov-verify.service) has no profile: set STORPROV_PROFILE=$_t there"
+        return 1
+    fi
+    storprov_say "persist: the daily verify checks against $_t ($_f)"
+    return 0
 }
