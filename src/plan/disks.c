@@ -40,18 +40,16 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
         return true;
 }
 
-/* Whether a trusted hint describes a RAID stripe whose parity is unknown: a
- * strip of at least 8 KiB (the smallest strip controllers offer; 4 KiB is a
- * write granularity, as NVMe's NPWG and many drives export) and io_opt whole
- * strips above it. NVMe namespaces export their write granularity
- * (NPWG/NOWS), not a parity stripe. Such a LUN is planned as parity: whole
- * LUN stripes per leg, swalloc, whole-stripe AGs, which costs a RAID0 LUN
- * nothing that matters and saves a RAID5/6 LUN its read-modify-write (an LV
- * over 3 LUNs exporting 64k / 448k: 0.10 planned as RAID0, 0.0003 declared). */
+/* Whether a trusted hint describes a RAID stripe whose parity is unknown (io_hint_kind_of, the rule
+ * storprov inventory shows too): a strip of at least 8 KiB (the smallest strip controllers offer; 4 KiB
+ * is a write granularity, as many drives export) and io_opt whole strips above it, on a device that is
+ * not an NVMe namespace (those export their write granularity, NPWG/NOWS, never a parity stripe). Such
+ * a LUN is planned as parity: whole LUN stripes per leg, swalloc, whole-stripe AGs, which costs a RAID0
+ * LUN nothing that matters and saves a RAID5/6 LUN its read-modify-write (an LV over 3 LUNs exporting
+ * 64k / 448k: 0.10 planned as RAID0, 0.0003 declared). */
 static bool hint_is_stripe(const struct blockdev *b)
 {
-        return b->io_min_bytes >= HINT_MIN_STRIP_BYTES && b->io_opt_bytes > b->io_min_bytes &&
-               strncmp(b->name, "nvme", 4) != 0;
+        return io_hint_kind_of(b) == IO_HINT_RAID_STRIPE;
 }
 
 /* The disk's rule key (src/sanitize.c): checked against every device of the
