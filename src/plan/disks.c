@@ -267,8 +267,9 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
                         stripe ? "; a stripe of whole strips whose parity the hint does not say: planned as parity "
                                  "(whole stripes per leg, swalloc, whole-stripe AGs), safe either way; <hwraid> "
                                  "says which"
-                        : io_hint_kind_of(b) == IO_HINT_NVME ? "; an NVMe namespace's write granularity, not a parity stripe"
-                                                       : "; an io_min below 8 KiB is a write granularity, not a strip");
+                        : io_hint_kind_of(b) == IO_HINT_NVME
+                                ? "; an NVMe namespace's write granularity, not a parity stripe"
+                                : "; an io_min below 8 KiB is a write granularity, not a strip");
         }
         if (distrust)
                 warn(c, g->line, what, "topology-distrusted", "%s: ignoring exported topology: %s", b->name,
@@ -279,7 +280,8 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
             o->align_bytes % b->io_opt_bytes == 0) {
                 char *w = xasprintf("%s: partition starts multiples of %s, which the NVMe optimal write size %s "
                                     "divides",
-                                    o->geom_why, fmt_size_exact(o->align_bytes, a1), fmt_size_exact(b->io_opt_bytes, a2));
+                                    o->geom_why, fmt_size_exact(o->align_bytes, a1),
+                                    fmt_size_exact(b->io_opt_bytes, a2));
                 free(o->geom_why);
                 o->geom_why = w;
         }

@@ -378,6 +378,7 @@ void plan_mds(struct ctx *c)
                 o->md.chunk_bytes = md_geometry(c, m, oi, what, active, near);
                 o = OBJ(c, oi);
                 uint64_t smallest = md_smallest_member(c, o);
+                const struct blockdev *nv = NULL; /* the first member's NVMe namespace, if it is one */
                 if (o->md.data_align_bytes > MiB)
                         o->md.data_offset_bytes = md_data_offset_bytes(
                                 o->md.metadata, smallest, o->md.level == RAID_1 ? 0 : o->md.chunk_bytes,
@@ -390,12 +391,12 @@ void plan_mds(struct ctx *c)
                                               fmt_size_exact(o->md.data_align_bytes, ab));
                         free(o->geom_why);
                         o->geom_why = why;
-                } else if (n && strcmp(o->md.metadata, "1.0") && o->md.level != RAID_1 && nvme_under(c, mem[0]) &&
-                           nvme_under(c, mem[0])->io_opt_bytes && MiB % nvme_under(c, mem[0])->io_opt_bytes == 0) {
+                } else if (n && strcmp(o->md.metadata, "1.0") && o->md.level != RAID_1 &&
+                           (nv = nvme_under(c, mem[0])) && nv->io_opt_bytes && MiB % nv->io_opt_bytes == 0) {
                         char ob[32];
                         char *why = xasprintf("%s; data at mdadm's offset, a multiple of 1 MiB, which the NVMe "
                                               "optimal write size %s divides",
-                                              o->geom_why, fmt_size_exact(nvme_under(c, mem[0])->io_opt_bytes, ob));
+                                              o->geom_why, fmt_size_exact(nv->io_opt_bytes, ob));
                         free(o->geom_why);
                         o->geom_why = why;
                 }

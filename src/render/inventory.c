@@ -167,8 +167,8 @@ static void print_io_hint(FILE *f, const struct blockdev *b)
                         kib_exact(b->io_min_bytes, a), b->io_opt_bytes ? kib_exact(b->io_opt_bytes, o) : "not given");
                 break;
         case IO_HINT_RAID_STRIPE:
-                fprintf(f, "    io hint: a RAID stripe, strip %s, full stripe %s (%" PRIu64 " strips%s); parity unknown: "
-                           "planned as parity unless <hwraid> says otherwise\n",
+                fprintf(f, "    io hint: a RAID stripe, strip %s, full stripe %s (%" PRIu64 " strips%s); parity "
+                           "unknown: planned as parity unless <hwraid> says otherwise\n",
                         kib_exact(b->io_min_bytes, a), kib_exact(b->io_opt_bytes, o), b->io_opt_bytes / b->io_min_bytes,
                         b->io_opt_bytes % b->io_min_bytes ? ", not whole" : "");
                 break;
