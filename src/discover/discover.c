@@ -324,7 +324,7 @@ const char *io_hint_kind_name(enum io_hint_kind k)
                 [IO_HINT_RAID_STRIPE] = "raid-stripe",
                 [IO_HINT_NVME] = "nvme-write-granularity",
         };
-        return k >= 0 && k < _IO_HINT_MAX ? names[k] : NULL;
+        return (unsigned)k < _IO_HINT_MAX ? names[k] : NULL;
 }
 
 /* A kernel name or DEVNAME storprov will use as a path under /dev: the
