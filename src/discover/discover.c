@@ -287,6 +287,47 @@ static char *wwn_from_wwid(const char *wwid)
         return xstrdup(buf);
 }
 
+static bool digits(const char **c)
+{
+        const char *s = *c;
+        while (**c >= '0' && **c <= '9')
+                (*c)++;
+        return *c > s;
+}
+
+bool blockdev_is_nvme(const struct blockdev *b)
+{
+        const char *c = b && b->name && startswith(b->name, "nvme") ? b->name + 4 : NULL;
+        if (!c || !digits(&c))
+                return false;
+        if (*c == 'c' && (c++, !digits(&c)))
+                return false;
+        return *c++ == 'n' && digits(&c) && !*c;
+}
+
+enum io_hint_kind io_hint_kind_of(const struct blockdev *b)
+{
+        uint64_t phys = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
+        if (!b->io_opt_bytes && b->io_min_bytes <= phys)
+                return IO_HINT_NONE;
+        if (blockdev_is_nvme(b))
+                return IO_HINT_NVME;
+        if (b->io_min_bytes >= IO_HINT_MIN_STRIP_BYTES && b->io_opt_bytes > b->io_min_bytes)
+                return IO_HINT_RAID_STRIPE;
+        return IO_HINT_WRITE_GRANULARITY;
+}
+
+const char *io_hint_kind_name(enum io_hint_kind k)
+{
+        static const char *const names[_IO_HINT_MAX] = {
+                [IO_HINT_NONE] = "none",
+                [IO_HINT_WRITE_GRANULARITY] = "write-granularity",
+                [IO_HINT_RAID_STRIPE] = "raid-stripe",
+                [IO_HINT_NVME] = "nvme-write-granularity",
+        };
+        return (unsigned)k < _IO_HINT_MAX ? names[k] : NULL;
+}
+
 /* A kernel name or DEVNAME storprov will use as a path under /dev: the
  * characters kernel names are made of, no "." or ".." component, no leading
  * '/'. A captured tree could otherwise name /dev/../etc/passwd. */
@@ -484,7 +525,11 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
                 _cleanup_free_ char *wwid = attr_str(dir, "device/wwid");
                 if (!wwid)
                         wwid = attr_str(dir, "wwid");
-                b->wwn = wwn_from_wwid(wwid);
+                /* an NVMe namespace's ID_WWN is its wwid as the kernel prints it (60-persistent-storage.rules) */
+                b->wwn = blockdev_is_nvme(b) && wwid && (startswith(wwid, "eui.") || startswith(wwid, "nvme.") ||
+                                                         startswith(wwid, "uuid."))
+                                 ? xstrdup(wwid)
+                                 : wwn_from_wwid(wwid);
         }
         b->wwid = attr_str(dir, "device/wwid");
         if (!b->wwid)
@@ -557,7 +602,10 @@ static void link_multipath(struct sysinfo *s)
                 struct blockdev *b = &s->devs[i];
                 if (b->mpath_wwid || b->dm_uuid || startswith(b->name, "md") || startswith(b->name, "loop"))
                         continue;
-                b->mpath_wwid = b->id_serial ? xstrdup(b->id_serial) : mpath_wwid_from_sysfs(b->wwid);
+                if (blockdev_is_nvme(b)) /* multipath-tools' uid_attrs for nvme: ID_WWN */
+                        b->mpath_wwid = xstrdup(b->wwn);
+                else
+                        b->mpath_wwid = b->id_serial ? xstrdup(b->id_serial) : mpath_wwid_from_sysfs(b->wwid);
         }
 }
 

@@ -43,7 +43,9 @@ struct blockdev {
         char *vendor, *model;     /* device/vendor, device/model, stripped; may be NULL */
         char *serial;             /* udev ID_SERIAL_SHORT, else ID_SERIAL, else device/serial, else sys "serial" */
         char *id_serial;          /* udev ID_SERIAL exactly (what udev rules match), may be NULL */
-        char *wwn;                /* udev ID_WWN ("0x5000c500a1b2c3d4"), else derived from device/wwid "naa.…" as "0x…", may be NULL */
+        char *wwn;                /* udev ID_WWN ("0x5000c500a1b2c3d4"), else derived from device/wwid "naa.…" as "0x…",
+                                   * or an NVMe namespace's wwid ("eui.…", "nvme.…", "uuid.…", udev's ID_WWN for
+                                   * it); may be NULL */
         char *wwid;               /* the kernel's device/wwid (or wwid) as read, may be NULL */
         char *id_path;            /* udev ID_PATH ("pci-0000:00:1f.2-ata-1"), may be NULL */
         /* queue limits and current tuning, 0 / NULL if the file is absent */
@@ -101,6 +103,31 @@ struct sysinfo {
          * them; NULL: not read. Freed with the sysinfo. */
         struct ctl_list *controllers;
 };
+
+/* What a disk's exported io_min / io_opt are, by their shape and the kind of device (one rule for
+ * storprov inventory and the planner, plan/disks.c, which uses only hints it believes):
+ *   NONE               nothing beyond the physical sector (io_min <= it, no io_opt)
+ *   NVME               an NVMe namespace: the drive's preferred write granularity and optimal write
+ *                      size (the nvme driver's io_min = NPWG, io_opt = NOWS), never a parity stripe
+ *   RAID_STRIPE        io_min a strip of IO_HINT_MIN_STRIP_BYTES or more and io_opt above it: a
+ *                      stripe (a controller's Block Limits page) whose parity the hint does not say
+ *   WRITE_GRANULARITY  anything else: an io_min below 8 KiB (drives export their write unit), or
+ *                      no io_opt above io_min */
+enum io_hint_kind {
+        IO_HINT_NONE,
+        IO_HINT_WRITE_GRANULARITY,
+        IO_HINT_RAID_STRIPE,
+        IO_HINT_NVME,
+        _IO_HINT_MAX,
+};
+/* The smallest strip controllers offer; an io_min below it is a write granularity */
+#define IO_HINT_MIN_STRIP_BYTES (UINT64_C(8) * 1024)
+
+enum io_hint_kind io_hint_kind_of(const struct blockdev *b);
+/* "none", "write-granularity", "raid-stripe", "nvme-write-granularity" (inventory's io_hint_kind) */
+const char *io_hint_kind_name(enum io_hint_kind k);
+/* An NVMe namespace by its kernel name: nvmeXnY (nvmeXcZnY, a path of a native multipath namespace) */
+bool blockdev_is_nvme(const struct blockdev *b);
 
 /* Reads SYSROOT/sys/block/ (every entry except loop devices that have no backing file,
  * ram*, zram*), SYSROOT/run/udev/data/b<major>:<minor>, the links under SYSROOT/dev,

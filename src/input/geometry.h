@@ -17,8 +17,6 @@
 #define GEOM_MAX_MEMBERS          1024u
 #define GEOM_MAX_CHUNK_BYTES      (UINT64_C(1) << 30)
 #define GEOM_MAX_FULL_STRIPE_BYTES (UINT64_C(1) << 40)
-/* An exported io_min of at least this is a RAID strip (plan/disks.c), below it a write granularity */
-#define HINT_MIN_STRIP_BYTES      (UINT64_C(8) * 1024)
 
 enum raid_level {
         RAID_NONE = -1,   /* a plain disk: no striping known */

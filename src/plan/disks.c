@@ -40,18 +40,48 @@ static bool topology_trusted(const struct blockdev *b, char **ret_why)
         return true;
 }
 
-/* Whether a trusted hint describes a RAID stripe whose parity is unknown: a
- * strip of at least 8 KiB (the smallest strip controllers offer; 4 KiB is a
- * write granularity, as NVMe's NPWG and many drives export) and io_opt whole
- * strips above it. NVMe namespaces export their write granularity
- * (NPWG/NOWS), not a parity stripe. Such a LUN is planned as parity: whole
- * LUN stripes per leg, swalloc, whole-stripe AGs, which costs a RAID0 LUN
- * nothing that matters and saves a RAID5/6 LUN its read-modify-write (an LV
- * over 3 LUNs exporting 64k / 448k: 0.10 planned as RAID0, 0.0003 declared). */
+/* Whether a trusted hint describes a RAID stripe whose parity is unknown (io_hint_kind_of, the rule
+ * storprov inventory shows too): a strip of at least 8 KiB (the smallest strip controllers offer; 4 KiB
+ * is a write granularity, as many drives export) and io_opt whole strips above it, on a device that is
+ * not an NVMe namespace (those export their write granularity, NPWG/NOWS, never a parity stripe). Such
+ * a LUN is planned as parity: whole LUN stripes per leg, swalloc, whole-stripe AGs, which costs a RAID0
+ * LUN nothing that matters and saves a RAID5/6 LUN its read-modify-write (an LV over 3 LUNs exporting
+ * 64k / 448k: 0.10 planned as RAID0, 0.0003 declared). */
 static bool hint_is_stripe(const struct blockdev *b)
 {
-        return b->io_min_bytes >= HINT_MIN_STRIP_BYTES && b->io_opt_bytes > b->io_min_bytes &&
-               strncmp(b->name, "nvme", 4) != 0;
+        return io_hint_kind_of(b) == IO_HINT_RAID_STRIPE;
+}
+
+/* The NVMe namespace a planned block device is, or is a partition of; NULL for anything else. */
+const struct blockdev *nvme_under(struct ctx *c, size_t oi)
+{
+        const struct pl_obj *o = OBJ(c, oi);
+        if (o->kind == OBJ_PART)
+                o = OBJ(c, o->parent);
+        return o->kind == OBJ_DISK && o->disk.bd && io_hint_kind_of(o->disk.bd) == IO_HINT_NVME ? o->disk.bd : NULL;
+}
+
+/* PIECE_BYTES (an md chunk, an LV stripe) is what each member gets of a stripe: on an NVMe namespace
+ * it should be whole units of the write granularity the drive exports (NPWG as io_min), or the drive
+ * rewrites each unit a piece only partly fills. Warns once, naming the first such member. */
+void warn_nvme_granularity(struct ctx *c, int line, const char *what, const char *rule, const char *piece,
+                           uint64_t piece_bytes, const size_t *members, size_t n)
+{
+        char a[32], g[32], o[32];
+        for (size_t i = 0; i < n && piece_bytes; i++) {
+                const struct blockdev *b = nvme_under(c, members[i]);
+                if (!b || !b->io_min_bytes || piece_bytes % b->io_min_bytes == 0)
+                        continue;
+                warn(c, line, what, rule,
+                     "%s %s is not a multiple of the write granularity %s that NVMe namespace %s exports (NPWG, "
+                     "io_min): each member gets pieces the drive must merge into %s units it rewrites whole; give "
+                     "a multiple of %s%s%s%s",
+                     piece, fmt_size_exact(piece_bytes, a), fmt_size_exact(b->io_min_bytes, g), b->name,
+                     g, g, b->io_opt_bytes ? " (its optimal write size " : "",
+                     b->io_opt_bytes ? fmt_size_exact(b->io_opt_bytes, o) : "",
+                     b->io_opt_bytes ? ", what storprov picks when it is left out)" : "");
+                return;
+        }
 }
 
 /* The disk's rule key (src/sanitize.c): checked against every device of the
@@ -244,15 +274,24 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
                         stripe ? "; a stripe of whole strips whose parity the hint does not say: planned as parity "
                                  "(whole stripes per leg, swalloc, whole-stripe AGs), safe either way; <hwraid> "
                                  "says which"
-                        : !strncmp(b->name, "nvme", 4) ? "; an NVMe namespace's write granularity, not a parity stripe"
-                                                       : "; an io_min below 8 KiB is a write granularity, not a strip");
+                        : io_hint_kind_of(b) == IO_HINT_NVME
+                                ? "; an NVMe namespace's write granularity, not a parity stripe"
+                                : "; an io_min below 8 KiB is a write granularity, not a strip");
         }
         if (distrust)
                 warn(c, g->line, what, "topology-distrusted", "%s: ignoring exported topology: %s", b->name,
                      distrust);
         free(distrust);
         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
-
+        if (src != SRC_PROFILE && trusted && io_hint_kind_of(b) == IO_HINT_NVME && o->align_bytes &&
+            o->align_bytes % b->io_opt_bytes == 0) {
+                char *w = xasprintf("%s: partition starts multiples of %s, which the NVMe optimal write size %s "
+                                    "divides",
+                                    o->geom_why, fmt_size_exact(o->align_bytes, a1),
+                                    fmt_size_exact(b->io_opt_bytes, a2));
+                free(o->geom_why);
+                o->geom_why = w;
+        }
 }
 
 /* The identity the paths' rule (KERNEL!="dm-*") matches: ID_WWN, else ID_SERIAL,

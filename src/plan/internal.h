@@ -81,6 +81,9 @@ char *describe_disk(const struct blockdev *b);
 /* groupsel.c: a word multipath.conf, a dm name and a udev rule all carry as it is. */
 bool mpath_word_safe(const char *v);
 void plan_disks(struct ctx *c);
+const struct blockdev *nvme_under(struct ctx *c, size_t oi);
+void warn_nvme_granularity(struct ctx *c, int line, const char *what, const char *rule, const char *piece,
+                           uint64_t piece_bytes, const size_t *members, size_t n);
 void plan_mds(struct ctx *c);
 void plan_vgs(struct ctx *c);
 void plan_fss(struct ctx *c);

@@ -80,6 +80,9 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                                         warn(c, l->line, lwhat, "lv-stripe-hint", "%s", e);
                                         free(e);
                                 }
+                                const struct pl_obj *vo = OBJ(c, oi);
+                                warn_nvme_granularity(c, l->line, lwhat, "lv-stripe-granularity", "stripe size", sb,
+                                                      vo->vg.pvs, vo->vg.n_pvs);
                                 _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent, false)
                                                                               : NULL;
                                 if (adv)

@@ -137,7 +137,9 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         if (mg.su_bytes)
                 mdesc = xasprintf("members' stripe %s x %u = %s (%s%s)", fmt_size_exact(mg.su_bytes, cb), mg.sw,
                                   fmt_size_exact(mg.full_stripe_bytes, fb),
-                                  m0->geom_src == SRC_DETECTED ? "an exported hint" : "declared",
+                                  m0->geom_src != SRC_DETECTED ? "declared"
+                                  : nvme_under(c, mem[0])      ? "an NVMe write granularity and optimal write size"
+                                                               : "an exported hint",
                                   mg.parity ? ", parity" : ", no parity");
 
         if (m->level == RAID_1) {
@@ -206,6 +208,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                                               fmt_size_exact(chunk, fb), o->geom.sw)
                                   : xstrdup(r == 1 ? "; the members' hint is not followed" : "");
         }
+        warn_nvme_granularity(c, m->line, what, "md-chunk-granularity", "chunk", chunk, mem, n);
         o->geom_src = chunk_src == SRC_DEFAULT ? SRC_DEFAULT : SRC_DERIVED;
         o->geom_why = xasprintf("md %s, %u x %s chunk%s%s%s, %u data legs%s%s%s", raid_level_name(m->level), active,
                                 fmt_size_exact(chunk, cb), chunk_src == SRC_DEFAULT ? " (mdadm's default)" : "",
@@ -375,6 +378,7 @@ void plan_mds(struct ctx *c)
                 o->md.chunk_bytes = md_geometry(c, m, oi, what, active, near);
                 o = OBJ(c, oi);
                 uint64_t smallest = md_smallest_member(c, o);
+                const struct blockdev *nv = NULL; /* the first member's NVMe namespace, if it is one */
                 if (o->md.data_align_bytes > MiB)
                         o->md.data_offset_bytes = md_data_offset_bytes(
                                 o->md.metadata, smallest, o->md.level == RAID_1 ? 0 : o->md.chunk_bytes,
@@ -385,6 +389,14 @@ void plan_mds(struct ctx *c)
                                               "full stripe) = %s",
                                               o->geom_why, fmt_size_exact(o->md.data_offset_bytes, ob),
                                               fmt_size_exact(o->md.data_align_bytes, ab));
+                        free(o->geom_why);
+                        o->geom_why = why;
+                } else if (n && strcmp(o->md.metadata, "1.0") && o->md.level != RAID_1 &&
+                           (nv = nvme_under(c, mem[0])) && nv->io_opt_bytes && MiB % nv->io_opt_bytes == 0) {
+                        char ob[32];
+                        char *why = xasprintf("%s; data at mdadm's offset, a multiple of 1 MiB, which the NVMe "
+                                              "optimal write size %s divides",
+                                              o->geom_why, fmt_size_exact(nv->io_opt_bytes, ob));
                         free(o->geom_why);
                         o->geom_why = why;
                 }

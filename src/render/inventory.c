@@ -145,6 +145,42 @@ static void disk_use_free(struct disk_use *u)
         strv_free(u->mounts);
 }
 
+/* "16 KiB", "1 MiB", "448 KiB", "3000 bytes": exact, as a datasheet gives it */
+static const char *kib_exact(uint64_t v, char buf[static 32])
+{
+        if (v && v % MiB == 0)
+                snprintf(buf, 32, "%" PRIu64 " MiB", v / MiB);
+        else if (v && v % KiB == 0)
+                snprintf(buf, 32, "%" PRIu64 " KiB", v / KiB);
+        else
+                snprintf(buf, 32, "%" PRIu64 " bytes", v);
+        return buf;
+}
+
+/* What io_min / io_opt are (io_hint_kind_of, the planner's rule), as one line. */
+static void print_io_hint(FILE *f, const struct blockdev *b)
+{
+        char a[32], o[32];
+        switch (io_hint_kind_of(b)) {
+        case IO_HINT_NVME:
+                fprintf(f, "    io hint: write granularity %s, optimal write %s (NPWG/NOWS of an NVMe namespace)\n",
+                        kib_exact(b->io_min_bytes, a), b->io_opt_bytes ? kib_exact(b->io_opt_bytes, o) : "not given");
+                break;
+        case IO_HINT_RAID_STRIPE:
+                fprintf(f, "    io hint: a RAID stripe, strip %s, full stripe %s (%" PRIu64 " strips%s); parity "
+                           "unknown: planned as parity unless <hwraid> says otherwise\n",
+                        kib_exact(b->io_min_bytes, a), kib_exact(b->io_opt_bytes, o), b->io_opt_bytes / b->io_min_bytes,
+                        b->io_opt_bytes % b->io_min_bytes ? ", not whole" : "");
+                break;
+        case IO_HINT_WRITE_GRANULARITY:
+                fprintf(f, "    io hint: write granularity %s, optimal %s (not a RAID strip)\n",
+                        kib_exact(b->io_min_bytes, a), b->io_opt_bytes ? kib_exact(b->io_opt_bytes, o) : "not given");
+                break;
+        default:
+                fputs("    io hint: none\n", f);
+        }
+}
+
 void inventory_print(const struct sysinfo *si, bool json, FILE *f)
 {
         size_t nm = 0;
@@ -185,6 +221,7 @@ void inventory_print(const struct sysinfo *si, bool json, FILE *f)
                         json_object_object_add(j, "physical_sector_bytes", ju64(b->physical_sector_bytes));
                         json_object_object_add(j, "io_min_bytes", ju64(b->io_min_bytes));
                         json_object_object_add(j, "io_opt_bytes", ju64(b->io_opt_bytes));
+                        json_object_object_add(j, "io_hint_kind", jstr(io_hint_kind_name(io_hint_kind_of(b))));
                         json_object_object_add(j, "alignment_offset_bytes", ju64(b->alignment_offset_bytes));
                         json_object_object_add(j, "rotational",
                                                b->rotational < 0 ? NULL : json_object_new_boolean(b->rotational));
@@ -214,6 +251,7 @@ void inventory_print(const struct sysinfo *si, bool json, FILE *f)
                                 b->logical_sector_bytes, b->physical_sector_bytes, b->io_min_bytes, b->io_opt_bytes,
                                 b->alignment_offset_bytes,
                                 b->rotational == 1 ? "rotational" : b->rotational == 0 ? "non-rotational" : "rotational unknown");
+                        print_io_hint(f, b);
                         _cleanup_free_ char *h = u.holders ? strv_join(u.holders, ", ") : xstrdup("none");
                         _cleanup_free_ char *s = u.signatures ? strv_join(u.signatures, ", ") : xstrdup("none");
                         _cleanup_free_ char *mm = u.mounts ? strv_join(u.mounts, ", ") : xstrdup("none");

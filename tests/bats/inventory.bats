@@ -46,3 +46,30 @@ load test_helper
 	run -0 "$SP" inventory --sysroot "$SYSROOT/megaraid-ioopt" --format json
 	[ "$(jq -r '[.disks[] | select(.vendor == "AVAGO") | .io_opt_bytes] | join(" ")' <<<"$output")" = "4294966784 33553920 1073741824" ]
 }
+
+@test "inventory: an NVMe namespace's io_min / io_opt are its write granularity (NPWG/NOWS), one rule with the planner's" {
+	local s=$SYSROOT/nvme-npwg
+	run -0 "$SP" inventory --sysroot "$s"
+	assert_line "nvme0n1  /dev/nvme0n1  ? SAMPLE QLC NVMe 7.68TB  7.0 TiB (7681501126656 bytes)"
+	assert_line "    wwn eui.5cd2e4a1b2c30001  serial QLC0A1B2C3D40001"
+	assert_line "    sectors 4096 logical / 4096 physical; io_min 16384 io_opt 262144 alignment_offset 0; non-rotational"
+	assert_line "    io hint: write granularity 16 KiB, optimal write 256 KiB (NPWG/NOWS of an NVMe namespace)"
+	[ "$(grep -c 'NPWG/NOWS' <<<"$output")" -eq 4 ]
+	run -0 "$SP" inventory --sysroot "$s" --format json
+	echo "$output" >"$BATS_TEST_TMPDIR/inv.json"
+	"$TOP/tests/tools/json-validate.py" "$TOP/doc/schema/storprov-inventory.schema.json" "$BATS_TEST_TMPDIR/inv.json"
+	[ "$(jq -r '[.disks[] | "\(.name)=\(.io_hint_kind)"] | join(" ")' <<<"$output")" = \
+		"sda=none nvme0n1=nvme-write-granularity nvme1n1=nvme-write-granularity nvme2n1=nvme-write-granularity nvme3n1=nvme-write-granularity" ]
+	# the namespace's identity: ID_WWN is the kernel's wwid, multipath would know it by that (uid_attrs nvme:ID_WWN)
+	[ "$(jq -r '.disks[] | select(.name == "nvme2n1") | "\(.wwn) \(.multipath_wwid) \(.id_serial)"' <<<"$output")" = \
+		"eui.5cd2e4a1b2c30003 eui.5cd2e4a1b2c30003 SAMPLE QLC NVMe 7.68TB_QLC0A1B2C3D40003" ]
+	# the other kinds, on the fixtures that export them
+	run -0 "$SP" inventory --sysroot "$SYSROOT/hinted-raid5-8x64" --format json
+	[ "$(jq -r '[.disks[].io_hint_kind] | join(" ")' <<<"$output")" = "none raid-stripe raid-stripe raid-stripe" ]
+	run -0 "$SP" inventory --sysroot "$SYSROOT/hinted-raid5-8x64"
+	assert_line "    io hint: a RAID stripe, strip 64 KiB, full stripe 448 KiB (7 strips); parity unknown: planned as parity unless <hwraid> says otherwise"
+	run -0 "$SP" inventory --sysroot "$SYSROOT/nvme-hints" --format json
+	[ "$(jq -r '[.disks[].io_hint_kind] | join(" ")' <<<"$output")" = "none write-granularity write-granularity write-granularity write-granularity" ]
+	run -0 "$SP" inventory --sysroot "$SYSROOT/nvme-hints"
+	assert_line "    io hint: write granularity 4 KiB, optimal 1 MiB (not a RAID strip)"
+}

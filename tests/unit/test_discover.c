@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,7 +238,7 @@ static int odd_setup(void **state)
         put(t, "sys/block/vda/serial", "vda-serial-01\n");
 
         /* nvme0n1: four hardware queues, 4 KiB sectors, serial from device/,
-         * an eui. wwid that is no WWN. */
+         * an eui. wwid (udev would make it ID_WWN). */
         put(t, "sys/block/nvme0n1/dev", "259:0\n");
         put(t, "sys/block/nvme0n1/size", "1953525168\n");
         put(t, "sys/block/nvme0n1/queue/logical_block_size", "4096\n");
@@ -375,7 +376,8 @@ static void test_odd_tree(void **state)
         assert_int_equal(b->nr_requests, 1023);
         assert_string_equal(b->model, "Samsung SSD 980 PRO 1TB");
         assert_string_equal(b->serial, "S5GXNF0R123456");
-        assert_null(b->wwn);
+        /* no udev entry: ID_WWN as 60-persistent-storage.rules sets it for a namespace, the wwid */
+        assert_string_equal(b->wwn, "eui.002538b111b22c33");
 
         b = sysinfo_find(&s, "sdd");
         assert_true(b->io_min_bytes == 65536);
@@ -507,6 +509,94 @@ static void test_multipath_nomap(void **state)
         sysinfo_free(&s);
 }
 
+/* ---- NVMe namespaces (nvme-npwg: NPWG 16 KiB, NOWS 256 KiB) --------------------- */
+
+static void test_nvme_namespace(void **state)
+{
+        (void)state;
+        struct sysinfo s = {0};
+        load_fixture("tests/fixtures/sysroot/nvme-npwg", &s);
+        const struct blockdev *b = sysinfo_find(&s, "nvme1n1");
+        assert_non_null(b);
+        assert_int_equal(b->major, 259);
+        assert_int_equal(b->minor, 1);
+        assert_string_equal(b->devnode, "/dev/nvme1n1");
+        /* the controller's Identify strings through device -> ../../nvme1; no SCSI vendor */
+        assert_null(b->vendor);
+        assert_string_equal(b->model, "SAMPLE QLC NVMe 7.68TB");
+        assert_string_equal(b->serial, "QLC0A1B2C3D40002");
+        assert_string_equal(b->id_serial, "SAMPLE QLC NVMe 7.68TB_QLC0A1B2C3D40002");
+        /* the namespace's wwid is udev's ID_WWN and what multipath knows it by (uid_attrs nvme:ID_WWN) */
+        assert_string_equal(b->wwid, "eui.5cd2e4a1b2c30002");
+        assert_string_equal(b->wwn, "eui.5cd2e4a1b2c30002");
+        assert_string_equal(b->mpath_wwid, "eui.5cd2e4a1b2c30002");
+        assert_int_equal(b->logical_sector_bytes, 4096);
+        assert_int_equal(b->physical_sector_bytes, 4096);
+        assert_int_equal(b->io_min_bytes, 16384);
+        assert_int_equal(b->io_opt_bytes, 262144);
+        assert_true(blockdev_is_nvme(b));
+        assert_int_equal(io_hint_kind_of(b), IO_HINT_NVME);
+        assert_false(blockdev_is_nvme(sysinfo_find(&s, "sda")));
+        assert_int_equal(io_hint_kind_of(sysinfo_find(&s, "sda")), IO_HINT_NONE);
+        sysinfo_free(&s);
+
+        /* without the udev database, ID_WWN is what the rule would set: the wwid */
+        char tmpl[] = "/tmp/storprov-nvme-XXXXXX";
+        assert_non_null(mkdtemp(tmpl));
+        _cleanup_free_ char *src = top_path("tests/fixtures/sysroot/nvme-npwg");
+        _cleanup_free_ char *cmd = xasprintf("cp -a '%s/.' '%s/' && rm -r '%s/run'", src, tmpl, tmpl);
+        assert_int_equal(system(cmd), 0);
+        struct diags d = {0};
+        assert_int_equal(sysinfo_load(tmpl, &s, &d), 0);
+        diags_free(&d);
+        b = sysinfo_find(&s, "nvme3n1");
+        assert_string_equal(b->wwn, "eui.5cd2e4a1b2c30004");
+        assert_string_equal(b->serial, "QLC0A1B2C3D40004"); /* device/serial, the controller's */
+        assert_null(b->id_serial);
+        sysinfo_free(&s);
+        _cleanup_free_ char *rm = xasprintf("rm -rf '%s'", tmpl);
+        assert_int_equal(system(rm), 0);
+}
+
+/* The one rule inventory and the planner share. */
+static void test_io_hint_kind(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *name;
+                uint32_t phys;
+                uint64_t io_min, io_opt;
+                enum io_hint_kind want;
+        } rows[] = {
+                {"sdb", 512, 512, 0, IO_HINT_NONE},
+                {"sdb", 4096, 4096, 0, IO_HINT_NONE},
+                {"sdb", 512, 4096, 0, IO_HINT_WRITE_GRANULARITY},
+                {"sdb", 512, 4096, 1048576, IO_HINT_WRITE_GRANULARITY},    /* below 8 KiB: not a strip */
+                {"sdb", 512, 8192, 0, IO_HINT_WRITE_GRANULARITY},          /* no io_opt above it */
+                {"sdb", 512, 8192, 8192, IO_HINT_WRITE_GRANULARITY},
+                {"sdb", 512, 8192, 24576, IO_HINT_RAID_STRIPE},
+                {"sdb", 512, 65536, 458752, IO_HINT_RAID_STRIPE},
+                {"nvme0n1", 4096, 16384, 262144, IO_HINT_NVME},            /* never a stripe */
+                {"nvme12n3", 512, 4096, 131072, IO_HINT_NVME},
+                {"nvme0c1n1", 512, 4096, 131072, IO_HINT_NVME},            /* a native multipath path */
+                {"nvme0n1", 4096, 4096, 0, IO_HINT_NONE},
+                {"nvme0n1p1", 512, 65536, 458752, IO_HINT_RAID_STRIPE},    /* not a namespace name */
+                {"nvmefoo", 512, 65536, 458752, IO_HINT_RAID_STRIPE},
+        };
+        for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+                struct blockdev b = {.name = (char *)rows[i].name, .physical_sector_bytes = rows[i].phys,
+                                     .io_min_bytes = rows[i].io_min, .io_opt_bytes = rows[i].io_opt};
+                if (io_hint_kind_of(&b) != rows[i].want)
+                        fail_msg("row %zu (%s %" PRIu64 "/%" PRIu64 "): %s, want %s", i, rows[i].name, rows[i].io_min,
+                                 rows[i].io_opt, io_hint_kind_name(io_hint_kind_of(&b)),
+                                 io_hint_kind_name(rows[i].want));
+        }
+        assert_string_equal(io_hint_kind_name(IO_HINT_NVME), "nvme-write-granularity");
+        assert_string_equal(io_hint_kind_name(IO_HINT_RAID_STRIPE), "raid-stripe");
+        assert_string_equal(io_hint_kind_name(IO_HINT_WRITE_GRANULARITY), "write-granularity");
+        assert_string_equal(io_hint_kind_name(IO_HINT_NONE), "none");
+}
+
 int main(void)
 {
         const struct CMUnitTest grid[] = {
@@ -520,6 +610,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_odd_tree, odd_setup, odd_teardown),
                 cmocka_unit_test(test_multipath_maps),
                 cmocka_unit_test(test_multipath_nomap),
+                cmocka_unit_test(test_nvme_namespace),
+                cmocka_unit_test(test_io_hint_kind),
         };
         int failed = cmocka_run_group_tests_name("discover: grid-3ware fixture", grid, grid_setup, grid_teardown);
         failed += cmocka_run_group_tests_name("discover: odd cases", other, NULL, NULL);
