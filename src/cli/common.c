@@ -7,6 +7,7 @@
 
 #include "input/offline.h"
 #include "render/files.h"
+#include "render/tuned.h"
 
 /* Loads the profile, the machine (or, with --offline, made-up disks) and
  * builds the plan. Diagnostics are printed on stderr, or, with keep, moved
@@ -43,6 +44,7 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                 profile_free(p);
                 return a->sysroot || a->offline ? EXIT_USAGE : EXIT_RUNTIME;
         }
+        _cleanup_free_ char *include = a->tuning != TUNING_UDEV ? root_tuned_include(a->root ? a->root : "/") : NULL;
         struct plan_options o = {
                 .sysroot = a->offline ? "(offline)" : sysroot,
                 .os_disks = a->os_disks,
@@ -52,6 +54,8 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                  * this system: plan and validate show what apply would write) */
                 .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
                 .lvm_config = STORPROV_LVM_CONFIG,
+                .tuning = a->tuning,
+                .tuned_include = include,
         };
         r = plan_build(p, si, &o, pl, &d);
         if (keep)
