@@ -333,15 +333,22 @@ static void udev_attrs(struct sbuf *b, const struct plan *pl, const struct pl_ob
                         sbuf_printf(b, ", ATTR{%s}=\"%s\"", tune_defs[a].sysfs, o->tune.val[a]);
 }
 
-/* "# ID (DEV): scheduler, read_ahead_kb in the tuned profile PATH" */
-static void udev_tuned_note(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
+/* "# ID (DEV): scheduler, read_ahead_kb in the tuned profile PATH", after o's
+ * rule (lead: o has no rule, a blank line first) */
+static void udev_tuned_note(struct sbuf *b, const struct plan *pl, const struct pl_obj *o, bool lead)
 {
         struct sbuf names = {0};
         for (int a = 0; a < _TUNE_MAX; a++)
                 if (tuned_takes(pl, o, (enum tune_attr)a))
                         sbuf_printf(&names, "%s%s", names.len ? ", " : "", tune_defs[a].name);
+        const char *why = tuned_skip_why(o);
+        if (pl->tuning != TUNING_UDEV && why && (o->tune.val[TUNE_SCHEDULER] || o->tune.val[TUNE_READ_AHEAD_KB])) {
+                sbuf_puts(b, lead ? "\n# " : "# ");
+                comment_text(b, o->kind == OBJ_MD ? o->md.name : o->id);
+                sbuf_printf(b, ": here, not in the tuned profile: %s\n", why);
+        }
         if (names.len) {
-                sbuf_puts(b, "\n# ");
+                sbuf_puts(b, lead ? "\n# " : "# ");
                 comment_text(b, o->id);
                 sbuf_puts(b, " (");
                 comment_text(b, o->dev);
@@ -408,9 +415,10 @@ char *render_udev_rules(const struct plan *pl)
                         continue;
                 struct sbuf attrs = {0};
                 udev_attrs(&attrs, pl, o);
-                udev_tuned_note(&b, pl, o);
-                if (!attrs.len)
+                if (!attrs.len) {
+                        udev_tuned_note(&b, pl, o, true);
                         continue;
+                }
                 /* Match values are globs without a quoting every udev knows:
                  * a value that is not plainly safe is never printed. */
                 switch (o->kind) {
@@ -461,6 +469,7 @@ char *render_udev_rules(const struct plan *pl)
                 default:
                         break;
                 }
+                udev_tuned_note(&b, pl, o, false);
                 free(attrs.s);
         }
         return sbuf_steal(&b);
