@@ -81,7 +81,7 @@ static void instance_name(struct sbuf *b, const struct pl_obj *o)
         sbuf_puts(b, "]\n");
 }
 
-static void disk_unit(struct sbuf *b, const struct pl_obj *o)
+static void disk_unit(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
 {
         sbuf_puts(b, "\n# ");
         comment_text(b, o->id);
@@ -93,9 +93,9 @@ static void disk_unit(struct sbuf *b, const struct pl_obj *o)
         regex_alt(&alt, o->disk.udev_key, o->disk.udev_value); /* checked by tuned_skip_why() */
         sbuf_printf(b, "type=disk\npriority=-10\ndevices_udev_regex=^%s$\n", alt.s);
         free(alt.s);
-        if (o->tune.val[TUNE_SCHEDULER])
+        if (tuned_takes(pl, o, TUNE_SCHEDULER))
                 sbuf_printf(b, "elevator=%s\n", o->tune.val[TUNE_SCHEDULER]);
-        if (o->tune.val[TUNE_READ_AHEAD_KB])
+        if (tuned_takes(pl, o, TUNE_READ_AHEAD_KB))
                 sbuf_printf(b, "# read-ahead-kb: tuned's readahead is in KiB (\"N s\" would be 512-byte sectors)\n"
                                "readahead=%s\n",
                             o->tune.val[TUNE_READ_AHEAD_KB]);
@@ -134,7 +134,8 @@ static void udev_key_alt(struct sbuf *b, const struct plan *pl, const struct pl_
  * parent device), and sets its readahead and elevator there. A device whose
  * read-ahead or scheduler storprov keeps in udev is taken out of that
  * instance, by the same identity the udev rule matches, so that the value is
- * not set a second way. */
+ * not set a second way; a disk with an instance of its own is taken by that
+ * one first (priority), the included options never reach it. */
 static void disk_override(struct sbuf *b, const struct plan *pl)
 {
         struct sbuf alt = {0};
@@ -142,7 +143,8 @@ static void disk_override(struct sbuf *b, const struct plan *pl)
                 const struct pl_obj *o = &pl->objs[i];
                 bool in_udev = (o->tune.val[TUNE_READ_AHEAD_KB] && !tuned_takes(pl, o, TUNE_READ_AHEAD_KB)) ||
                                (o->tune.val[TUNE_SCHEDULER] && !tuned_takes(pl, o, TUNE_SCHEDULER));
-                if (o->tune.line && in_udev)
+                bool own = tuned_takes(pl, o, TUNE_READ_AHEAD_KB) || tuned_takes(pl, o, TUNE_SCHEDULER);
+                if (o->tune.line && in_udev && !own)
                         udev_key_alt(&alt, pl, o);
         }
         if (alt.len)
@@ -212,17 +214,20 @@ char *render_tuned_conf(const struct plan *pl)
         comment_text(&b, pl->profile_name);
         sbuf_puts(&b, "\".\n# Do not edit: changes are lost when storprov renders again; change the profile.\n"
                       "# storprov does not activate it: run `tuned-adm profile storprov` on the running system\n"
-                      "# (kickstart: in %post, `echo storprov > /etc/tuned/active_profile`, tuned reads it at boot).\n"
+                      "# (kickstart %post: echo storprov > /etc/tuned/active_profile; echo manual > /etc/tuned/profile_mode\n"
+                      "# and tuned loads it at boot; profile_mode auto would have tuned pick its recommended profile).\n"
                       "# Not here: nr_requests, max_sectors_kb, md attributes, and every attribute of a device tuned\n"
                       "# cannot key safely, are in ");
         comment_text(&b, pl->udev_rules_path);
+        /* a value: no '%' (tuned's ConfigParser interpolates), no '#' (a comment), one line */
         sbuf_puts(&b, ".\n\n[main]\nsummary=storprov: block device and kernel tuning of profile ");
-        comment_text(&b, pl->profile_name);
+        for (const char *c = pl->profile_name; *c; c++)
+                sbuf_printf(&b, "%c", strchr(NAME_CHARS, *c) ? *c : '_');
         sbuf_printf(&b, "\ninclude=%s\n", pl->tuned_include);
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *o = &pl->objs[i];
                 if (o->tune.line && (tuned_takes(pl, o, TUNE_SCHEDULER) || tuned_takes(pl, o, TUNE_READ_AHEAD_KB)))
-                        disk_unit(&b, o);
+                        disk_unit(&b, pl, o);
         }
         disk_override(&b, pl);
         sysctl_unit(&b, pl);
