@@ -57,7 +57,10 @@ sysctl_values() {
 		golden "$n/tuned/tuned.conf" "$root/$TC"
 		golden "$n/tuned/70-storprov.rules" "$root/$RULES"
 		# the rules left to udev still pass the independent strict reader (make check-tools)
-		[ ! -x "$TOP/build/tests/render-check" ] || "$TOP/build/tests/render-check" udev "$root/$RULES"
+		if [ -x "$TOP/build/tests/render-check" ]; then
+			"$TOP/build/tests/render-check" udev "$root/$RULES"
+			"$TOP/build/tests/render-check" tuned "$root/$TC"
+		fi
 	done
 	# with --tuning=tuned the sysctls are in tuned.conf only
 	[ ! -e "$BATS_TEST_TMPDIR/grid-3ware-raid5/$SYSCTL" ]
