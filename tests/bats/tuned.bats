@@ -276,3 +276,22 @@ FC
 		--sysroot "$SYSROOT/grid-3ware" --seed 1 --root /
 	[ ! -s "$FAKE_TUNED_LOG" ]
 }
+
+@test "tuned: apply --tuning tuned writes tuned.conf and no sysctl.d, and still tunes sysfs live (fake tools)" {
+	export STORPROV_DEVROOT="$BATS_TEST_TMPDIR/devroot" FAKE_LOG="$BATS_TEST_TMPDIR/commands.log"
+	export FAKE_STATE="$BATS_TEST_TMPDIR/state"
+	w="$BATS_TEST_TMPDIR/world"
+	fake_world grid-3ware "$w"
+	r="$BATS_TEST_TMPDIR/root"
+	PATH="$FIX/fakebin:$PATH" run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$w" \
+		--root "$r" --seed 1 --yes --jobs 1 --lock-file "$BATS_TEST_TMPDIR/lock" --tuning tuned \
+		--report "$BATS_TEST_TMPDIR/report.json"
+	jq -e '[.files[].path] | any(endswith("/etc/tuned/storprov/tuned.conf"))' "$BATS_TEST_TMPDIR/report.json"
+	golden grid-3ware-raid5/tuned/tuned.conf "$r/$TC"
+	golden grid-3ware-raid5/tuned/70-storprov.rules "$r/$RULES"
+	[ ! -e "$r/$SYSCTL" ]
+	for d in sdb sdc; do
+		[ "$(cat "$w/sys/block/$d/queue/read_ahead_kb")" = 8192 ]
+		[ "$(cat "$w/sys/block/$d/queue/nr_requests")" = 512 ]
+	done
+}
