@@ -39,12 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct diags d = {0};
         if (profile_load(path, &p, &d) == 0) {
                 struct plan pl;
-                struct plan_options o = {.seed = 1, .seed_set = true};
+                /* the sysroot's byte also picks the tuning mode: every file kind is rendered */
+                struct plan_options o = {.seed = 1, .seed_set = true,
+                                         .tuning = (enum tuning_mode)(data[0] / FUZZ_N_SYSROOTS % 3)};
                 if (plan_build(&p, si, &o, &pl, &d) == 0) {
                         static const enum rc_kind kinds[] = {[FILE_FSTAB] = RC_FSTAB, [FILE_UDEV] = RC_UDEV,
                                                              [FILE_SYSCTL] = RC_SYSCTL, [FILE_MDADM] = RC_MDADM,
                                                              [FILE_MULTIPATH] = RC_MULTIPATH,
-                                                             [FILE_MPATH_WWIDS] = RC_WWIDS};
+                                                             [FILE_MPATH_WWIDS] = RC_WWIDS,
+                                                             [FILE_TUNED] = RC_TUNED};
                         for (int k = 0; k < _FILE_KIND_MAX; k++) {
                                 char *text = render_file(&pl, (enum file_kind)k, NULL, NULL);
                                 char buf[256];

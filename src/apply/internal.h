@@ -214,6 +214,8 @@ void vcheck(struct run *r, const char *object, const char *kind, const char *wha
             const char *expected, const char *found);
 bool verify_live(const struct run *r);
 /* An md array or an XFS read back as its step's .verify does (verify_run.c: the preserved ones). */
+/* verify_tuned.c: with --tuning=tuned|both, tuned-adm verify's verdict as a check. */
+void verify_tuned(struct run *r);
 void verify_md_obj(struct run *r, const struct pl_obj *o);
 void verify_xfs_obj(struct run *r, const struct pl_obj *o);
 /* The mount table verify read once, freed. */

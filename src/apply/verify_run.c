@@ -195,7 +195,7 @@ static void print_text(const struct run *r, const size_t *count)
                         if (c->status == V_OK)
                                 continue;
                         if (c->status == V_UNCHECKED)
-                                printf("           %s: not checked (captured tree)\n", c->what);
+                                printf("           %s: not checked (%s)\n", c->what, c->found ? c->found : "captured tree");
                         else
                                 printf("           %s %s: expected %s, found %s\n", vstatus_names[c->status], c->what,
                                        c->expected ? c->expected : "-", c->found ? c->found : "nothing");
@@ -265,6 +265,7 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
                         verify_xfs_obj(&r, o);
         }
         verify_files(&r);
+        verify_tuned(&r);
         vcache_free();
         size_t count[_V_MAX] = {0};
         for (size_t i = 0; i < r.n_vc; i++)

@@ -42,6 +42,7 @@ static const struct option all_options[] = {
         {"os-disks", required_argument, NULL, OPT_OS_DISKS},
         {"ks-include", required_argument, NULL, OPT_KS_INCLUDE},
         {"autorelabel", no_argument, NULL, OPT_AUTORELABEL},
+        {"tuning", required_argument, NULL, OPT_TUNING},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -220,6 +221,18 @@ static int parse_option(const struct verb *v, int c, struct args *a)
                 break;
         }
         case OPT_PROFILES: a->profiles = optarg; break;
+        case OPT_TUNING:
+                if (!strcmp(optarg, "udev"))
+                        a->tuning = TUNING_UDEV;
+                else if (!strcmp(optarg, "tuned"))
+                        a->tuning = TUNING_TUNED;
+                else if (!strcmp(optarg, "both"))
+                        a->tuning = TUNING_BOTH;
+                else
+                        return usage_error(v->name, "--tuning takes udev (udev rules and sysctl.d, the default), "
+                                           "tuned (a tuned profile, udev for what tuned cannot set) or both, not '%s'",
+                                           optarg);
+                break;
         }
         return 0;
 }

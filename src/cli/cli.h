@@ -33,6 +33,7 @@ struct args {
         uint64_t seed;
         bool seed_set;
         bool yes, dry_run, wipe, mount, wait, autorelabel;
+        enum tuning_mode tuning;  /* --tuning */
         const char *lock_file;
         const char *profiles;
         unsigned jobs;
@@ -47,7 +48,8 @@ struct args {
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_HELP,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_TUNING,
+        OPT_HELP,
 };
 
 /* A verb, its command, and the options it takes (0-terminated OPT_* codes, args.c). */

@@ -8,6 +8,7 @@
 #include "discover/controller.h"
 #include "input/offline.h"
 #include "render/files.h"
+#include "render/tuned.h"
 
 #define CTL_TIMEOUT_S 20
 
@@ -86,6 +87,7 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                 return a->sysroot || a->offline ? EXIT_USAGE : EXIT_RUNTIME;
         }
         load_controllers(a, p, si);
+        _cleanup_free_ char *include = a->tuning != TUNING_UDEV ? root_tuned_include(a->root ? a->root : "/") : NULL;
         struct plan_options o = {
                 .sysroot = a->offline ? "(offline)" : sysroot,
                 .os_disks = a->os_disks,
@@ -95,6 +97,8 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                  * this system: plan and validate show what apply would write) */
                 .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
                 .lvm_config = STORPROV_LVM_CONFIG,
+                .tuning = a->tuning,
+                .tuned_include = include,
         };
         r = plan_build(p, si, &o, pl, &d);
         if (keep)

@@ -5,6 +5,12 @@
 #include "apply/apply.h"
 #include "input/offline.h"
 
+#define TUNING_HELP                                                                                                   \
+        "  --tuning T      where the tuning persists: udev (default: udev rules and sysctl.d),\n"                     \
+        "                  tuned (/etc/tuned/storprov/tuned.conf with the disks' elevator and\n"                     \
+        "                  readahead and the sysctls; udev keeps the rest), or both (the same,\n"                     \
+        "                  the sysctls in sysctl.d); each value is set in one file only\n"
+
 const char *const main_help =
         "Usage: storprov VERB [OPTIONS]\n"
         "\n"
@@ -28,19 +34,21 @@ const char *const main_help =
 
 const char *const verify_help =
         "Usage: storprov verify --profile FILE [--sysroot DIR] [--root DIR] [--format text|json|prometheus]\n"
-        "                       [--seed N] [--mdadm-conf PATH] [--os-disks LIST]\n"
+        "                       [--seed N] [--mdadm-conf PATH] [--os-disks LIST] [--tuning T]\n"
         "\n"
         "Reads the live node back and compares it, object by object, with the plan: partition\n"
         "starts (sysfs), md level/chunk/members/bitmap (sysfs md/, mdadm --detail), PV pe_start\n"
         "and VG extent size (lvm), LV tables (libdevmapper), XFS geometry (XFS_IOC_FSGEOMETRY\n"
         "when mounted, else the superblock), mount options (/proc/mounts) and fstab, the queue\n"
         "attributes and sysctls, and the files under DIR against what render writes now.\n"
-        "Each object is ok, drift (expected against found) or missing.\n"
+        "Each object is ok, drift (expected against found) or missing. With --tuning tuned|both\n"
+        "and --root /, tuned's own verdict (tuned-adm verify) is one more check.\n"
         "  --sysroot DIR   a captured tree: only its sysfs and proc are read\n"
         "  --root DIR      where the generated files are (default /)\n"
         "  --format F      text (default), json (for fleet collection) or prometheus (node_exporter\n"
         "                  textfile metrics: objects and checks by status, one series per drifted\n"
         "                  check, last run time, exit code, version)\n"
+        TUNING_HELP
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n"
@@ -95,7 +103,7 @@ const char *const validate_help =
 
 const char *const plan_help =
         "Usage: storprov plan --profile FILE [--sysroot DIR] [--seed N] [--format text|json|ks]\n"
-        "                     [--mdadm-conf PATH] [--os-disks LIST]\n"
+        "                     [--mdadm-conf PATH] [--os-disks LIST] [--tuning T]\n"
         "\n"
         "Prints the plan: objects with their derived geometry and where each value came from,\n"
         "every step with its exact command line, and every file with its content.\n"
@@ -104,6 +112,7 @@ const char *const plan_help =
         "                  profile name and the selected disks' WWN/serial)\n"
         "  --mdadm-conf P  where mdadm.conf lives on the target (default: the file the root has,\n"
         "                  else /etc/mdadm.conf on EL/Fedora, else /etc/mdadm/mdadm.conf)\n"
+        TUNING_HELP
         "  --format ks     the kickstart include for anaconda: ignoredisk --drives= of the\n"
         "                  profile's disks, or with OS disks (--os-disks, <disks system=\"true\">)\n"
         "                  an ignoredisk --only-use= and clearpart --all --drives= of those\n"
@@ -113,13 +122,14 @@ const char *const plan_help =
 
 const char *const render_help =
         "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
-        "                       [--mdadm-conf PATH] [--os-disks LIST] [--autorelabel]\n"
+        "                       [--mdadm-conf PATH] [--os-disks LIST] [--autorelabel] [--tuning T]\n"
         "\n"
         "Writes the config files under DIR, atomically: /etc/fstab and mdadm.conf are merged\n"
         "(storprov's lines sit in a marked block, foreign lines are kept), the udev rules and\n"
         "sysctl.d files are storprov's own. On a root with SELinux each gets the label of the\n"
         "root's policy.\n"
         "  --autorelabel   when a label cannot be set, write DIR/.autorelabel\n"
+        TUNING_HELP
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n";
@@ -129,7 +139,7 @@ const char *const apply_help =
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
         "                      [--wait] [--lock-file PATH]\n"
         "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE]\n"
-        "                      [--os-disks LIST] [--autorelabel]\n"
+        "                      [--os-disks LIST] [--autorelabel] [--tuning T]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
@@ -153,6 +163,7 @@ const char *const apply_help =
         "                  else /etc/mdadm.conf on EL/Fedora, else /etc/mdadm/mdadm.conf)\n"
         "  --ks-include F  after success, write the kickstart include (see plan --format ks)\n"
         "  --autorelabel   when an SELinux label cannot be set, write ROOT/.autorelabel\n"
+        TUNING_HELP
         "  --os-disks LIST the OS disks, in any spelling: never selected, never written; the\n"
         "                  include's ignoredisk --only-use= and clearpart name them\n";
 

@@ -22,6 +22,9 @@ static void build_files(struct plan *pl, const struct plan_options *o)
         pl->mdadm_conf_path = xstrdup(o->mdadm_conf ? o->mdadm_conf : "/etc/mdadm/mdadm.conf");
         pl->multipath_conf_path = xstrdup(o->multipath_conf ? o->multipath_conf : "/etc/multipath/conf.d/storprov.conf");
         pl->multipath_wwids_path = xstrdup(o->multipath_wwids ? o->multipath_wwids : "/etc/multipath/wwids");
+        pl->tuned_conf_path = xstrdup(o->tuned_conf ? o->tuned_conf : "/etc/tuned/storprov/tuned.conf");
+        pl->tuned_include = xstrdup(o->tuned_include ? o->tuned_include : "throughput-performance");
+        pl->tuning = o->tuning;
 
         bool any_fs = false, any_md = false, any_tune = false, any_mpath = false;
         for (size_t i = 0; i < pl->n_objs; i++) {
@@ -34,8 +37,11 @@ static void build_files(struct plan *pl, const struct plan_options *o)
                 add_file(pl, FILE_FSTAB, pl->fstab_path);
         if (any_tune)
                 add_file(pl, FILE_UDEV, pl->udev_rules_path);
-        if (pl->n_sysctls)
+        /* --tuning=tuned: the sysctls go in the tuned profile's [sysctl], not in sysctl.d */
+        if (pl->n_sysctls && pl->tuning != TUNING_TUNED)
                 add_file(pl, FILE_SYSCTL, pl->sysctl_path);
+        if (pl->tuning != TUNING_UDEV && (any_tune || pl->n_sysctls))
+                add_file(pl, FILE_TUNED, pl->tuned_conf_path);
         if (any_md)
                 add_file(pl, FILE_MDADM, pl->mdadm_conf_path);
         if (any_mpath) {

@@ -240,6 +240,8 @@ void plan_free(struct plan *pl)
         free(pl->mdadm_conf_path);
         free(pl->multipath_conf_path);
         free(pl->multipath_wwids_path);
+        free(pl->tuned_conf_path);
+        free(pl->tuned_include);
         for (size_t i = 0; i < pl->n_sysdisks; i++) {
                 free(pl->sysdisks[i].paths);
                 free(pl->sysdisks[i].why);

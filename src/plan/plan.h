@@ -178,7 +178,16 @@ struct pl_step {
         size_t n_deps;
 };
 
-enum file_kind { FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, _FILE_KIND_MAX };
+enum file_kind {
+        FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, FILE_TUNED, _FILE_KIND_MAX
+};
+
+/* --tuning: where the persistent tuning goes. udev: udev rules and sysctl.d
+ * (the default); tuned: a tuned profile for what tuned's disk and sysctl
+ * plugins can set on a device they can key safely, udev rules for the rest,
+ * no sysctl.d file; both: the same split for the devices, the sysctls in
+ * sysctl.d. Every value is written in exactly one file (render/tuned.h). */
+enum tuning_mode { TUNING_UDEV, TUNING_TUNED, TUNING_BOTH };
 
 struct pl_file {
         enum file_kind kind;
@@ -202,6 +211,9 @@ struct plan_options {
         const char *fstab;        /* default "/etc/fstab" */
         const char *multipath_conf; /* default "/etc/multipath/conf.d/storprov.conf" */
         const char *multipath_wwids; /* default "/etc/multipath/wwids" */
+        const char *tuned_conf;   /* default "/etc/tuned/storprov/tuned.conf" */
+        const char *tuned_include; /* the profile tuned.conf includes; default "throughput-performance" */
+        enum tuning_mode tuning;
         const char *lvm_config;   /* lvm --config text */
 };
 
@@ -233,6 +245,9 @@ struct plan {
         struct pl_sysctl *sysctls; size_t n_sysctls;
         char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
         char *multipath_conf_path, *multipath_wwids_path;
+        char *tuned_conf_path;
+        char *tuned_include;      /* the tuned profile(s) the storprov profile builds on, ","-separated */
+        enum tuning_mode tuning;
         struct pl_sysdisk *sysdisks; size_t n_sysdisks;   /* in order: --os-disks, system groups, found */
 };
 

@@ -23,7 +23,7 @@ static const char *io_why(int r)
 
 static bool owned_whole(enum file_kind k)
 {
-        return k == FILE_UDEV || k == FILE_SYSCTL || k == FILE_MULTIPATH;
+        return k == FILE_UDEV || k == FILE_SYSCTL || k == FILE_MULTIPATH || k == FILE_TUNED;
 }
 
 static const char *kind_path(const struct plan *pl, enum file_kind k)
@@ -39,6 +39,8 @@ static const char *kind_path(const struct plan *pl, enum file_kind k)
                 return pl->multipath_conf_path;
         case FILE_MPATH_WWIDS:
                 return pl->multipath_wwids_path;
+        case FILE_TUNED:
+                return pl->tuned_conf_path;
         default:
                 return pl->mdadm_conf_path;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "input/sanitize.h"
+#include "render/tuned.h"
 
 #define BEGIN_MARK "# >>> storprov managed block"
 #define END_MARK "# <<< storprov managed block"
@@ -369,9 +370,38 @@ static void udev_attrs_of(struct sbuf *b, const struct pl_obj *o, int which)
                         sbuf_printf(b, ", ATTR{%s}=\"%s\"", tune_defs[a].sysfs, o->tune.val[a]);
 }
 
-static void udev_attrs(struct sbuf *b, const struct pl_obj *o)
+/* Every attribute of o but those the tuned profile carries (--tuning=tuned|both). */
+static void udev_attrs(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
 {
-        udev_attrs_of(b, o, 0);
+        for (int a = 0; a < _TUNE_MAX; a++)
+                if (o->tune.val[a] && !tuned_takes(pl, o, (enum tune_attr)a))
+                        sbuf_printf(b, ", ATTR{%s}=\"%s\"", tune_defs[a].sysfs, o->tune.val[a]);
+}
+
+/* "# ID (DEV): scheduler, read_ahead_kb in the tuned profile PATH", after o's
+ * rule (lead: o has no rule, a blank line first) */
+static void udev_tuned_note(struct sbuf *b, const struct plan *pl, const struct pl_obj *o, bool lead)
+{
+        struct sbuf names = {0};
+        for (int a = 0; a < _TUNE_MAX; a++)
+                if (tuned_takes(pl, o, (enum tune_attr)a))
+                        sbuf_printf(&names, "%s%s", names.len ? ", " : "", tune_defs[a].name);
+        const char *why = tuned_skip_why(o);
+        if (pl->tuning != TUNING_UDEV && why && (o->tune.val[TUNE_SCHEDULER] || o->tune.val[TUNE_READ_AHEAD_KB])) {
+                sbuf_puts(b, lead ? "\n# " : "# ");
+                comment_text(b, o->kind == OBJ_MD ? o->md.name : o->id);
+                sbuf_printf(b, ": here, not in the tuned profile: %s\n", why);
+        }
+        if (names.len) {
+                sbuf_puts(b, lead ? "\n# " : "# ");
+                comment_text(b, o->id);
+                sbuf_puts(b, " (");
+                comment_text(b, o->dev);
+                sbuf_printf(b, "): %s in the tuned profile ", names.s);
+                comment_text(b, pl->tuned_conf_path);
+                sbuf_puts(b, "\n");
+        }
+        free(names.s);
 }
 
 /* A multipath LUN: the map by its dm uuid, the paths by the identity they share. */
@@ -429,9 +459,11 @@ char *render_udev_rules(const struct plan *pl)
                 if (!o->tune.line)
                         continue;
                 struct sbuf attrs = {0};
-                udev_attrs(&attrs, o);
-                if (!attrs.len)
+                udev_attrs(&attrs, pl, o);
+                if (!attrs.len) {
+                        udev_tuned_note(&b, pl, o, true);
                         continue;
+                }
                 /* Match values are globs without a quoting every udev knows:
                  * a value that is not plainly safe is never printed. */
                 switch (o->kind) {
@@ -482,6 +514,7 @@ char *render_udev_rules(const struct plan *pl)
                 default:
                         break;
                 }
+                udev_tuned_note(&b, pl, o, false);
                 free(attrs.s);
         }
         return sbuf_steal(&b);
@@ -657,6 +690,8 @@ char *render_file(const struct plan *pl, enum file_kind kind, const char *existi
                 return render_multipath_conf(pl, d);
         case FILE_MPATH_WWIDS:
                 return render_multipath_wwids(pl, existing, d);
+        case FILE_TUNED:
+                return render_tuned_conf(pl);
         default:
                 return xstrdup("");
         }

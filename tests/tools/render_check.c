@@ -21,6 +21,12 @@
  *           and alias "[A-Za-z0-9_+-]" (multipath.conf has no escape), with
  *           balanced braces and wwid/alias only inside a section.
  *   wwids:  "/WWID/" lines of [A-Za-z0-9._:-] and comments.
+ *   tuned:  "[name]" sections of [A-Za-z0-9._-] and key=value lines; no '%'
+ *           (tuned's ConfigParser interpolates), '#', ';' or "${" (a tuned
+ *           variable) anywhere; [main] takes summary and include, a disk
+ *           section type=disk, an integer priority, devices_udev_regex,
+ *           elevator (a word) and readahead (a number), [sysctl] drop= and
+ *           lower-case dotted keys.
  */
 #include "render_check.h"
 
@@ -226,6 +232,52 @@ static const char *check_multipath_line(const char *l, size_t len, char *buf, si
         return NULL;
 }
 
+/* section: the current [name] (0: none, 1: main, 2: a disk, 3: sysctl) */
+static const char *check_tuned_line(const char *l, size_t len, char *buf, size_t bn, int ln, int *section)
+{
+        static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
+        for (size_t i = 0; i < len; i++)
+                if (strchr("%#;", l[i]) || (l[i] == '$' && i + 1 < len && l[i + 1] == '{'))
+                        return fail_at(buf, bn, ln, "a character tuned's profile parser would interpret");
+        if (l[0] == '[') {
+                if (len < 3 || l[len - 1] != ']' || strspn(l + 1, name_chars) != len - 2)
+                        return fail_at(buf, bn, ln, "not a [section]");
+                *section = !strncmp(l, "[main]", len)     ? 1
+                           : !strncmp(l, "[sysctl]", len) ? 3
+                           : !strncmp(l, "[disk]", len) || !strncmp(l, "[storprov-", 10) ? 2 : -1;
+                return *section < 0 ? fail_at(buf, bn, ln, "a section storprov does not write") : NULL;
+        }
+        const char *eq = memchr(l, '=', len);
+        if (!eq || eq == l)
+                return fail_at(buf, bn, ln, "not key=value");
+        size_t kl = (size_t)(eq - l), vl = len - kl - 1;
+        const char *v = eq + 1;
+        static const char *const main_keys[] = {"summary", "include", NULL};
+        if (*section == 1)
+                return in(l, kl, main_keys) && vl ? NULL : fail_at(buf, bn, ln, "a [main] key storprov does not write");
+        if (*section == 3) {
+                if (strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_.") != kl || !vl)
+                        return fail_at(buf, bn, ln, "not a sysctl key=value");
+                return kl == 4 && !strncmp(l, "drop", 4) && strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_.,") != vl
+                               ? fail_at(buf, bn, ln, "drop= is not a list of keys")
+                               : NULL;
+        }
+        if (*section != 2)
+                return fail_at(buf, bn, ln, "a value outside a section");
+        const char *allowed = kl == 4 && !strncmp(l, "type", 4)         ? "disk"
+                              : kl == 8 && !strncmp(l, "priority", 8)   ? "-0123456789"
+                              : kl == 8 && !strncmp(l, "elevator", 8)   ? "abcdefghijklmnopqrstuvwxyz-"
+                              : kl == 9 && !strncmp(l, "readahead", 9)  ? "0123456789"
+                              : kl == 18 && !strncmp(l, "devices_udev_regex", 18)
+                                      ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_=\\.:^$|()?![]*-"
+                                      : NULL;
+        if (!allowed)
+                return fail_at(buf, bn, ln, "a disk key storprov does not write");
+        if (!vl || strspn(v, allowed) != vl)
+                return fail_at(buf, bn, ln, "a disk value with a character it cannot hold");
+        return NULL;
+}
+
 const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t bn)
 {
         int ln = 0, depth = 0;
@@ -254,6 +306,9 @@ const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t 
                         case RC_MULTIPATH:
                                 why = check_multipath_line(s, len, buf, bn, ln, &depth);
                                 break;
+                        case RC_TUNED:
+                                why = check_tuned_line(s, len, buf, bn, ln, &depth);
+                                break;
                         case RC_WWIDS:
                                 if (len < 3 || s[0] != '/' || s[len - 1] != '/' ||
                                     strspn(s + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != len - 2)
@@ -275,7 +330,7 @@ const char *render_check(enum rc_kind kind, const char *text, char *buf, size_t 
 int main(int argc, char **argv)
 {
         if (argc != 3) {
-                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm|multipath|wwids FILE\n");
+                fprintf(stderr, "usage: render-check udev|fstab|sysctl|mdadm|multipath|wwids|tuned FILE\n");
                 return 2;
         }
         enum rc_kind k = !strcmp(argv[1], "udev")     ? RC_UDEV
@@ -283,6 +338,7 @@ int main(int argc, char **argv)
                          : !strcmp(argv[1], "sysctl") ? RC_SYSCTL
                          : !strcmp(argv[1], "multipath") ? RC_MULTIPATH
                          : !strcmp(argv[1], "wwids") ? RC_WWIDS
+                         : !strcmp(argv[1], "tuned") ? RC_TUNED
                                                       : RC_MDADM;
         FILE *f = fopen(argv[2], "r");
         if (!f) {
