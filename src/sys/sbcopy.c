@@ -320,7 +320,7 @@ const char *sbcopy_what(const struct sb_copy *c, char *buf, size_t len)
                 if (c->index)
                         snprintf(buf, len, "xfs secondary superblock (AG %u)", c->index);
                 else
-                        snprintf(buf, len, "xfs superblock without its magic (wipefs -a?), its AGF and AGI intact");
+                        snprintf(buf, len, "xfs superblock with only its magic erased (AG 0's AGF and AGI intact)");
                 break;
         case SB_EXT:
                 snprintf(buf, len, "%s backup superblock (group %u)", c->type, c->index);

@@ -63,7 +63,7 @@ size_t sbcopy_places(uint64_t start, const uint64_t *regions, size_t n_regions, 
 #define SBCOPY_MAX_PLACES 64
 
 /* "btrfs superblock copy (mirror 1)", "xfs secondary superblock (AG 1)", "ext4
- * backup superblock (group 1)", "xfs superblock without its magic": into buf. */
+ * backup superblock (group 1)", "xfs superblock with only its magic erased ...": into buf. */
 const char *sbcopy_what(const struct sb_copy *c, char *buf, size_t len);
 /* How to recover the filesystem from it ("btrfs rescue super-recover", ...): into buf. */
 const char *sbcopy_recover(const struct sb_copy *c, char *buf, size_t len);
