@@ -324,6 +324,10 @@ static void scan_copies(struct run *r, size_t di, const struct shadow *sh, const
                 struct sb_copy cp[3];
                 size_t ncp = np ? shadow_sb_copies(sh, start, pl, np, cp) : 0;
                 size_t q = part_at(r->pl, di, start);
+                const char *src = k < n ? c[k].src : "the disk's start";
+                for (size_t j = k; j < n && c[j].start == start; j++)
+                        if (c[j].end)
+                                src = c[j].src; /* what a table names here rather than "a usual start" */
                 for (size_t i = 0; i < ncp; i++) {
                         const struct sb_copy *y = &cp[i];
                         struct signature sg = {.type = (char *)y->type, .uuid = (char *)y->uuid};
@@ -341,7 +345,7 @@ static void scan_copies(struct run *r, size_t di, const struct shadow *sh, const
                                         " (%sfrom %s), its primary erased: recoverable with %s",
                                     to->len ? ", " : "", sbcopy_what(y, w, sizeof(w)), y->at, fmt_size_human(y->at, h),
                                     y->fmt == SB_BTRFS ? "" : "n", y->type, y->uuid, *y->label ? " label " : "",
-                                    y->label, start, hs, k < n ? c[k].src : "the disk's start",
+                                    y->label, start, hs, src,
                                     sbcopy_recover(y, how, sizeof(how)));
                         if (to != found) {
                                 free(r->os[q].found);
