@@ -155,3 +155,22 @@ copy_refused() {
 	refute_output --partial "secondary superblock"
 	refute_output --partial "refused"
 }
+
+# the copies' places are read like every other place the scan reads: a read
+# error there refuses the disk (256 MiB: AG 1 of an XFS on the whole 1 GiB
+# disk, a place no window of a start covers)
+@test "copies: an unreadable block where an XFS's AG 1 would sit refuses a blank disk, naming the offset" {
+	[ -f "$TOP/build/tests/eio-shim.so" ] || skip "no build/tests/eio-shim.so (make check-tools)"
+	new_loop 1G
+	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	: >"$BATS_TEST_TMPDIR/eio.log"
+	run env LD_PRELOAD="$TOP/build/tests/eio-shim.so" EIO_SHIM_PATH="$LOOP" \
+		EIO_SHIM_RANGE="$((256 * MiB)):$((256 * MiB + 512))" EIO_SHIM_LOG="$BATS_TEST_TMPDIR/eio.log" \
+		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF"
+	[ -s "$BATS_TEST_TMPDIR/eio.log" ]
+	[ "$status" -eq 2 ]
+	# (read with its neighbour 4 KiB before it, AG 1 of a partition to the last usable sector)
+	assert_output --regexp "cannot be read in full.*at offset 26843[0-9]{4} .*Input/output error"
+	run blkid -p -o value -s PTTYPE "$LOOP"
+	[ -z "$output" ]
+}
