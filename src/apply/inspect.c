@@ -310,6 +310,21 @@ static void start_sigs(struct run *r, size_t di, const struct cand *c, size_t n,
         }
 }
 
+/* How a superblock copy is named: "btrfs superblock copy (mirror 1) at offset
+ * 67108864 (64 MiB) of a btrfs uuid ... starting at 0 (from the disk's start),
+ * its primary erased: recoverable with `btrfs rescue super-recover`". */
+static char *copy_text(const struct sb_copy *y, const char *src)
+{
+        char w[96], how[96], h[32], hs[40] = "";
+        if (y->fs_start)
+                snprintf(hs, sizeof(hs), "%s, ", fmt_size_human(y->fs_start, h));
+        return xasprintf("%s at offset %" PRIu64 " (%s) of a%s %s uuid %s%s%s starting at %" PRIu64
+                         " (%sfrom %s), its primary erased: recoverable with %s",
+                         sbcopy_what(y, w, sizeof(w)), y->at, fmt_size_human(y->at, h), y->fmt == SB_BTRFS ? "" : "n",
+                         y->type, y->uuid, *y->label ? " label " : "", y->label, y->fs_start, hs, src,
+                         sbcopy_recover(y, how, sizeof(how)));
+}
+
 /* deep_scan: the superblock copies at each candidate start and at 0 (btrfs
  * mirrors, XFS secondaries, ext backups, an XFS without its magic) whose
  * primary is gone: a filesystem libblkid does not see from its start. A copy
@@ -329,29 +344,20 @@ static void scan_copies(struct run *r, size_t di, const struct shadow *sh, const
                         if (c[j].end)
                                 src = c[j].src; /* what a table names here rather than "a usual start" */
                 for (size_t i = 0; i < ncp; i++) {
-                        const struct sb_copy *y = &cp[i];
-                        struct signature sg = {.type = (char *)y->type, .uuid = (char *)y->uuid};
-                        struct sbuf *to = q != NO_OBJ ? &(struct sbuf){0} : found;
-                        const char *had = q != NO_OBJ ? r->os[q].found : found->s;
-                        if ((q != NO_OBJ && sig_is_ours(r, q, &sg)) || (had && strstr(had, y->uuid)) ||
-                            (found->s && strstr(found->s, y->uuid)))
+                        struct signature sg = {.type = (char *)cp[i].type, .uuid = cp[i].uuid};
+                        const char *part = q != NO_OBJ ? r->os[q].found : NULL;
+                        if ((q != NO_OBJ && sig_is_ours(r, q, &sg)) || (found->s && strstr(found->s, cp[i].uuid)) ||
+                            (part && strstr(part, cp[i].uuid)))
                                 continue;
-                        char w[96], how[96], h[32], hs[40] = "";
-                        if (start)
-                                snprintf(hs, sizeof(hs), "%s, ", fmt_size_human(start, h));
-                        if (had && to != found)
-                                sbuf_printf(to, "%s", had);
-                        sbuf_printf(to, "%s%s at offset %" PRIu64 " (%s) of a%s %s uuid %s%s%s starting at %" PRIu64
-                                        " (%sfrom %s), its primary erased: recoverable with %s",
-                                    to->len ? ", " : "", sbcopy_what(y, w, sizeof(w)), y->at, fmt_size_human(y->at, h),
-                                    y->fmt == SB_BTRFS ? "" : "n", y->type, y->uuid, *y->label ? " label " : "",
-                                    y->label, start, hs, src,
-                                    sbcopy_recover(y, how, sizeof(how)));
-                        if (to != found) {
-                                free(r->os[q].found);
-                                r->os[q].found = sbuf_steal(to);
-                                mine[q] = true;
+                        _cleanup_free_ char *what = copy_text(&cp[i], src);
+                        if (q == NO_OBJ) {
+                                sbuf_printf(found, "%s%s", found->len ? ", " : "", what);
+                                continue;
                         }
+                        char *both = part ? xasprintf("%s, %s", part, what) : xstrdup(what);
+                        free(r->os[q].found);
+                        r->os[q].found = both;
+                        mine[q] = true;
                 }
         }
 }

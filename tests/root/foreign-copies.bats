@@ -35,7 +35,8 @@ setup_file() {
 	{
 		base btrfs "mkfs.btrfs -q -f -L foreign" && base xfs "mkfs.xfs -q -f -L foreign" &&
 			base ext4 "mkfs.ext4 -q -F -L foreign" && base xfs-part "mkfs.xfs -q -f -L foreign" 1 400 &&
-			base ext4-1k "mkfs.ext4 -q -F -b 1024 -L foreign" 17 200
+			base ext4-1k "mkfs.ext4 -q -F -b 1024 -L foreign" 17 200 &&
+			base btrfs-p3 "mkfs.btrfs -q -f -L foreign" 3 300
 	} >"$BATS_FILE_TMPDIR/base.err" 2>&1 || echo failed >"$BATS_FILE_TMPDIR/base.failed"
 }
 
@@ -55,14 +56,15 @@ teardown() {
 
 # disk NAME ERASE: a copy of base NAME on a loop device, its primary superblock
 # erased by ERASE: dd1m (the first MiB of the disk zeroed, as `dd bs=1M
-# count=1`), wipefs (wipefs -a: the primary's magic), part4k (the first 4 KiB
-# of the partition at PART_MIB zeroed). Sets LOOP, IMG, N.
+# count=1`), wipefs (wipefs -a: the primary's magic), part4k and part1m (the
+# first 4 KiB or MiB of the partition at PART_MIB zeroed). Sets LOOP, IMG, N.
 disk() {
 	IMG=$BATS_TEST_TMPDIR/disk.img
 	cp --sparse=always "$BATS_FILE_TMPDIR/$1.img" "$IMG"
 	case $2 in
 	dd1m) dd if=/dev/zero of="$IMG" bs=1M count=1 conv=notrunc status=none ;;
 	part4k) dd if=/dev/zero of="$IMG" bs=4k count=1 seek=$((PART_MIB * 256)) conv=notrunc status=none ;;
+	part1m) dd if=/dev/zero of="$IMG" bs=1M count=1 seek="$PART_MIB" conv=notrunc status=none ;;
 	esac
 	LOOP=$(losetup -f --show "$IMG")
 	echo "$LOOP" >>"$LOOPLIST"
@@ -137,6 +139,14 @@ copy_refused() {
 	PART_MIB=17
 	copy_refused ext4-1k part4k ext4 $((25 * MiB)) "ext4 backup superblock (group 1)" $((25 * MiB + 1024)) $((17 * MiB)) \
 		"e2fsck -b 8193 -B 1024"
+}
+
+# at the planned partition's start (3 MiB: the profile aligns it to the 3 x 64 KiB
+# stripe): the partition's own finding, refused as such
+@test "copies: btrfs at the planned partition's start (erased table), its first MiB zeroed: refused as the partition's" {
+	PART_MIB=3
+	copy_refused btrfs-p3 part1m btrfs $((67 * MiB - 65536)) "btrfs superblock copy (mirror 1)" $((67 * MiB)) \
+		$((3 * MiB)) "refused: lun.data (/dev/loop"
 }
 
 # storprov's own XFS has secondary superblocks too: on a provisioned disk whose
