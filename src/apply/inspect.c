@@ -15,6 +15,7 @@
 #include "sys/gpt.h"
 #include "sys/probe.h"
 #include "sys/ptscan.h"
+#include "sys/sbcopy.h"
 
 /* The profile element whose wipe="true" covers d (a disk, an md, or a partition of either). */
 static const char *wipe_elem(const struct plan *pl, const struct pl_obj *d)
@@ -120,58 +121,6 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
 #define UDF_ANCHOR_END (1 * MiB + 4 * KiB) /* block 256 at 4 KiB blocks, and that block */
 #define SCAN_HEAD (160 * KiB) /* the MBR, the primary GPT array, and the 34- and 63-sector starts' windows */
 
-struct range {
-        uint64_t off, len;
-};
-
-static int cmp_range(const void *a, const void *b)
-{
-        const struct range *x = a, *y = b;
-        return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* One read of [off, off+len) into buf: a read error or a short read is said in *err. */
-static int read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err)
-{
-        for (size_t done = 0; done < len;) {
-                ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0) {
-                        char h[32];
-                        sbuf_printf(err, "%s%" PRIu64 " bytes at offset %" PRIu64 " (%s): %s", err->len ? "; " : "",
-                                    (uint64_t)(len - done), off + done, fmt_size_human(off + done, h),
-                                    n < 0 ? strerror(errno) : "short read");
-                        return -EIO;
-                }
-                done += (size_t)n;
-        }
-        return 0;
-}
-
-/* Reads ranges (sorted, merged here) into the shadow; what could not be read goes to *err. */
-static void read_ranges(int fd, struct shadow *sh, struct range *v, size_t n, struct sbuf *err)
-{
-        qsort(v, n, sizeof(*v), cmp_range);
-        size_t m = 0;
-        for (size_t k = 0; k < n; k++) {
-                if (!v[k].len)
-                        continue;
-                if (m && v[k].off <= v[m - 1].off + v[m - 1].len) {
-                        uint64_t end = v[k].off + v[k].len;
-                        if (end > v[m - 1].off + v[m - 1].len)
-                                v[m - 1].len = end - v[m - 1].off;
-                } else
-                        v[m++] = v[k];
-        }
-        for (size_t k = 0; k < m; k++) {
-                uint8_t *buf = xmalloc(v[k].len);
-                if (read_at(fd, v[k].off, v[k].len, buf, err) == 0 && shadow_put(sh, v[k].off, buf, v[k].len) < 0)
-                        sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "", strerror(ENOMEM));
-                free(buf);
-        }
-}
-
 struct cand {
         uint64_t start, end;     /* end: 0 for a bare start */
         char src[80];
@@ -266,33 +215,58 @@ static bool udf_vrs_at(const struct shadow *sh, uint64_t start, uint64_t size)
         return vrs;
 }
 
+/* Where superblock copies of a filesystem starting at candidate k's start (k
+ * == n: at 0, the whole disk's) may sit; 0 places for a start seen before. The
+ * regions a table or the plan names there size XFS's AGs (sbcopy_places). */
+static size_t copy_places(const struct cand *c, size_t n, size_t k, uint64_t size, uint64_t sec, uint64_t *start,
+                          uint64_t *pl)
+{
+        *start = k < n ? c[k].start : 0;
+        if ((k < n && k && c[k - 1].start == c[k].start) || (k == n && n && c[0].start == 0))
+                return 0;
+        uint64_t reg[16];
+        size_t nr = 0;
+        for (size_t j = k; j < n && c[j].start == *start && nr < 16; j++)
+                if (c[j].end > c[j].start)
+                        reg[nr++] = c[j].end - c[j].start;
+        return sbcopy_places(*start, reg, nr, size, sec, pl, SBCOPY_MAX_PLACES);
+}
+
 /* One bounded read at each candidate start and end, into the shadow; UDF's
  * anchor (block 256: up to 1 MiB in) only where the window holds UDF's VRS. */
-static void scan_reads(int fd, struct shadow *sh, const struct cand *c, size_t n, uint64_t size, uint64_t head,
-                       uint64_t tail, struct sbuf *err)
+static void scan_reads(int fd, struct shadow *sh, const struct cand *c, size_t n, uint64_t size, uint64_t sec,
+                       uint64_t head, uint64_t tail, struct sbuf *err)
 {
-        struct range *rv = xcalloc(2 * n + 1, sizeof(*rv));
+        struct shadow_extent *rv = xcalloc(2 * n + 1 + (n + 1) * SBCOPY_MAX_PLACES, sizeof(*rv));
         size_t nr = 0;
+        /* one block at each place a superblock copy may sit, where the head and tail reads do not hold it */
+        for (size_t k = 0; k <= n; k++) {
+                uint64_t start, pl[SBCOPY_MAX_PLACES];
+                size_t np = copy_places(c, n, k, size, sec, &start, pl);
+                for (size_t i = 0; i < np; i++)
+                        if (pl[i] + SBCOPY_READ > head && pl[i] < size - tail)
+                                rv[nr++] = (struct shadow_extent){pl[i], SBCOPY_READ};
+        }
         for (size_t k = 0; k < n; k++) {
                 if (c[k].start >= size)
                         continue;
                 uint64_t len = size - c[k].start < SCAN_WINDOW ? size - c[k].start : SCAN_WINDOW;
                 if (c[k].start + len > head && c[k].start < size - tail)
-                        rv[nr++] = (struct range){c[k].start, len};
+                        rv[nr++] = (struct shadow_extent){c[k].start, len};
                 /* the end's window, unless the tail read holds all of it (a region that ends near the disk's end
                  * has its md 0.90 superblock up to 128 KiB before its end, maybe before the tail) */
                 if (c[k].end && c[k].end <= size && c[k].end - c[k].start > SCAN_WINDOW &&
                     c[k].end - SCAN_WINDOW < size - tail)
-                        rv[nr++] = (struct range){c[k].end - SCAN_WINDOW, SCAN_WINDOW};
+                        rv[nr++] = (struct shadow_extent){c[k].end - SCAN_WINDOW, SCAN_WINDOW};
         }
-        read_ranges(fd, sh, rv, nr, err);
+        shadow_read_ranges(fd, sh, rv, nr, err);
         nr = 0;
         for (size_t k = 0; k < n && !err->len; k++)
                 if ((!k || c[k].start != c[k - 1].start) && udf_vrs_at(sh, c[k].start, size) &&
                     c[k].start + UDF_ANCHOR_END <= size)
-                        rv[nr++] = (struct range){c[k].start + SCAN_WINDOW, UDF_ANCHOR_END - SCAN_WINDOW};
+                        rv[nr++] = (struct shadow_extent){c[k].start + SCAN_WINDOW, UDF_ANCHOR_END - SCAN_WINDOW};
         if (nr)
-                read_ranges(fd, sh, rv, nr, err);
+                shadow_read_ranges(fd, sh, rv, nr, err);
         free(rv);
 }
 
@@ -333,6 +307,58 @@ static void start_sigs(struct run *r, size_t di, const struct cand *c, size_t n,
                                 src = c[j].src;
                         }
                 found_sig(found, sg, c[k].start, len, src);
+        }
+}
+
+/* How a superblock copy is named: "btrfs superblock copy (mirror 1) at offset
+ * 67108864 (64 MiB) of a btrfs uuid ... starting at 0 (from the disk's start),
+ * its primary erased: recoverable with `btrfs rescue super-recover`". */
+static char *copy_text(const struct sb_copy *y, const char *src)
+{
+        char w[96], how[96], h[32], hs[40] = "";
+        if (y->fs_start)
+                snprintf(hs, sizeof(hs), "%s, ", fmt_size_human(y->fs_start, h));
+        return xasprintf("%s at offset %" PRIu64 " (%s) of a%s %s uuid %s%s%s starting at %" PRIu64
+                         " (%sfrom %s), its primary erased: recoverable with %s",
+                         sbcopy_what(y, w, sizeof(w)), y->at, fmt_size_human(y->at, h), y->fmt == SB_BTRFS ? "" : "n",
+                         y->type, y->uuid, *y->label ? " label " : "", y->label, y->fs_start, hs, src,
+                         sbcopy_recover(y, how, sizeof(how)));
+}
+
+/* deep_scan: the superblock copies at each candidate start and at 0 (btrfs
+ * mirrors, XFS secondaries, ext backups, an XFS without its magic) whose
+ * primary is gone: a filesystem libblkid does not see from its start. A copy
+ * of a filesystem named already (its UUID) is that one; ours at a planned
+ * start stays ours. At a planned start it is that partition's finding. */
+static void scan_copies(struct run *r, size_t di, const struct shadow *sh, const struct cand *c, size_t n,
+                        uint64_t sec, bool *mine, struct sbuf *found)
+{
+        for (size_t k = 0; k <= n; k++) {
+                uint64_t start, pl[SBCOPY_MAX_PLACES];
+                size_t np = copy_places(c, n, k, sh->size, sec, &start, pl);
+                struct sb_copy cp[3];
+                size_t ncp = np ? shadow_sb_copies(sh, start, pl, np, cp) : 0;
+                size_t q = part_at(r->pl, di, start);
+                const char *src = k < n ? c[k].src : "the disk's start";
+                for (size_t j = k; j < n && c[j].start == start; j++)
+                        if (c[j].end)
+                                src = c[j].src; /* what a table names here rather than "a usual start" */
+                for (size_t i = 0; i < ncp; i++) {
+                        struct signature sg = {.type = (char *)cp[i].type, .uuid = cp[i].uuid};
+                        const char *part = q != NO_OBJ ? r->os[q].found : NULL;
+                        if ((q != NO_OBJ && sig_is_ours(r, q, &sg)) || (found->s && strstr(found->s, cp[i].uuid)) ||
+                            (part && strstr(part, cp[i].uuid)))
+                                continue;
+                        _cleanup_free_ char *what = copy_text(&cp[i], src);
+                        if (q == NO_OBJ) {
+                                sbuf_printf(found, "%s%s", found->len ? ", " : "", what);
+                                continue;
+                        }
+                        char *both = part ? xasprintf("%s, %s", part, what) : xstrdup(what);
+                        free(r->os[q].found);
+                        r->os[q].found = both;
+                        mine[q] = true;
+                }
         }
 }
 
@@ -406,8 +432,8 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         /* the head and the tail, then what their tables name */
         uint64_t head = size < SCAN_HEAD ? size : SCAN_HEAD;
         uint64_t tail = size < SCAN_WINDOW ? size - size % sec : SCAN_WINDOW;
-        struct range ht[2] = {{0, head}, {size - tail, tail}};
-        read_ranges(fd, &sh, ht, 2, &err);
+        struct shadow_extent ht[2] = {{0, head}, {size - tail, tail}};
+        shadow_read_ranges(fd, &sh, ht, 2, &err);
         uint8_t *hb = xcalloc(1, head), *tb = xcalloc(1, tail);
         if (pread(sh.fd, hb, head, 0) != (ssize_t)head || pread(sh.fd, tb, tail, (off_t)(size - tail)) != (ssize_t)tail)
                 sbuf_printf(&err, "%scannot read back what was read", err.len ? "; " : "");
@@ -418,7 +444,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         uint8_t *eb = xmalloc(sec);
         while (t.n_ebr) {
                 uint64_t at = t.ebr[--t.n_ebr];
-                if (read_at(fd, at, sec, eb, &err) < 0)
+                if (probe_read_at(fd, at, sec, eb, &err) < 0)
                         break;
                 (void)shadow_put(&sh, at, eb, sec);
                 pt_scan_ebr(eb, sec, at, size, &t);
@@ -427,7 +453,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         struct cand *c = NULL;
         size_t n = scan_candidates(pl, di, have, n_have, &t, &c);
         pt_scan_free(&t);
-        scan_reads(fd, &sh, c, n, size, head, tail, &err);
+        scan_reads(fd, &sh, c, n, size, sec, head, tail, &err);
         bool *mine = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(bool)); /* partitions this scan found something in */
         /* probed from the shadow: at each start what has its magic in the window, at each end md */
         for (size_t k = 0; k < n && !err.len; k++) {
@@ -465,6 +491,8 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                 }
                 probe_result_free(&pr);
         }
+        if (!err.len)
+                scan_copies(r, di, &sh, c, n, sec, mine, &found);
         free(c);
         shadow_close(&sh);
         scan_verdict(r, di, mine, &found, &err);

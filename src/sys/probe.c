@@ -15,7 +15,10 @@
 
 #include <blkid.h>
 
+#include "base/numbers.h"
+#include "base/text.h"
 #include "base/util.h"
+#include "sys/sbcopy.h"
 
 static void add_sig(struct probe_result *r, const char *type, const char *uuid, const char *label, uint64_t off,
                     bool table)
@@ -186,6 +189,86 @@ int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *o
                 return 0;
         }
         return probe_fd(s->fd, offset, size, only_type, ret);
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+        const struct shadow_extent *x = a, *y = b;
+        return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int probe_read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err)
+{
+        for (size_t done = 0; done < len;) {
+                ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        char h[32];
+                        sbuf_printf(err, "%s%" PRIu64 " bytes at offset %" PRIu64 " (%s): %s", err->len ? "; " : "",
+                                    (uint64_t)(len - done), off + done, fmt_size_human(off + done, h),
+                                    n < 0 ? strerror(errno) : "short read");
+                        return -EIO;
+                }
+                done += (size_t)n;
+        }
+        return 0;
+}
+
+void shadow_read_ranges(int fd, struct shadow *sh, struct shadow_extent *v, size_t n, struct sbuf *err)
+{
+        qsort(v, n, sizeof(*v), cmp_range);
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++) {
+                if (!v[k].len)
+                        continue;
+                if (m && v[k].off <= v[m - 1].off + v[m - 1].len) {
+                        uint64_t end = v[k].off + v[k].len;
+                        if (end > v[m - 1].off + v[m - 1].len)
+                                v[m - 1].len = end - v[m - 1].off;
+                } else
+                        v[m++] = v[k];
+        }
+        for (size_t k = 0; k < m; k++) {
+                uint8_t *buf = xmalloc(v[k].len);
+                sh->reads++;
+                sh->bytes_read += v[k].len;
+                if (probe_read_at(fd, v[k].off, v[k].len, buf, err) == 0 && shadow_put(sh, v[k].off, buf, v[k].len) < 0)
+                        sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "", strerror(ENOMEM));
+                free(buf);
+        }
+}
+
+/* What the shadow holds at [off, off + len) into buf (zeros where nothing was read). */
+static bool shadow_get(const struct shadow *s, uint64_t off, uint8_t *buf, size_t len)
+{
+        return off < s->size && s->size - off >= len && pread(s->fd, buf, len, (off_t)off) == (ssize_t)len;
+}
+
+size_t shadow_sb_copies(const struct shadow *s, uint64_t start, const uint64_t *places, size_t n_places,
+                        struct sb_copy *out)
+{
+        uint8_t *head = xcalloc(1, SHADOW_HEAD), blk[SBCOPY_READ];
+        size_t hl = s->size - start < SHADOW_HEAD ? (size_t)(s->size - start) : SHADOW_HEAD, n = 0;
+        if (start >= s->size || !shadow_get(s, start, head, hl)) {
+                free(head);
+                return 0;
+        }
+        if (sbcopy_xfs_unmagicked(head, hl, start, &out[n]))
+                n++;
+        for (size_t i = 0; i < n_places; i++) {
+                struct sb_copy c;
+                if (!shadow_has_data(s, places[i], SBCOPY_READ) || !shadow_get(s, places[i], blk, sizeof(blk)) ||
+                    !sbcopy_match(blk, sizeof(blk), places[i], start, &c) || sbcopy_primary(head, hl, c.fmt))
+                        continue;
+                bool seen = false; /* one copy per format: the first */
+                for (size_t k = 0; k < n; k++)
+                        seen |= out[k].fmt == c.fmt;
+                if (!seen && n < 3)
+                        out[n++] = c;
+        }
+        free(head);
+        return n;
 }
 
 void shadow_close(struct shadow *s)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sbuf;
+
 struct signature {
         char *type;     /* "gpt", "dos", "xfs", "linux_raid_member", "LVM2_member", "swap", … */
         char *uuid;     /* blkid's UUID (for md members: the array UUID), may be NULL */
@@ -44,6 +46,8 @@ struct shadow {
         struct shadow_extent *nz; /* where non-zero bytes were stored, in SHADOW_BLOCK units */
         size_t n_nz;
         unsigned probes, skipped; /* probe_shadow calls, and those answered without libblkid */
+        unsigned reads;           /* read calls on the device (shadow_read_ranges) */
+        uint64_t bytes_read;
 };
 int shadow_open(struct shadow *s, uint64_t size);
 int shadow_put(struct shadow *s, uint64_t off, const void *buf, size_t len);
@@ -52,6 +56,20 @@ bool shadow_has_data(const struct shadow *s, uint64_t off, uint64_t len);
 /* probe_signatures on the shadow's window; only_type (e.g. "linux_raid_member"): that prober only */
 int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
                  struct probe_result *ret);
+/* One read of [off, off + len) of fd into buf: a read error or a short read is said in *err (-EIO). */
+int probe_read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err);
+/* Reads the ranges v[] of fd (sorted and merged here: each byte is read once) into the shadow;
+ * what could not be read is said in *err. */
+void shadow_read_ranges(int fd, struct shadow *s, struct shadow_extent *v, size_t n, struct sbuf *err);
+/* The superblock copies (sys/sbcopy.h) of a filesystem starting at start, as
+ * the shadow holds them at places[] (sbcopy_places), and an XFS whose magic
+ * was cleared at start: at most one per format, none of a format whose
+ * primary superblock the shadow holds at start (that is the filesystem
+ * itself, found there). Returns how many are in out (room for 3). */
+#define SHADOW_HEAD (128u * 1024u) /* what the primaries need from start (btrfs: 64 KiB in) */
+struct sb_copy;
+size_t shadow_sb_copies(const struct shadow *s, uint64_t start, const uint64_t *places, size_t n_places,
+                        struct sb_copy *out);
 void shadow_close(struct shadow *s);
 void probe_result_free(struct probe_result *r);
 char *probe_describe(const struct probe_result *r);  /* "xfs (uuid …), gpt" */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Issue 18, the class and not the example: random foreign layouts (a random
 # table, random starts, random formats, one of three erasures; see
-# foreign_gen.py) on loop devices. Each: apply --dry-run and apply exit 2,
+# foreign_gen.py; and, issue 33, filesystems whose primary superblock is
+# erased, only their copies left) on loop devices. Each: apply --dry-run and apply exit 2,
 # every planted format named at its partition, the image's data unchanged;
 # the first also applied with --wipe (exit 0, the planned GPT and XFS read
 # back with sgdisk and blkid), the others --wipe --dry-run (exit 0).

@@ -4,7 +4,8 @@
 # SEED+1, ... (default: random, printed), each through foreign_check.sh;
 # every WIPE_EVERY-th (default 10) also applied with --wipe for real, the
 # others --wipe --dry-run. Prints one line per layout, then the tallies by
-# table, erasure and format, and the host load at start and end.
+# table, erasure and format (the "-copy" formats: a filesystem whose primary
+# superblock is erased, issue 33), and the host load at start and end.
 # Replay one layout: tests/root/foreign_check.sh SEED DIR CACHE [wipe]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +27,7 @@ echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# result: $ok ok, $bad failed of $n"
 sed 's/^[^|]*| //' "$work/lines" | python3 -c '
 import collections, json, sys
-t, e, f = collections.Counter(), collections.Counter(), collections.Counter()
+t, e, f, c = collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter()
 for l in sys.stdin:
     try:
         d = json.loads(l)
@@ -35,7 +36,10 @@ for l in sys.stdin:
     t[d["table"]] += 1; e[d["erase"]] += 1
     for p in d["parts"]:
         f[p["fmt"]] += 1
+        if "primary" in p:
+            c["%s/%s" % (p["fmt"], p["primary"])] += 1
 print("# tables: " + ", ".join("%s %d" % kv for kv in sorted(t.items())))
 print("# erasures: " + ", ".join("%s %d" % kv for kv in sorted(e.items())))
-print("# partitions by format: " + ", ".join("%s %d" % kv for kv in sorted(f.items())))'
+print("# partitions by format: " + ", ".join("%s %d" % kv for kv in sorted(f.items())))
+print("# primary erased, copies intact (format/erasure): " + ", ".join("%s %d" % kv for kv in sorted(c.items())))'
 [ "$bad" -eq 0 ]

@@ -12,8 +12,18 @@ foreign_gen.py named LAYOUT OUTPUT         every planted format named in
     storprov's output, at an offset inside its partition (exit 1 if not).
 foreign_gen.py formats CACHEDIR            the formats this machine can make.
 
+Some partitions (the "-copy" formats: btrfs, XFS, ext4 with 4 KiB and 1 KiB
+blocks, ext2 with 2 KiB blocks) hold a filesystem made at the partition's own
+size whose primary superblock is then erased (its first MiB zeroed, or wipefs
+-a): only its copies are left (btrfs mirror, XFS AG 1 or AG 0's AGF/AGI, ext
+backup of group 1), which the scan must find (issue 33). Such an XFS, whose
+AG size follows its size, lies where the scan knows that size: a region a
+table names, or, with no table left, from a usual start to the last MiB
+before the backup GPT.
+
 Every planted signature is checked with blkid -p at its offset after the
-erasure (an independent tool): the generator fails rather than hand a test a
+erasure (an independent tool; for a "-copy" format: at its copy, and its
+primary is checked gone): the generator fails rather than hand a test a
 layout whose data is not there. Where nothing is left that names a start (the
 MBR zeroed, or both GPT arrays), starts are drawn from the usual ones only and
 formats whose signature sits at the end (md 0.90/1.0) are not drawn: storprov(8)
@@ -101,10 +111,64 @@ FORMATS = {
     "md1.2": (2, None, "1.2", "linux_raid_member"),
 }
 AT_END = {"md0.90", "md1.0"}
+# name: (least MiB, tool, mkfs argv, blkid TYPE): made at the partition's size, primary erased. ext4 with
+# 4 KiB blocks from 520 MiB: below 512 MiB (mke2fs's "small" type) -b 4096 may get fewer blocks per group
+# than 32768 (260.9 MiB: 32672), its group 1 not at 128 MiB (storprov(8): not found)
+COPIES = {
+    "btrfs-copy": (128, "mkfs.btrfs", ["mkfs.btrfs", "-q", "-f", "-L", "foreign"], "btrfs"),
+    "xfs-copy": (300, "mkfs.xfs", ["mkfs.xfs", "-q", "-f", "-L", "foreign"], "xfs"),
+    "ext4-copy": (520, "mkfs.ext4", ["mkfs.ext4", "-q", "-F", "-b", "4096", "-L", "foreign"], "ext4"),
+    "ext4-1k-copy": (12, "mkfs.ext4", ["mkfs.ext4", "-q", "-F", "-b", "1024", "-L", "foreign"], "ext4"),
+    "ext2-copy": (40, "mkfs.ext2", ["mkfs.ext2", "-q", "-F", "-b", "2048", "-L", "foreign"], "ext2"),
+}
+END_MIB = 1023  # the last MiB boundary before a backup GPT: an XFS with no table left ends there
 
 
 def available():
-    return [n for n, (_, tool, mk, _) in FORMATS.items() if mk is not None and (tool is None or shutil.which(tool))]
+    return [n for n, (_, tool, mk, _) in FORMATS.items() if mk is not None and (tool is None or shutil.which(tool))] + \
+        [n for n, (_, tool, _, _) in COPIES.items() if shutil.which(tool)]
+
+
+def fmt_info(name):
+    """(least MiB, blkid TYPE) of a format or a -copy format"""
+    f = FORMATS.get(name) or COPIES[name]
+    return f[0], f[3]
+
+
+def copy_place(path, fmt):
+    """Where the copy of the filesystem in file path (made, primary intact) sits from its start, and where
+    blkid -p -O must probe to see it there (its prober looks from a start)."""
+    with open(path, "rb") as f:
+        if fmt == "btrfs":
+            return 64 * MiB, 64 * MiB - 65536
+        if fmt == "xfs":
+            sb = f.read(512)
+            at = int.from_bytes(sb[84:88], "big") * int.from_bytes(sb[4:8], "big")
+            return at, at
+        f.seek(1024)
+        sb = f.read(1024)
+        bs = 1024 << int.from_bytes(sb[0x18:0x1c], "little")
+        at = (int.from_bytes(sb[0x20:0x24], "little") + int.from_bytes(sb[0x14:0x18], "little")) * bs
+        return at, at - 1024
+
+
+def plant_copy(img, p, work):
+    """A -copy filesystem made at the partition's size, its primary erased, written at its start."""
+    _, tool, argv, typ = COPIES[p["fmt"]]
+    tmp = os.path.join(work, "copy.img")
+    with open(tmp, "wb") as f:
+        f.truncate(p["size"])
+    sh(*argv, tmp)
+    at, probe = copy_place(tmp, typ)
+    if p["primary"] == "wipefs":
+        sh("wipefs", "-a", "-f", "-q", tmp)
+    else:
+        with open(tmp, "r+b") as f:
+            f.write(b"\0" * MiB)
+    sh("dd", "if=" + tmp, "of=" + img, "bs=64K", "oflag=seek_bytes", "seek=%d" % p["start"], "conv=notrunc,sparse",
+       "status=none")
+    os.unlink(tmp)
+    p["copy_at"], p["probe_at"] = p["start"] + at, p["start"] + probe
 
 
 def template(cache, name):
@@ -153,8 +217,15 @@ def draw(rng, formats):
         # each format once per layout: copies of one template share their UUID and label, and the scan
         # names an identical signature at a second usual start once (a backup superblock looks the same)
         choices = [f for f in formats if (named or f not in AT_END) and f not in [p["fmt"] for p in parts]]
+        # the class of issue 33 (a filesystem whose primary is erased, its copies intact) in about one
+        # partition of three
+        copies = [f for f in choices if f in COPIES]
+        if copies and rng.random() < 0.35:
+            choices = copies
+        elif len(choices) > len(copies):
+            choices = [f for f in choices if f not in COPIES]
         name = rng.choice(choices)
-        need = FORMATS[name][0] * MiB
+        need = fmt_info(name)[0] * MiB
         if table == "ebr" and i >= 1:
             cur += 64 * SEC  # each logical's EBR sits before it
         if named:
@@ -171,9 +242,18 @@ def draw(rng, formats):
         if room < need:
             continue
         size = need + rng.randrange(0, min(room - need, 160 * MiB) + 1, SEC)
-        parts.append({"fmt": name, "type": FORMATS[name][3], "start": start, "size": size,
+        last = name == "xfs-copy" and not named  # its AG size follows the region from its start to END_MIB
+        if last:
+            size = END_MIB * MiB - start
+            if size < need:
+                continue
+        parts.append({"fmt": name, "type": fmt_info(name)[1], "start": start, "size": size,
                       "uuid": "%032x" % rng.getrandbits(128)})
+        if name in COPIES:
+            parts[-1]["primary"] = rng.choice(["dd1m", "wipefs"])
         cur = start + size
+        if last:
+            break
     if not parts:
         return draw(rng, formats)
     return {"table": table, "erase": erase, "named": named, "parts": parts}
@@ -219,15 +299,24 @@ def build(seed, img, cache):
         f.truncate(DISK)
     write_table(img, lay)
     for p in lay["parts"]:
-        plant(img, p["start"], p["size"], p["fmt"], cache, p["uuid"])
+        if p["fmt"] in COPIES:
+            plant_copy(img, p, cache)
+        else:
+            plant(img, p["start"], p["size"], p["fmt"], cache, p["uuid"])
     erase(img, lay["erase"])
     pt = subprocess.run(["blkid", "-p", "-o", "value", "-s", "PTTYPE", img], capture_output=True, text=True).stdout
     if pt.strip():
         sys.exit("foreign_gen: seed %d: a table is still there after %s (%s)" % (seed, lay["erase"], pt.strip()))
     for p in lay["parts"]:
         got = blkid_at(img, p["start"], p["size"])
+        if p["fmt"] in COPIES:
+            # the primary is gone, the copy is there
+            if got == p["type"]:
+                sys.exit("foreign_gen: seed %d: %s at %d still has its primary" % (seed, p["fmt"], p["start"]))
+            got = blkid_at(img, p["probe_at"], p["start"] + p["size"] - p["probe_at"])
         if got != p["type"]:
-            sys.exit("foreign_gen: seed %d: blkid finds %r, not %s, at %d" % (seed, got, p["type"], p["start"]))
+            sys.exit("foreign_gen: seed %d: blkid finds %r, not %s, at %d" % (seed, got, p["type"],
+                                                                            p.get("probe_at", p["start"])))
     json.dump(lay, sys.stdout)
     print()
 

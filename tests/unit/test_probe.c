@@ -15,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "base/text.h"
 #include "sys/probe.h"
+#include "sys/sbcopy.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * KiB)
@@ -136,6 +138,52 @@ static void test_partial_block(void **state)
         shadow_close(&sh);
 }
 
+/* shadow_read_ranges reads each byte once: overlapping and touching ranges
+ * merge into one read call, apart ones stay apart; then the copies of a btrfs
+ * at 0 are found from the shadow (its mirror at 64 MiB), and not once its
+ * primary is in the shadow too (that is the filesystem itself). */
+static void test_read_ranges_and_copies(void **state)
+{
+        (void)state;
+        int fd = memfd_create("test-disk", 0);
+        assert_true(fd >= 0);
+        assert_int_equal(ftruncate(fd, 1 * GiB), 0);
+        uint8_t sb[4096] = {0};
+        sb[0x30 + 3] = 0x04; /* bytenr 64 MiB, little-endian */
+        memcpy(sb + 0x40, "_BHRfS_M", 8);
+        sb[0x70 + 4] = 0x01; /* total_bytes 4 GiB */
+        sb[0x90 + 1] = 0x10; /* sector 4096 */
+        sb[0x94 + 1] = 0x40; /* node 16384 */
+        assert_int_equal(pwrite(fd, sb, sizeof(sb), (off_t)(64 * MiB)), (ssize_t)sizeof(sb));
+        struct shadow sh;
+        assert_int_equal(shadow_open(&sh, 1 * GiB), 0);
+        struct shadow_extent v[] = {{64 * MiB, 4096}, {64 * MiB + 2048, 4096}, {64 * MiB + 6144, 2048},
+                                    {128 * MiB, 4096}, {0, 128 * KiB}};
+        struct sbuf err = {0};
+        shadow_read_ranges(fd, &sh, v, sizeof(v) / sizeof(*v), &err);
+        assert_int_equal(err.len, 0);
+        assert_int_equal(sh.reads, 3);
+        assert_int_equal(sh.bytes_read, 8192 + 4096 + 128 * KiB);
+        uint64_t places[SBCOPY_MAX_PLACES];
+        size_t np = sbcopy_places(0, NULL, 0, 1 * GiB, 512, places, SBCOPY_MAX_PLACES);
+        struct sb_copy c[3];
+        assert_int_equal(shadow_sb_copies(&sh, 0, places, np, c), 1);
+        assert_int_equal(c[0].fmt, SB_BTRFS);
+        assert_int_equal(c[0].at, 64 * MiB);
+        /* its primary at 64 KiB: the same filesystem, no copy to name */
+        sb[0x30 + 3] = 0;
+        sb[0x30 + 2] = 0x01; /* bytenr 64 KiB */
+        assert_int_equal(shadow_put(&sh, 64 * KiB, sb, sizeof(sb)), 0);
+        assert_int_equal(shadow_sb_copies(&sh, 0, places, np, c), 0);
+        /* a read past the end is said */
+        struct shadow_extent past[] = {{1 * GiB - 4096, 8192}};
+        shadow_read_ranges(fd, &sh, past, 1, &err);
+        assert_non_null(strstr(err.s, "short read"));
+        free(err.s);
+        shadow_close(&sh);
+        close(fd);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -143,6 +191,7 @@ int main(void)
                 cmocka_unit_test(test_swap_page_is_a_signature),
                 cmocka_unit_test(test_windows),
                 cmocka_unit_test(test_partial_block),
+                cmocka_unit_test(test_read_ranges_and_copies),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
