@@ -121,59 +121,6 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
 #define UDF_ANCHOR_END (1 * MiB + 4 * KiB) /* block 256 at 4 KiB blocks, and that block */
 #define SCAN_HEAD (160 * KiB) /* the MBR, the primary GPT array, and the 34- and 63-sector starts' windows */
 
-struct cand {
-        uint64_t start, end;     /* end: 0 for a bare start */
-        char src[80];
-};
-
-static void add_cand(struct cand **v, size_t *n, uint64_t start, uint64_t end, const char *src)
-{
-        *v = xrealloc(*v, (*n + 1) * sizeof(**v));
-        (*v)[*n] = (struct cand){.start = start, .end = end};
-        snprintf((*v)[*n].src, sizeof((*v)[*n].src), "%s", src);
-        (*n)++;
-}
-
-static int cmp_cand(const void *a, const void *b)
-{
-        const struct cand *x = a, *y = b;
-        if (x->start != y->start)
-                return x->start < y->start ? -1 : 1;
-        return x->end < y->end ? -1 : x->end > y->end; /* the same region twice: next to each other */
-}
-
-/* Candidate starts (and ends, where a table names them): what an erased table
- * still names, the usual starts, this profile's own planned starts and the
- * partitions the current table has. */
-static size_t scan_candidates(const struct plan *pl, size_t di, const struct gpt_part *have, size_t n_have,
-                              const struct pt_scan *t, struct cand **ret)
-{
-        const struct pl_obj *d = &pl->objs[di];
-        uint64_t sec = d->sector_bytes ? d->sector_bytes : SECTOR_BYTES;
-        struct cand *v = NULL;
-        size_t n = 0;
-        for (size_t i = 0; i < t->n; i++)
-                add_cand(&v, &n, t->v[i].start, t->v[i].end, t->v[i].src);
-        for (size_t i = 0; i < n_have; i++)
-                add_cand(&v, &n, have[i].first_sector * sec, (have[i].last_sector + 1) * sec, "the partition table");
-        add_cand(&v, &n, 34 * sec, 0, "a usual start");
-        add_cand(&v, &n, 63 * sec, 0, "a usual start");
-        add_cand(&v, &n, 128 * sec, 0, "a usual start");
-        for (uint64_t m = 1; m <= 16; m++)
-                add_cand(&v, &n, m * MiB, 0, "a usual start");
-        static const uint64_t more[] = {17, 32, 48, 64, 129};
-        for (size_t k = 0; k < ELEMENTSOF(more); k++)
-                add_cand(&v, &n, more[k] * MiB, 0, "a usual start");
-        for (size_t i = 0; i < pl->n_objs; i++)
-                if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di)
-                        add_cand(&v, &n, pl->objs[i].part.start_bytes,
-                                 pl->objs[i].size_bytes ? pl->objs[i].part.start_bytes + pl->objs[i].size_bytes : 0,
-                                 "a planned partition");
-        qsort(v, n, sizeof(*v), cmp_cand);
-        *ret = v;
-        return n;
-}
-
 /* The planned partition that starts at off, or NO_OBJ. */
 static size_t part_at(const struct plan *pl, size_t di, uint64_t off)
 {
@@ -454,6 +401,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         size_t n = scan_candidates(pl, di, have, n_have, &t, &c);
         pt_scan_free(&t);
         scan_reads(fd, &sh, c, n, size, sec, head, tail, &err);
+        usual_end_starts(&sh, c, n);
         bool *mine = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(bool)); /* partitions this scan found something in */
         /* probed from the shadow: at each start what has its magic in the window, at each end md */
         for (size_t k = 0; k < n && !err.len; k++) {

@@ -235,3 +235,20 @@ void vfy_mpath(struct run *r, size_t si);
  * are ok is done, one on a preserved object is kept, any other would run
  * (d's arrays allocated here). Prints nothing. */
 void dry_run_states(struct run *r, struct apply_dry *d);
+
+/* candidates.c: the regions deep_scan looks at, sorted by start then end:
+ * what an erased table still names (t), the current table (have), the usual
+ * and installers' starts, the usual ends of a last partition (from 0), and
+ * the plan's own partitions of disk di. */
+struct cand {
+        uint64_t start, end;     /* end: 0 for a bare start */
+        char src[80];
+};
+struct gpt_part;
+struct pt_scan;
+size_t scan_candidates(const struct plan *pl, size_t di, const struct gpt_part *have, size_t n_have,
+                       const struct pt_scan *t, struct cand **ret);
+/* candidates.c: after the reads, a usual end whose bytes hold an md 1.0
+ * superblock starts where that superblock says its member starts (sorted again). */
+struct shadow;
+void usual_end_starts(const struct shadow *sh, struct cand *c, size_t n);
