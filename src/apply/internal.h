@@ -165,6 +165,9 @@ char **lvm_query(const struct run *r, const char *cmd, const char *fields, const
 bool uuid_eq(const char *a, const char *b);
 char *uuid_to_mdadm(const char *u);
 char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr);
+/* query.c: "resync running in the background: 3.2% done, about 2h 10m left at 85.0 MB/s" from
+ * md/sync_action, md/sync_completed ("done / total" sectors) and md/sync_speed (KiB/s); pure. */
+char *md_sync_text(const char *action, const char *completed, const char *speed_kbs);
 /* The MD_UUID mdadm --detail reports for the array node path, or NULL. */
 char *md_uuid_of(const char *path);
 /* Does the attribute read back as value (scheduler "[x]", "10.000" for 10)? */

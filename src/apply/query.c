@@ -5,6 +5,7 @@
  * apply/, so those four do not call each other for them. */
 #include "apply/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,4 +112,26 @@ bool tune_value_same(enum step_kind kind, enum tune_attr a, const char *cur, con
         /* safe_mode_delay reads back as "10.000" */
         char *x = NULL, *y = NULL;
         return !strcmp(cur, value) || strtod(cur, &x) == strtod(value, &y);
+}
+
+char *md_sync_text(const char *action, const char *completed, const char *speed_kbs)
+{
+        unsigned long long done = 0, total = 0, kbs = 0;
+        if (!completed || sscanf(completed, "%llu / %llu", &done, &total) != 2 || !total || done > total)
+                return xasprintf("%s running in the background (cat /proc/mdstat for its progress)",
+                                 action ? action : "a resync");
+        double pct = 100.0 * (double)done / (double)total;
+        if (!speed_kbs || sscanf(speed_kbs, "%llu", &kbs) != 1 || !kbs)
+                return xasprintf("%s running in the background: %.1f%% done", action, pct);
+        /* sync_completed counts 512-byte sectors, sync_speed KiB/s */
+        unsigned long long left_s = (total - done) / 2 / kbs;
+        char eta[48];
+        if (left_s >= 3600)
+                snprintf(eta, sizeof eta, "%lluh %llum", left_s / 3600, left_s % 3600 / 60);
+        else if (left_s >= 60)
+                snprintf(eta, sizeof eta, "%llum %llus", left_s / 60, left_s % 60);
+        else
+                snprintf(eta, sizeof eta, "%llus", left_s);
+        return xasprintf("%s running in the background: %.1f%% done, about %s left at %.1f MB/s", action, pct, eta,
+                         (double)kbs / 1024.0);
 }

@@ -105,8 +105,11 @@ static char *md_mismatch(struct run *r, const struct pl_obj *o)
 static void md_report_sync(struct run *r, const struct pl_obj *o)
 {
         _cleanup_free_ char *sync = dev_has_sysfs(&r->dev, o) ? md_attr(r, o, "md/sync_action") : NULL;
-        if (sync && strcmp(sync, "idle"))
-                say(r, "md %s: %s running in the background", o->md.name, sync);
+        if (!sync || !strcmp(sync, "idle"))
+                return;
+        _cleanup_free_ char *done = md_attr(r, o, "md/sync_completed"), *speed = md_attr(r, o, "md/sync_speed");
+        _cleanup_free_ char *t = md_sync_text(sync, done, speed);
+        say(r, "md %s: %s", o->md.name, t);
 }
 
 /* An array that runs with our uuid but holds no data (size 0: an mdadm

@@ -27,6 +27,12 @@ setup() {
 		$(vm_disks "$BATS_TEST_TMPDIR" a 6 1G) $(vm_disks "$BATS_TEST_TMPDIR" b 6 1G)
 	sp_figures
 	assert_equal "$(vm_kv APPLY_RC)" 0
+	# a new RAID6's initial resync, where apply saw it running, is said with its progress (issue 31): a
+	# percentage, and the time left once md reports a speed (or where to look when sysfs gives no count)
+	run grep -E 'storprov: \[ *[0-9.]+s\] md r6[ab]: .*running in the background' "$BATS_TEST_TMPDIR/console-1.log"
+	for l in "${lines[@]}"; do
+		[[ $l =~ running\ in\ the\ background(:\ [0-9.]+%\ done|\ \(cat\ /proc/mdstat) ]] || { echo "no progress: $l"; false; }
+	done
 	for a in r6a r6b; do
 		assert_equal "$(vm_kv MD_${a}_LEVEL)" raid6
 		assert_equal "$(vm_kv MD_${a}_DEVICES)" 6
