@@ -79,10 +79,10 @@ sanity() {
 	assert_output --regexp "roles/storprov/defaults/main.yml:[0-9]+:[0-9]+: key-duplicates"
 }
 
-@test "module unit tests (a fake storprov): check mode, changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option, a diff confined to root, drift fails, the install-time options, odd JSON" {
+@test "module unit tests (a fake storprov): check mode (the dry run's states), changed, idempotence, refusal, diff, select, plan without --root, lock file, a report missing, not JSON or after a failed step, select JSON, relative paths, one word per option, a diff confined to root, drift fails, the install-time options, odd JSON" {
 	cd "$C"
 	run -0 "$PY" -m unittest -v tests/unit/plugins/modules/test_storprov.py
-	assert_output --partial "Ran 19 tests"
+	assert_output --partial "Ran 20 tests"
 	assert_line OK
 }
 

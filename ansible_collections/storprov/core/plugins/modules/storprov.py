@@ -24,8 +24,11 @@ description:
     reports it as C(changed). C(status) and C(verify) are returned either way.
   - C(state=planned) runs C(storprov plan --format json).
   - In check mode C(state=applied) runs C(storprov apply --dry-run) (a refusal
-    fails the task) and C(storprov verify) (a node that verifies clean would not
-    change); nothing is written.
+    fails the task) and C(storprov verify); C(changed) is whether the dry run
+    says a step would run or a file would be written (each step's state is
+    would-run, done or kept), else whether the node verifies clean; nothing is
+    written. In diff mode only the steps that would run are shown, each with
+    the check that decided it, and only the files that would be written.
   - A storprov refusal or failure fails the task with storprov's own message
     and exit code.
   - Apply's report goes to a new private temporary directory of each run,
@@ -283,14 +286,39 @@ def read_under_root(root, path):
             os.close(dfd)
 
 
+def _has_states(plan):
+    """apply --dry-run's JSON gives each step a state and each file would_write."""
+    steps = _entries(plan, 'steps')
+    return bool(steps) and all(isinstance(s.get('state'), string_types) for s in steps)
+
+
+def dry_run_changes(plan):
+    """True when apply would run a step or write a file (apply --dry-run's states), None without states."""
+    if not _has_states(plan):
+        return None
+    return (any(s.get('state') == 'would-run' for s in _entries(plan, 'steps')) or
+            any(f.get('would_write') is True for f in _entries(plan, 'files')))
+
+
 def plan_diff(plan, root):
-    """Ansible diffs: the planned steps, then each file's change under root (a
-    file that is not a regular one below root is named, never read)."""
-    steps = ''.join('%s. %s\n' % (s.get('index', i + 1), s.get('description', s.get('kind', '')))
-                    for i, s in enumerate(_entries(plan, 'steps')))
-    diffs = [dict(before_header='steps', after_header='planned steps', before='', after=steps)]
+    """Ansible diffs: the planned steps (with apply --dry-run's states, only
+    those that would run, each with why), then each file's change under root
+    (a file that is not a regular one below root is named, never read)."""
+    entries = _entries(plan, 'steps')
+    if _has_states(plan):
+        steps = ''.join('%s. %s (would run: %s)\n' % (s.get('index', i + 1), s.get('description', s.get('kind', '')),
+                                                      s.get('state_why', ''))
+                        for i, s in enumerate(entries) if s.get('state') == 'would-run')
+        header = 'steps that would run'
+    else:
+        steps = ''.join('%s. %s\n' % (s.get('index', i + 1), s.get('description', s.get('kind', '')))
+                        for i, s in enumerate(entries))
+        header = 'planned steps'
+    diffs = [dict(before_header='steps', after_header=header, before='', after=steps)]
     for f in _entries(plan, 'files'):
         if not isinstance(f.get('path'), string_types):
+            continue
+        if f.get('would_write') is False:
             continue
         path = os.path.join(root, f['path'].lstrip('/'))
         before, why = read_under_root(root, f['path'])
@@ -535,8 +563,10 @@ def run_applied(module, sp, plan_args, result):
     diff = plan_diff(plan, p['root']) if module._diff else None
     if module.check_mode:
         rc, report = sp.json('verify', args + ['--format=json'], ok=(0, 3))
+        # what apply would do, from the dry run's states where the binary gives them
+        would = dry_run_changes(plan)
         result.update(exit_code=rc, plan=plan, verify=report, status=report.get('status'),
-                      changed=report.get('status') != 'clean')
+                      changed=would if would is not None else report.get('status') != 'clean')
     else:
         rc, report = sp.apply_with_report(apply_args + ['--yes'])
         result.update(exit_code=rc, report=report, changed=report_changed(report))

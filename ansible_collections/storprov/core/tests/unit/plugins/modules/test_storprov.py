@@ -205,6 +205,36 @@ class StorprovModuleTest(unittest.TestCase):
         r = self.run_module(check=True, profile='/p.xml', state='applied')
         self.assertFalse(r['changed'])
 
+    def dry_states(self, states, would_write):
+        steps = [dict(index=i + 1, description='step %d' % (i + 1), state=state, state_why='why %d' % i)
+                 for i, state in enumerate(states)]
+        files = [dict(f, would_write=would_write, state_why='as render writes it') for f in PLAN['files']]
+        with open(os.path.join(self.dir, 'dry.json'), 'w') as fh:
+            json.dump(dict(PLAN, dry_run=True, exit_code=0, steps=steps, files=files), fh)
+
+    def test_check_mode_follows_the_dry_runs_states_where_storprov_gives_them(self):
+        # every step done and no file to write: unchanged, even though verify reports drift (a mount)
+        self.dry_states(['done', 'kept'], False)
+        r = self.run_module(check=True, diff=True, profile='/p.xml', state='applied')
+        self.assertFalse(r.get('failed'), r)
+        self.assertFalse(r['changed'])
+        self.assertEqual(r['status'], 'drift')
+        # one tuning step would run: changed, and the diff lists that step alone, with why, and no file
+        self.dry_states(['done', 'would-run'], False)
+        with open(os.path.join(self.root, 'etc', 'fstab'), 'w') as fh:
+            fh.write('# old\n')
+        r = self.run_module(check=True, diff=True, profile='/p.xml', state='applied')
+        self.assertTrue(r['changed'])
+        self.assertEqual(r['diff'][0]['after_header'], 'steps that would run')
+        self.assertEqual(r['diff'][0]['after'], '2. step 2 (would run: why 1)\n')
+        self.assertEqual(len(r['diff']), 1)  # fstab would not be written: no file diff
+        # a file that would be written: changed, its diff shown
+        self.dry_states(['done', 'done'], True)
+        r = self.run_module(check=True, diff=True, profile='/p.xml', state='applied')
+        self.assertTrue(r['changed'])
+        self.assertEqual(r['diff'][0]['after'], '')
+        self.assertEqual(r['diff'][1]['before'], '# old\n')
+
     def test_refusal_fails_with_storprovs_message_and_rc(self):
         open(os.path.join(self.dir, 'refuse'), 'w').close()
         r = self.run_module(profile='/p.xml', state='applied')
