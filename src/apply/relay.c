@@ -64,8 +64,8 @@ void relay_end(struct run *r)
 /* One whole line (or a piece of a long one) of step si, with its object. */
 static void put_line(struct run *r, size_t si, const char *text, size_t len)
 {
-        const struct pl_obj *o = STEP_OBJ(r, si);
-        fprintf(stderr, "storprov: [%6.1fs] %s: %.*s\n", now_s(r), o->id, (int)len, text);
+        const char *who = r->pl->steps[si].obj != NO_OBJ ? STEP_OBJ(r, si)->id : r->pl->steps[si].desc;
+        fprintf(stderr, "storprov: [%6.1fs] %s: %.*s\n", now_s(r), who, (int)len, text);
 }
 
 /* Prints the complete lines gathered for si; with flush, the rest too. */
@@ -83,10 +83,11 @@ static void put_lines(struct run *r, size_t si, bool flush)
                 put_line(r, si, s->out_line.s + start, s->out_line.len - start);
                 start = s->out_line.len;
         }
+        if (!s->out_line.s)
+                return; /* nothing gathered yet */
         memmove(s->out_line.s, s->out_line.s + start, s->out_line.len - start);
         s->out_line.len -= start;
-        if (s->out_line.s)
-                s->out_line.s[s->out_line.len] = 0;
+        s->out_line.s[s->out_line.len] = 0;
 }
 
 /* Reads what si's pipe holds now; at end of file (or an error) closes it. */

@@ -139,9 +139,9 @@ void dry_run_states(struct run *r, struct apply_dry *d)
         d->file_changes = xcalloc(pl->n_files ? pl->n_files : 1, sizeof(*d->file_changes));
         d->file_why = xcalloc(pl->n_files ? pl->n_files : 1, sizeof(*d->file_why));
         for (size_t i = 0; i < pl->n_steps; i++) {
-                const struct pl_obj *o = STEP_OBJ(r, i);
+                const struct pl_obj *o = pl->steps[i].obj != NO_OBJ ? STEP_OBJ(r, i) : NULL; /* a sysctl: none */
                 size_t from = r->n_vc;
-                if (o->preserve) {
+                if (o && o->preserve) {
                         d->step_state[i] = DRY_KEPT;
                         d->step_why[i] = xstrdup("preserve=\"true\": verified, never written");
                         continue;
