@@ -69,6 +69,12 @@ setup() {
 			fails=$((fails + 1))
 			continue
 		fi
+		# a LUN drawn to export its stripe was planned from that hint, not from a declaration
+		# (issue 30: planned as parity, the same figures as the declared LUN)
+		want_src=profile
+		[ "${VM_KV[L${i}_LUN_HINTED]-0}" = 1 ] && want_src=detected
+		[ "${VM_KV[L${i}_SP_LUN_SOURCE]-}" = "$want_src" ] ||
+			{ echo "L$i: the LUN's geometry came from '${VM_KV[L${i}_SP_LUN_SOURCE]-}', not $want_src"; fails=$((fails + 1)); }
 		# the measurement saw the workload
 		[ "${VM_KV[L${i}_SP_WRITE_SECTORS]}" -gt $((RMW_WRITE_MIB * 2048 * 9 / 10)) ] ||
 			{ echo "L$i: storprov's side wrote only ${VM_KV[L${i}_SP_WRITE_SECTORS]} sectors"; fails=$((fails + 1)); }

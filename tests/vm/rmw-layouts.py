@@ -13,7 +13,9 @@ Each layout: hardware RAID LUNs, emulated in the guest as md RAID5 (3-8
 members) or RAID6 (4-10 members) with a strip of 16K-256K (md needs a power
 of 2; the data widths 2-8 make full stripes such as 384K, 640K or 1792K),
 each exported through a loop device (no exported stripe, like a real LUN),
-and one upper layer, all declared with <hwraid level members chunk/>:
+and one upper layer, declared with <hwraid level members chunk/> or (4 in 10)
+not declared, the LUNs exporting io_min = strip and io_opt = full stripe
+(sysfs values bind-mounted over the loop devices' own, which export none):
 
   lv    LVM striped LV over 2-4 LUNs (stripe size left to storprov)
   md0   md RAID0 over 2-4 LUNs (chunk left to storprov)
@@ -99,12 +101,18 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     else:
         su, sw = chunk, luns_of_data * (F // chunk)
     lcm_k = F * 1024 // math.gcd(F, 1024)
+    # drawn last, so that the fields above stay what earlier seeds drew: the LUNs
+    # only export their stripe (io_min strip, io_opt full stripe, as a controller's
+    # Block Limits page does) and the profile has no <hwraid>; storprov plans such
+    # a stripe as parity (issue 30), so the expected figures are the same
+    hinted = 1 if r.random() < 0.4 else 0
     return {
         'LUN_LEVEL': level, 'LUN_MEMBERS': members, 'STRIP_K': strip, 'LUNS': nluns,
         'UPPER': upper, 'PART': part, 'MEMBER_MIB': member, 'DATA': data, 'FULL_K': F,
         'EXP_CHUNK_K': chunk if upper in ('lv', 'md0', 'md5') else 0,
         'EXP_SU_K': su, 'EXP_SW': sw, 'EXP_FULL_K': su * sw,
         'EXP_PV_ALIGN_K': lcm_k if upper == 'lv' else 0,
+        'HINTED': hinted,
     }
 
 
@@ -113,8 +121,9 @@ def describe(L):
           'md0': 'md RAID0 over %d LUNs' % L['LUNS'],
           'md5': 'md RAID5 over %d LUNs' % L['LUNS'],
           'xfs': 'XFS on one LUN' + (' (GPT partition)' if L['PART'] else ' (whole LUN)')}[L['UPPER']]
-    return ('%s; LUN = RAID%d %d x %dK (%d data, full stripe %dK), members %d MiB'
-            % (up, L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'], L['DATA'], L['FULL_K'], L['MEMBER_MIB']))
+    return ('%s; LUN = RAID%d %d x %dK (%d data, full stripe %dK)%s, members %d MiB'
+            % (up, L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'], L['DATA'], L['FULL_K'],
+               ' exporting its stripe, not declared' if L['HINTED'] else ', declared', L['MEMBER_MIB']))
 
 
 def profile(seed, i, L):
@@ -125,8 +134,11 @@ def profile(seed, i, L):
            '     exported stripe); the only loop devices when this is applied. -->',
            '<profile version="1" name="rmw-%d">' % i,
            '  <disks id="lun" count="%d">' % n,
-           '    <match name="loop*"/>',
-           '    <hwraid level="%d" members="%d" chunk="%dK"/>' % (L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'])]
+           '    <match name="loop*"/>']
+    if L['HINTED']:
+        out.append('    <!-- no <hwraid>: the LUNs export io_min %dK / io_opt %dK -->' % (L['STRIP_K'], L['FULL_K']))
+    else:
+        out.append('    <hwraid level="%d" members="%d" chunk="%dK"/>' % (L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K']))
     if L['UPPER'] == 'xfs' and L['PART']:
         out += ['    <gpt>', '      <partition id="data" size="100%"/>', '    </gpt>']
     out.append('  </disks>')

@@ -101,7 +101,7 @@ zap() {
 # cleanup: everything a layout may have left, in order; idempotent
 cleanup() {
 	local m l
-	for m in $(awk '$2 ~ "^/tgt[0-9]+/" || $2 == "/mnt/def" || $2 == "/mnt/probe" { print $2 }' /proc/mounts); do umount "$m"; done
+	for m in $(awk '$2 ~ "^/tgt[0-9]+/" || $2 == "/mnt/def" || $2 == "/mnt/probe" || $2 ~ "^/sys/(devices/virtual/)?block/loop" { print $2 }' /proc/mounts); do umount "$m"; done
 	for l in sp def; do lvm vgremove -f -y "$l" >/dev/null 2>&1; done
 	for m in up def; do [ -e "/dev/md/$m" ] && mdadm --stop "/dev/md/$m" >/dev/null 2>&1; done
 	for l in /dev/loop[0-9]*; do
@@ -275,6 +275,22 @@ run_layout() {
 	[ "${loops[0]}" = /dev/loop0 ] && [ "${loops[-1]}" = "/dev/loop$((nluns - 1))" ] ||
 		{ kv "L${i}_SP_ERROR" "expected loop0.., got ${loops[*]}"; return 1; }
 	udevadm settle
+	# a LUN that exports its stripe (issue 30): io_min = strip, io_opt = full stripe, as a
+	# controller's Block Limits page says; the loop device exports none, so the values are
+	# bind-mounted over its sysfs files for storprov's discovery to read (the profile has no
+	# <hwraid>); the I/O path is the loop device's own either way
+	if [ "$(v HINTED)" = 1 ]; then
+		mkdir -p /run/rmw-hint
+		echo $((strip * 1024)) >/run/rmw-hint/io_min
+		echo $(($(v FULL_K) * 1024)) >/run/rmw-hint/io_opt
+		for ((j = 0; j < nluns; j++)); do
+			mount --bind /run/rmw-hint/io_min "/sys/block/loop$j/queue/minimum_io_size" &&
+				mount --bind /run/rmw-hint/io_opt "/sys/block/loop$j/queue/optimal_io_size" ||
+				{ kv "L${i}_SP_ERROR" "hint on loop$j"; return 1; }
+		done
+	fi
+	kv "L${i}_LUN_HINTED" "$(v HINTED)"
+	kv "L${i}_LUN_IO_MIN" "$(cat /sys/block/loop0/queue/minimum_io_size)"
 	kv "L${i}_LUN_IO_OPT" "$(cat /sys/block/loop0/queue/optimal_io_size)"
 	kv "L${i}_LUN_DIO" "$(cat /sys/block/loop0/loop/dio)"
 	kv "L${i}_LUN_BYTES" "$(blockdev --getsize64 /dev/loop0)"
@@ -284,6 +300,8 @@ run_layout() {
 	storprov plan --profile "$prof" --seed "$i" >/tmp/plan.txt 2>&1
 	sed -n '/^Objects/,/^Files/{/geometry:\|partition alignment\|data alignment\|extent\|xfs_info will show\|\$ /p}' /tmp/plan.txt
 	kv "L${i}_SP_PLAN" "$(grep -A1 '^  xfs ' /tmp/plan.txt | sed -n 's/^ *geometry: //p' | head -1)"
+	# where the LUN's geometry came from: [profile: hwraid ...] or [detected: exported by loop0 ...]
+	kv "L${i}_SP_LUN_SOURCE" "$(sed -n '/^  disk /,/^  [a-z]/{s/^ *geometry: .*\[\([a-z]*\): .*/\1/p}' /tmp/plan.txt | head -1)"
 	t0=$SECONDS
 	storprov apply --profile "$prof" --yes --wipe --root "$root" --mount --seed "$i" --report "/tmp/report-$i.json" >/tmp/apply.txt 2>&1
 	rc=$?
