@@ -179,10 +179,9 @@ def checks():
 names = ['stor%03d' % i for i in range(240)]
 hostvars = dict((n, dict(storprov_verify=dict(verify=dict(status='clean', checks=checks(), storprov_version='0.2.0',
                                                           time='2026-12-04T06:00:00Z')))) for n in names)
-for i in range(8):
-    n = rnd.choice(names)
+for i, (n, k) in enumerate(rnd.sample([(n, k) for n in names for k in range(len(checks()))], 8)):
     v = hostvars[n]['storprov_verify']['verify']
-    c = rnd.choice(v['checks'])
+    c = v['checks'][k]
     c['status'], c['found'] = ('drift', 'changed') if i < 6 else ('missing', None)
     v['status'] = 'drift'
     print('seeded', c['status'], n, c['object'], c['check'])
@@ -206,4 +205,14 @@ PY
 	echo "$output"
 	[ "$(awk '$1 == "drift" { print $2 }' <<<"$output")" -gt 300 ]
 	[ "$(awk '$1 == "missing" { print $2 }' <<<"$output")" -gt 300 ]
+	# and every seeded drifted or missing check's cell lies inside that first
+	# screen (laid out by Chromium; a script added to a copy of the page lists
+	# each cell's box)
+	sed 's|</body>|<script>document.body.insertAdjacentHTML("beforeend", "<pre id=boxes>" + Array.from(document.querySelectorAll("td.drift, td.missing")).map(function (c) { var r = c.getBoundingClientRect(); return c.className + " " + Math.round(r.right) + " " + Math.round(r.bottom); }).join("\\n") + "</pre>");</script></body>|' \
+		"$h" >"$BATS_TEST_TMPDIR/boxes.html"
+	run -0 chrome --window-size=1920,1080 --dump-dom "file://$BATS_TEST_TMPDIR/boxes.html"
+	run -0 grep -oE '(drift|missing) [0-9-]+ [0-9-]+' <<<"$output"
+	echo "$output"
+	[ "${#lines[@]}" = 8 ]
+	[ "$(awk '$2 > 1920 || $3 > 1080' <<<"$output" | wc -l)" = 0 ]
 }
