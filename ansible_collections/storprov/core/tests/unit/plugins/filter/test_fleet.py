@@ -194,7 +194,6 @@ class FleetTimesTest(unittest.TestCase):
         r5 = fleet.storprov_fleet_report(hostvars, ['a', 'b'], previous=r3, now='x')
         self.assertEqual([d['drifting_since'] for d in r5['hosts']['a']['drifted']], ['2026-11-03T08:00:00Z'])
 
-
     def test_html_drift_first_clean_hosts_folded(self):
         hostvars = dict(('n%03d' % i, verify('clean', [check('lun%d' % j, 'c', 'ok') for j in range(5)],
                                              '2026-11-01T08:00:00Z')) for i in range(20))
