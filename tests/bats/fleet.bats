@@ -87,7 +87,7 @@ setup() {
 	# ansible-core's filter plugin on its own (tests/unit/plugins/filter/test_fleet.py)
 	cd "$TOP/ansible_collections/storprov/core"
 	run -0 "${STORPROV_PYTHON:-/usr/bin/python3}" -m unittest -v tests/unit/plugins/filter/test_fleet.py
-	assert_output --partial "Ran 7 tests"
+	assert_output --partial "Ran 9 tests"
 	assert_line OK
 }
 

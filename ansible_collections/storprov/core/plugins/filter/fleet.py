@@ -14,8 +14,11 @@ from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
 import datetime
+import json
 import unicodedata
 from html import escape
+
+from ansible.errors import AnsibleFilterError
 
 RANK = {'ok': 0, 'drift': 1, 'missing': 2}
 FORMAT = 'storprov-fleet-report'
@@ -33,28 +36,51 @@ def _stamp(value):
     return '%s' % (value,)
 
 
+def _previous_report(previous):
+    """The previous report as a dict: given as one, or as the JSON text of
+    fleet-report.json; text that is not JSON is refused."""
+    if isinstance(previous, (str, bytes)):
+        if not previous.strip():
+            return None
+        try:
+            return json.loads(previous)
+        except ValueError as e:
+            raise AnsibleFilterError('storprov_fleet_report: the previous report (fleet-report.json in the report '
+                                     'directory) is not JSON (%s); move it away to start every drifting_since '
+                                     'afresh' % (e,))
+    return previous
+
+
 def _previous_since(previous):
-    """(host, object, check) -> drifting_since from the previous report; an
-    absent or foreign one carries nothing over."""
-    if not isinstance(previous, dict) or previous.get('format') != FORMAT:
+    """(host, object, check) -> drifting_since from the previous report: its
+    drifted checks, and those a failed host kept from the report before; an
+    absent or foreign report carries nothing over."""
+    previous = _previous_report(previous)
+    if not isinstance(previous, dict) or previous.get('format') != FORMAT or not isinstance(previous.get('hosts'), dict):
         return {}
     since = {}
-    for name, h in (previous.get('hosts') or {}).items():
-        for d in (h or {}).get('drifted') or []:
+    for name, h in previous['hosts'].items():
+        if not isinstance(h, dict):
+            continue
+        for d in (h.get('drifted') or []) + (h.get('kept_since') or []):
             if isinstance(d, dict) and d.get('drifting_since'):
                 since[(name, d.get('object'), d.get('check'))] = d['drifting_since']
     return since
 
 
-def _failed(result):
+def _failed(name, result, since):
+    """A host without a verify report; the drifting_since of its checks in the
+    previous report are kept (kept_since) for the next run that verifies it."""
+    kept = [dict(object=o, check=c, drifting_since=t) for (h, o, c), t in sorted(since.items()) if h == name]
     return dict(status='failed', message=(result or {}).get('msg', 'no verify report'), objects={},
-                counts=dict(ok=0, drift=0, missing=0), drifted=[], verified_at=None, tool_version=None)
+                counts=dict(ok=0, drift=0, missing=0), drifted=[], verified_at=None, tool_version=None,
+                kept_since=kept)
 
 
 def _host(name, result, since, now):
     verify = (result or {}).get('verify')
     if not verify:
-        return _failed(result)
+        return _failed(name, result, since)
     verified_at = _stamp(verify.get('time')) or now
     objects = {}
     drifted = []

@@ -12,10 +12,13 @@ from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
 import datetime
+import json
 import os
 import re
 import sys
 import unittest
+
+from ansible.errors import AnsibleFilterError
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'plugins', 'filter'))
 import fleet  # noqa: E402 pylint: disable=wrong-import-position
@@ -193,6 +196,28 @@ class FleetTimesTest(unittest.TestCase):
         self.assertEqual([d['drifting_since'] for d in r4['hosts']['a']['drifted']], ['2026-11-04T08:00:00Z'])
         r5 = fleet.storprov_fleet_report(hostvars, ['a', 'b'], previous=r3, now='x')
         self.assertEqual([d['drifting_since'] for d in r5['hosts']['a']['drifted']], ['2026-11-03T08:00:00Z'])
+
+    def test_a_failed_host_keeps_its_drifting_since_for_the_next_run(self):
+        previous = self.first()
+        down = dict(a=dict(storprov_verify=dict(msg='unreachable')), b=self.hostvars_b())
+        r = fleet.storprov_fleet_report(down, ['a', 'b'], previous=previous, now='2026-11-02T08:00:05Z')
+        self.assertEqual((r['hosts']['a']['status'], r['hosts']['a']['drifted']), ('failed', []))
+        back = dict(a=verify('drift', [check('lun2', 'read_ahead', 'drift')], '2026-11-03T08:00:00Z'),
+                    b=self.hostvars_b())
+        # the report passes through JSON text, as the playbook reads fleet-report.json
+        r2 = fleet.storprov_fleet_report(back, ['a', 'b'], previous=json.dumps(r), now='2026-11-03T08:00:05Z')
+        self.assertEqual([d['drifting_since'] for d in r2['hosts']['a']['drifted']], ['2026-11-01T08:00:00Z'])
+        self.assertNotIn('kept_since', r2['hosts']['a'])
+
+    def test_a_previous_report_that_is_not_json_is_refused_naming_the_way_out(self):
+        with self.assertRaisesRegex(AnsibleFilterError, r'previous report \(fleet-report.json.*is not JSON.*move it away'):
+            fleet.storprov_fleet_report({}, [], previous='{"format": "storprov-fleet-report", ', now='x')
+        # empty text is no previous report
+        self.assertEqual(fleet.storprov_fleet_report({}, [], previous='', now='x')['hosts'], {})
+
+    @staticmethod
+    def hostvars_b():
+        return verify('clean', [check('lun1', 'read_ahead', 'ok')], '2026-11-01T08:00:01Z')
 
     def test_html_drift_first_clean_hosts_folded(self):
         hostvars = dict(('n%03d' % i, verify('clean', [check('lun%d' % j, 'c', 'ok') for j in range(5)],
