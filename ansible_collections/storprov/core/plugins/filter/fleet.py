@@ -217,7 +217,9 @@ def storprov_fleet_markdown(report):
 
 HTML_STYLE = """body { font-family: sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin-bottom: 1em; }
-th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; max-width: 40em; overflow-wrap: anywhere; }
+th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
+td { min-width: 6em; max-width: 40em; overflow-wrap: anywhere; }
+th, td.ok, td.drift, td.missing, td.failed, td:last-child { white-space: nowrap; }
 th.host { background: #ddd; }
 td.ok, td.clean, span.clean { background: #b7e4b0; }
 td.drift, span.drift { background: #f6c343; }
