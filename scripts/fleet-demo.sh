@@ -3,13 +3,15 @@
 # hosts on this machine (ansible_connection=local), each with its own copy of
 # the captured grid-3ware node as apply left it and its own target root;
 # node2 is seeded with drift (lun2's read-ahead and vm.dirty_ratio changed by
-# hand, the udev rules file deleted). Writes build/fleet-report.json and
-# build/fleet-report.md and ends with the fleet summary line.
+# hand, the udev rules file deleted). Writes build/fleet-report.json,
+# build/fleet-report.md and build/fleet-report.html (drift first, with times)
+# and ends with the fleet summary line. Each run starts afresh (the previous
+# report is removed), so every drifting_since is this run's verify time.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 sp=${STORPROV_BIN:-$top/build/storprov}
 d=$top/build/fleet-demo
-rm -rf "$d" "$top/build/fleet-report.json" "$top/build/fleet-report.md"
+rm -rf "$d" "$top/build/fleet-report.json" "$top/build/fleet-report.md" "$top/build/fleet-report.html"
 mkdir -p "$d"
 for n in node1 node2 node3; do
 	"$top/tests/tools/applied-node.sh" "$sp" "$top/tests/fixtures/fleet/grid-3ware-raid5.xml" \

@@ -2,24 +2,86 @@
 # Copyright: storprov maintainers
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Filters for the fleet report: each host's storprov verify JSON folded into
-host -> objects -> status, and that report as a Markdown table and a static
-HTML page (hosts x objects), worst host first. An object's status is its worst checked one (ok < drift < missing), as
-storprov verify's text report shows it."""
+host -> objects -> status, with the report's generation time, each host's
+verify time and storprov version, and for each drifted check when it was first
+seen drifting (carried over from the previous report); and that report as
+Markdown and as a static HTML page, drift first: hosts with drift (worst first)
+and their drifted checks, clean hosts folded. An object's status is its worst
+checked one (ok < drift < missing), as storprov verify's text report shows it.
+No wall clock is read here: the caller passes the time (now)."""
 
 from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
+import datetime
+import json
 import unicodedata
 from html import escape
 
+from ansible.errors import AnsibleFilterError
+
 RANK = {'ok': 0, 'drift': 1, 'missing': 2}
+FORMAT = 'storprov-fleet-report'
 
 
-def _host(result):
+def _stamp(value):
+    """A time as the report writes it: an ISO 8601 string is kept as given, a
+    datetime becomes YYYY-MM-DDTHH:MM:SSZ (UTC), nothing stays None."""
+    if value is None or value == '':
+        return None
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        return value.strftime('%Y-%m-%dT%H:%M:%SZ')
+    return '%s' % (value,)
+
+
+def _previous_report(previous):
+    """The previous report as a dict: given as one, or as the JSON text of
+    fleet-report.json; text that is not JSON is refused."""
+    if isinstance(previous, (str, bytes)):
+        if not previous.strip():
+            return None
+        try:
+            return json.loads(previous)
+        except ValueError as e:
+            raise AnsibleFilterError('storprov_fleet_report: the previous report (fleet-report.json in the report '
+                                     'directory) is not JSON (%s); move it away to start every drifting_since '
+                                     'afresh' % (e,))
+    return previous
+
+
+def _previous_since(previous):
+    """(host, object, check) -> drifting_since from the previous report: its
+    drifted checks, and those a failed host kept from the report before; an
+    absent or foreign report carries nothing over."""
+    previous = _previous_report(previous)
+    if not isinstance(previous, dict) or previous.get('format') != FORMAT or not isinstance(previous.get('hosts'), dict):
+        return {}
+    since = {}
+    for name, h in previous['hosts'].items():
+        if not isinstance(h, dict):
+            continue
+        for d in (h.get('drifted') or []) + (h.get('kept_since') or []):
+            if isinstance(d, dict) and d.get('drifting_since'):
+                since[(name, d.get('object'), d.get('check'))] = d['drifting_since']
+    return since
+
+
+def _failed(name, result, since):
+    """A host without a verify report; the drifting_since of its checks in the
+    previous report are kept (kept_since) for the next run that verifies it."""
+    kept = [dict(object=o, check=c, drifting_since=t) for (h, o, c), t in sorted(since.items()) if h == name]
+    return dict(status='failed', message=(result or {}).get('msg', 'no verify report'), objects={},
+                counts=dict(ok=0, drift=0, missing=0), drifted=[], verified_at=None, tool_version=None,
+                kept_since=kept)
+
+
+def _host(name, result, since, now):
     verify = (result or {}).get('verify')
     if not verify:
-        return dict(status='failed', message=(result or {}).get('msg', 'no verify report'), objects={},
-                    counts=dict(ok=0, drift=0, missing=0), drifted=[])
+        return _failed(name, result, since)
+    verified_at = _stamp(verify.get('time')) or now
     objects = {}
     drifted = []
     for c in verify.get('checks') or []:
@@ -33,30 +95,35 @@ def _host(result):
             objects.setdefault(c['object'], 'ok')
         if st != 'ok':
             drifted.append(dict(object=c['object'], check=c.get('check'), status=st,
-                                expected=c.get('expected') or '-', found=c.get('found') or 'nothing'))
+                                expected=c.get('expected') or '-', found=c.get('found') or 'nothing',
+                                drifting_since=since.get((name, c['object'], c.get('check')), verified_at)))
     counts = dict(ok=0, drift=0, missing=0)
     for st in objects.values():
         counts[st] += 1
-    return dict(status=verify.get('status'), profile=verify.get('profile'), tool_version=verify.get('tool_version'),
-                objects=objects, counts=counts, drifted=drifted)
+    return dict(status=verify.get('status'), profile=verify.get('profile'),
+                tool_version=verify.get('storprov_version') or verify.get('tool_version'),
+                verified_at=verified_at, objects=objects, counts=counts, drifted=drifted)
 
 
 def _badness(name, h):
     return (h['status'] != 'failed', -h['counts']['missing'], -h['counts']['drift'], name)
 
 
-def storprov_fleet_report(hostvars, hosts, var='storprov_verify'):
-    """{format, hosts: {host: {status, objects: {object: status}, counts, drifted}}, summary}"""
+def storprov_fleet_report(hostvars, hosts, var='storprov_verify', previous=None, now=None):
+    """{format, format_version, generated, order, hosts: {host: {status, verified_at,
+    tool_version, objects: {object: status}, counts, drifted}}, summary}"""
+    now = _stamp(now)
+    since = _previous_since(previous)
     out = {}
     for h in hosts:
-        out[h] = _host(hostvars[h].get(var))
+        out[h] = _host(h, hostvars[h].get(var), since, now)
     summary = dict(hosts=len(out), clean=sum(1 for h in out.values() if h['status'] == 'clean'),
                    drift=sum(1 for h in out.values() if h['status'] == 'drift'),
                    failed=sum(1 for h in out.values() if h['status'] == 'failed'),
                    objects_drift=sum(h['counts']['drift'] for h in out.values()),
                    objects_missing=sum(h['counts']['missing'] for h in out.values()))
     order = sorted(out, key=lambda n: _badness(n, out[n]))
-    return dict(format='storprov-fleet-report', format_version=1, order=order, hosts=out, summary=summary)
+    return dict(format=FORMAT, format_version=2, generated=now, order=order, hosts=out, summary=summary)
 
 
 def storprov_fleet_summary(report):
@@ -102,64 +169,116 @@ def _md(value, cell_start=False):
     return text
 
 
+def _worst_first(drifted):
+    """A host's drifted checks, missing before drift, each kind in verify's order."""
+    return sorted(drifted, key=lambda d: -RANK.get(d['status'], 0))
+
+
+def _with_drift(report):
+    return [n for n in report['order'] if report['hosts'][n]['status'] != 'clean']
+
+
+def _clean(report):
+    return [n for n in report['order'] if report['hosts'][n]['status'] == 'clean']
+
+
+def _md_row(values):
+    return '| %s |' % ' | '.join(_md(v, cell_start=True) for v in values)
+
+
 def storprov_fleet_markdown(report):
+    """Drift first: every drifted check of the hosts with drift (worst host
+    first, with when it was first seen drifting), then every host (worst first,
+    with its verify time and storprov version)."""
     lines = ['# storprov fleet report', '',
-             '| host | status | ok | drift | missing | drifted objects |',
-             '|---|---|---:|---:|---:|---|']
+             'generated %s; %d hosts' % (_md(report.get('generated') or 'unknown'), report['summary']['hosts']), '',
+             '## Drifted checks, worst host first', '']
+    drift_rows = []
+    for name in _with_drift(report):
+        for d in _worst_first(report['hosts'][name]['drifted']):
+            drift_rows.append(_md_row((name, d['object'], d['check'], d['status'], d['expected'], d['found'],
+                                       d.get('drifting_since') or '-')))
+    if drift_rows:
+        lines += ['| host | object | check | status | expected | found | drifting since |',
+                  '|---|---|---|---|---|---|---|'] + drift_rows
+    else:
+        lines.append('No drifted check.')
+    lines += ['', '## Hosts, worst first', '',
+              '| host | status | ok | drift | missing | verified | storprov | message |',
+              '|---|---|---:|---:|---:|---|---|---|']
     for name in report['order']:
         h = report['hosts'][name]
-        if h['status'] == 'failed':
-            what = _md(h.get('message', ''), cell_start=True)
-        else:
-            what = '; '.join('%s %s: %s (expected %s, found %s)'
-                             % ((_md(d['status'], cell_start=True),) + tuple(
-                                 _md(d[k]) for k in ('object', 'check', 'expected', 'found')))
-                             for d in h['drifted'])
-        lines.append('| %s | %s | %d | %d | %d | %s |' % (_md(name, cell_start=True), _md(h['status'], cell_start=True),
-                                                          h['counts']['ok'], h['counts']['drift'],
-                                                          h['counts']['missing'], what))
+        lines.append(_md_row((name, h['status'], h['counts']['ok'], h['counts']['drift'], h['counts']['missing'],
+                              h.get('verified_at') or '-', h.get('tool_version') or '-',
+                              h.get('message', '') if h['status'] == 'failed' else '')))
     lines += ['', storprov_fleet_summary(report), '']
     return '\n'.join(lines)
 
 
 HTML_STYLE = """body { font-family: sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: center; }
-th.object { writing-mode: vertical-rl; transform: rotate(180deg); text-align: left; font-weight: normal; }
-td.host { text-align: left; font-weight: bold; }
-td.ok, td.clean { background: #b7e4b0; }
-td.drift { background: #f6c343; }
-td.missing { background: #e8605a; color: #fff; }
-td.failed { background: #777; color: #fff; }
-td.none { background: #eee; }
-ul { font-size: 90%; }"""
+table { border-collapse: collapse; margin-bottom: 1em; }
+th, td { border: 1px solid #999; padding: 0.3em 0.6em; text-align: left; }
+td { min-width: 6em; max-width: 40em; overflow-wrap: anywhere; }
+th, td.ok, td.drift, td.missing, td.failed, td:last-child { white-space: nowrap; }
+th.host { background: #ddd; }
+td.ok, td.clean, span.clean { background: #b7e4b0; }
+td.drift, span.drift { background: #f6c343; }
+td.missing, span.missing { background: #e8605a; color: #fff; }
+td.failed, span.failed { background: #777; color: #fff; }
+details { margin-top: 1em; }"""
+
+
+def _h(value):
+    return escape('%s' % (value,))
+
+
+def _html_host_head(name, h):
+    return ('<tr><th class="host" colspan="6">%s <span class="%s">%s</span>: %d ok, %d drift, %d missing; '
+            'verified %s; storprov %s</th></tr>'
+            % (_h(name), _h(h['status']), _h(h['status']), h['counts']['ok'], h['counts']['drift'],
+               h['counts']['missing'], _h(h.get('verified_at') or 'unknown'), _h(h.get('tool_version') or 'unknown')))
+
+
+def _html_drift_host(name, h):
+    rows = [_html_host_head(name, h)]
+    if h['status'] == 'failed':
+        rows.append('<tr><td colspan="2">verify</td><td class="failed">failed</td><td colspan="3">%s</td></tr>'
+                    % _h(h.get('message', '')))
+    for d in _worst_first(h['drifted']):
+        rows.append('<tr><td>%s</td><td>%s</td><td class="%s">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>'
+                    % (_h(d['object']), _h(d['check']), _h(d['status']), _h(d['status']), _h(d['expected']),
+                       _h(d['found']), _h(d.get('drifting_since') or '-')))
+    return '<tbody id="host-%s">\n%s\n</tbody>' % (_h(name), '\n'.join(rows))
+
+
+def _html_clean(report):
+    names = _clean(report)
+    rows = ''.join('<tr id="host-%s"><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>\n'
+                   % (_h(n), _h(n), report['hosts'][n]['counts']['ok'],
+                      _h(report['hosts'][n].get('verified_at') or 'unknown'),
+                      _h(report['hosts'][n].get('tool_version') or 'unknown')) for n in names)
+    return ('<details id="clean"><summary>%d clean hosts (every object ok)</summary>\n'
+            '<table><thead><tr><th>host</th><th>objects ok</th><th>verified</th><th>storprov</th></tr></thead>\n'
+            '<tbody>\n%s</tbody></table></details>' % (len(names), rows))
 
 
 def storprov_fleet_html(report):
-    """A static page: one row per host (worst first), one column per object."""
-    objects = sorted(set(o for h in report['hosts'].values() for o in h['objects']))
-    head = ''.join('<th class="object">%s</th>' % escape(o) for o in objects)
-    rows = []
-    for name in report['order']:
-        h = report['hosts'][name]
-        cells = ''.join('<td class="%s">%s</td>' % ((h['objects'][o],) * 2) if o in h['objects']
-                        else '<td class="none">-</td>' for o in objects)
-        rows.append('<tr id="host-%s"><td class="host">%s</td><td class="%s">%s</td>%s</tr>'
-                    % (escape(name), escape(name), escape(h['status']), escape(h['status']), cells))
-    notes = []
-    for name in report['order']:
-        h = report['hosts'][name]
-        if h['status'] == 'failed':
-            notes.append('<li>%s: %s</li>' % (escape(name), escape(h.get('message', ''))))
-        for d in h['drifted']:
-            notes.append('<li>%s %s %s: %s (expected %s, found %s)</li>'
-                         % tuple(escape(str(x)) for x in (name, d['status'], d['object'], d['check'],
-                                                          d['expected'], d['found'])))
+    """A static page, drift first: the hosts with drift (worst first), each with
+    only its drifted and missing checks (object, check, expected, found, since);
+    the clean hosts folded into one <details> element."""
+    drifted = _with_drift(report)
+    if drifted:
+        body = ('<table id="drift"><thead><tr><th>object</th><th>check</th><th>status</th><th>expected</th>'
+                '<th>found</th><th>drifting since</th></tr></thead>\n%s\n</table>'
+                % '\n'.join(_html_drift_host(n, report['hosts'][n]) for n in drifted))
+    else:
+        body = '<p>No host has drift.</p>'
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<title>storprov fleet report</title><style>%s</style></head><body>\n'
-            '<h1>storprov fleet report</h1>\n<table><thead><tr><th>host</th><th>status</th>%s</tr></thead>\n'
-            '<tbody>\n%s\n</tbody></table>\n<ul>\n%s\n</ul>\n<p id="summary">%s</p>\n</body></html>\n'
-            % (HTML_STYLE, head, '\n'.join(rows), '\n'.join(notes), escape(storprov_fleet_summary(report))))
+            '<h1>storprov fleet report</h1>\n<p id="generated">generated %s; %d hosts</p>\n'
+            '<p id="summary">%s</p>\n<h2>Hosts with drift (%d)</h2>\n%s\n%s\n</body></html>\n'
+            % (HTML_STYLE, _h(report.get('generated') or 'unknown'), report['summary']['hosts'],
+               _h(storprov_fleet_summary(report)), len(drifted), body, _html_clean(report)))
 
 
 class FilterModule(object):
