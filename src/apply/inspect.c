@@ -403,13 +403,17 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         scan_reads(fd, &sh, c, n, size, sec, head, tail, &err);
         usual_end_starts(&sh, c, n);
         bool *mine = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(bool)); /* partitions this scan found something in */
-        /* probed from the shadow: at each start what has its magic in the window, at each end md */
+        /* probed from the shadow: at each start what has its magic in the window, at each end md; a usual
+         * end's region is there for md at its end alone (its start, 0 or an md 1.0 member's, is not a
+         * place a partition is known to start: at 0 the disk's own table would be named as foreign) */
+        uint64_t probed = UINT64_MAX;
         for (size_t k = 0; k < n && !err.len; k++) {
                 if (c[k].start >= size || (k && c[k].start == c[k - 1].start && c[k].end == c[k - 1].end))
                         continue;
                 struct probe_result pr;
-                bool at_start = !k || c[k].start != c[k - 1].start;
+                bool at_start = strcmp(c[k].src, "a usual end") && c[k].start != probed;
                 if (at_start) {
+                        probed = c[k].start;
                         rc = probe_shadow(&sh, c[k].start, size - c[k].start, NULL, &pr);
                         if (rc < 0) {
                                 sbuf_printf(&err, "%sprobing at offset %" PRIu64 " failed: %s", err.len ? "; " : "",
