@@ -66,7 +66,9 @@ size_t scan_candidates(const struct plan *pl, size_t di, const struct gpt_part *
         if (size > gpt_tail + 2 * MiB) {
                 uint64_t e = size - gpt_tail;
                 add_cand(&v, &n, 0, e, "a usual end");
+                v[n - 1].end_only = true;
                 add_cand(&v, &n, 0, e / MiB * MiB, "a usual end");
+                v[n - 1].end_only = true;
         }
         for (size_t i = 0; i < pl->n_objs; i++)
                 if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di)
@@ -88,7 +90,7 @@ void usual_end_starts(const struct shadow *sh, struct cand *c, size_t n)
 {
         bool moved = false;
         for (size_t k = 0; k < n; k++) {
-                if (c[k].start || !c[k].end || strcmp(c[k].src, "a usual end") || c[k].end < 16 * 512)
+                if (c[k].start || !c[k].end_only || c[k].end < 16 * 512)
                         continue;
                 uint64_t at = (c[k].end / 512 - 16) / 8 * 8 * 512; /* (sectors - 16) & ~7: where md 1.0 puts it */
                 uint8_t b[152];

@@ -411,7 +411,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                 if (c[k].start >= size || (k && c[k].start == c[k - 1].start && c[k].end == c[k - 1].end))
                         continue;
                 struct probe_result pr;
-                bool at_start = strcmp(c[k].src, "a usual end") && c[k].start != probed;
+                bool at_start = !c[k].end_only && c[k].start != probed;
                 if (at_start) {
                         probed = c[k].start;
                         rc = probe_shadow(&sh, c[k].start, size - c[k].start, NULL, &pr);

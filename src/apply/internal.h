@@ -245,6 +245,7 @@ void dry_run_states(struct run *r, struct apply_dry *d);
  * the plan's own partitions of disk di. */
 struct cand {
         uint64_t start, end;     /* end: 0 for a bare start */
+        bool end_only;           /* a usual end: probed for md at its end, never at its start */
         char src[80];
 };
 struct gpt_part;

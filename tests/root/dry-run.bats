@@ -60,7 +60,7 @@ teardown() {
 	echo 4096 >"/sys/block/$N/queue/read_ahead_kb"
 	# 2. the fstab line gone: only the file would be written, every step done
 	sed -i '/[[:space:]]\/data[[:space:]]/d' "$ROOT/etc/fstab"
-	! grep -q /data "$ROOT/etc/fstab"
+	run -1 grep -q /data "$ROOT/etc/fstab"
 	run -0 --separate-stderr "$SP" apply "${A[@]}" --dry-run --format json
 	[ "$(jq -r '[.steps[].state] | unique | join(",")' <<<"$output")" = done ]
 	run -0 jq -r '.files[] | select(.would_write) | .path' <<<"$output"
