@@ -548,6 +548,8 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
 
         b->max_hw_sectors_kb = attr_u32_or(dir, "queue/max_hw_sectors_kb", 0);
         b->max_sectors_kb = attr_u32_or(dir, "queue/max_sectors_kb", 0);
+        b->max_segments = attr_u32_or(dir, "queue/max_segments", 0);
+        b->max_segment_size = attr_u32_or(dir, "queue/max_segment_size", 0);
         b->nr_requests = attr_u32_or(dir, "queue/nr_requests", 0);
         b->read_ahead_kb = attr_u32_or(dir, "queue/read_ahead_kb", 0);
 

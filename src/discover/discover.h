@@ -50,6 +50,7 @@ struct blockdev {
         char *id_path;            /* udev ID_PATH ("pci-0000:00:1f.2-ata-1"), may be NULL */
         /* queue limits and current tuning, 0 / NULL if the file is absent */
         uint32_t max_hw_sectors_kb, max_sectors_kb, nr_requests, read_ahead_kb;
+        uint32_t max_segments, max_segment_size;  /* queue/max_segments, queue/max_segment_size (bytes) */
         char *scheduler;          /* the active one (the [bracketed] word), NULL if no queue/scheduler file */
         char **schedulers;        /* all offered, NULL-terminated, may be NULL */
         unsigned nr_hw_queues;    /* entries in sys/block/X/mq/, 1 if no mq dir */

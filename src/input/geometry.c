@@ -291,6 +291,22 @@ uint64_t stack_chunk_bytes(const struct stripe_geom *lower, uint64_t limit_bytes
         return c;
 }
 
+uint64_t md0_chunk_bytes(const struct stripe_geom *lower, char **ret_why)
+{
+        char a[32];
+        *ret_why = NULL;
+        if (!lower || !lower->su_bytes || !lower->parity)
+                return 0;
+        uint64_t F = lower->full_stripe_bytes;
+        if (is_pow2(F) || F % 4096 || F > PARITY_MD_MAX_CHUNK_BYTES)
+                return 0;
+        *ret_why = xasprintf("= one full stripe %s of the parity devices below (md raid0 takes any multiple of 4 KiB): "
+                             "each piece it sends a device is one whole stripe of it, whether or not the block layer "
+                             "merges pieces (buffered writes flushed by fsync are not merged)",
+                             fmt_size_exact(F, a));
+        return F;
+}
+
 char *stack_chunk_advice(const struct stripe_geom *lower, uint64_t chunk_bytes, uint64_t limit_bytes,
                          bool parity_upper)
 {

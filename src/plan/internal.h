@@ -22,6 +22,7 @@
 
 #define DEFAULT_MD_CHUNK_BYTES (512 * KiB)   /* mdadm's own default, passed explicitly */
 #define DEFAULT_LV_STRIPE_BYTES (64 * KiB)   /* lvcreate's default -I */
+#define BLK_DEFAULT_MAX_SEGMENTS 128          /* the block layer's queue/max_segments when a driver sets none */
 
 struct ctx {
         const struct profile *p;  /* derivation only */

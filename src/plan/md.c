@@ -151,7 +151,9 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         enum val_source chunk_src = SRC_PROFILE;
         _cleanup_free_ char *chosen = NULL;
         if (!chunk && mg.su_bytes) {
-                chunk = stack_chunk_bytes(&mg, 0, raid_level_has_parity(m->level), &chosen);
+                chunk = m->level == RAID_0 ? md0_chunk_bytes(&mg, &chosen) : 0;
+                if (!chunk)
+                        chunk = stack_chunk_bytes(&mg, 0, raid_level_has_parity(m->level), &chosen);
                 chunk_src = SRC_DERIVED;
                 if (!chunk) {
                         err(c, m->line, what, "md-chunk",
@@ -315,12 +317,14 @@ static uint64_t md_smallest_member(struct ctx *c, const struct pl_obj *o)
  * without reading only when every data row of it arrived while it sat in
  * the cache (256 rows by default). A full-stripe write of the file system
  * (su x sw, widened over parity members) holds su x sw / (data legs x 4 KiB)
- * rows; room for 8 of them (4 concurrent writers, each with the next write
- * gathering while the last is written) as a power of 2, never below the
- * kernel's 256, at most 32768, and pinning at most 1/32 of the memory.
- * Measured in the VM (md RAID5 over RAID6 9 x 64K LUNs, chunk 64k, sw 14:
- * 112 rows a write, 4 fio writers): member-read ratio 0.07 at 256, 0.0018
- * at 4096; 28 and 48 rows a write read 0.0006 and 0.0025 at 256. */
+ * rows; room for 16 of them (4 concurrent writers of up to 4 full stripes
+ * a write) as a power of 2, never below the kernel's 256, at most 32768,
+ * and pinning at most 1/32 of the memory. Measured in the VM (md RAID5 over
+ * RAID6 9 x 64K LUNs, chunk 64k, sw 14: 112 rows a write, 4 fio writers):
+ * member-read ratio 0.07 at 256, 0.0018 at 4096; 28 and 48 rows a write
+ * read 0.0006 and 0.0025 at 256. Room for 8 was too little for 4 writers of
+ * 4 full stripes (bench/parity-md.sh, md RAID5 over 3 x RAID6 5 x 128K,
+ * 96 rows a write: 0.1485 at 1024, 0.0066 at 2048, 0.0057 at 4096). */
 static void md_stripe_cache(struct ctx *c, struct pl_obj *o, int line, unsigned active)
 {
         enum tune_attr a = TUNE_STRIPE_CACHE_SIZE;
@@ -331,7 +335,7 @@ static void md_stripe_cache(struct ctx *c, struct pl_obj *o, int line, unsigned 
                 return;
         uint64_t rows = o->geom.full_stripe_bytes / ((uint64_t)legs * 4096);
         uint64_t want = MD_STRIPE_CACHE_DEFAULT;
-        while (want < MD_STRIPE_CACHE_MAX && want < mul_sat_u64(rows, 8))
+        while (want < MD_STRIPE_CACHE_MAX && want < mul_sat_u64(rows, 16))
                 want <<= 1;
         uint64_t mem = c->pl->mem_total_bytes, fits = want;
         while (mem && fits > MD_STRIPE_CACHE_DEFAULT && mul_sat_u64(mul_sat_u64(fits, 4096), o->md.n_members) > mem / 32)
@@ -341,7 +345,7 @@ static void md_stripe_cache(struct ctx *c, struct pl_obj *o, int line, unsigned 
         char fb[32], pb[32];
         o->tune.val[a] = xasprintf("%" PRIu64, fits);
         o->tune.derived[a] = xasprintf(
-                "room for 8 full-stripe writes of %s, %" PRIu64 " rows of 4 KiB each over %u data legs (the "
+                "room for 16 full-stripe writes of %s, %" PRIu64 " rows of 4 KiB each over %u data legs (the "
                 "kernel's %u holds %" PRIu64 ")%s; pins %zu members x %" PRIu64 " x 4 KiB = %s",
                 fmt_size_exact(o->geom.full_stripe_bytes, fb), rows, legs, MD_STRIPE_CACHE_DEFAULT,
                 rows ? MD_STRIPE_CACHE_DEFAULT / rows : 0, fits < want ? ", halved to fit 1/32 of the memory" : "",

@@ -52,6 +52,8 @@ struct pl_disk {
         bool mpath_create;        /* no map yet: apply creates it (STEP_MPATH) */
         char *path_udev_key, *path_udev_value;   /* the paths' rule: ID_WWN / ID_SERIAL, NULL: not persisted */
         char *path_udev_why;                     /* the keys passed over: shared with other devices */
+        uint64_t request_limit_kb;     /* parity LUN: the largest request of 4 KiB pages it takes, 0: not known */
+        bool stripe_split;             /* parity LUN: its full stripe is above request_limit_kb */
 };
 
 struct pl_partition {

@@ -13,7 +13,7 @@ md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=64k|--chunk=64|-
 md5-over-raid6-luns-derived|-d su=256k,sw=3 -l version=2,su=256k|--chunk=256|-
 md5-over-raid6-5x128-luns|-d su=64k,sw=18 -l version=2,su=64k|--chunk=64|-
 md1-over-raid6-luns|-d su=64k,sw=4 -l version=2,su=64k|--level=1 --raid-devices=4 --metadata|-
-md0-over-raid6-9x16-luns|-d su=16k,sw=28 -l version=2,su=16k|--chunk=16 --metadata=1.2 --data-offset=136192 |-
+md0-over-raid6-9x16-luns|-d su=112k,sw=4 -l version=2,su=16k|--chunk=112 --metadata=1.2 --data-offset=136192 |-
 lv-over-raid5-luns|-d su=512k,sw=3 -l version=2,su=256k|--stripes=3 --stripesize=512k|-
 lv-over-raid5-4x128-luns|-d su=64k,sw=24 -l version=2,su=64k|--stripes=4 --stripesize=64k|-
 lv-over-raid6-8x64-luns|-d su=64k,sw=12 -l version=2,su=64k|--stripes=2 --stripesize=64k|-

@@ -128,7 +128,7 @@ def disk_geometry(group):
 
 # ---- shared: chunk derivation ------------------------------------------------
 
-def derive(m, parity_upper=False):
+def derive(m, parity_upper=False, raid0=False):
     """The chunk / stripe size derived from a lower layer's stripe: its full
     stripe when that is a power of 2, else (over parity) the largest power of
     2 of at most 64 KiB dividing it, else its su, else the largest power of
@@ -147,6 +147,11 @@ def derive(m, parity_upper=False):
             c //= 2
         return c if c >= 4 * KIB else 0
     if is_pow2(f) and f >= 4 * KIB:
+        return f
+    # md raid0 takes any multiple of 4 KiB: a parity stripe that is not a
+    # power of 2 is its chunk up to 512 KiB (issue 32: buffered writes
+    # flushed by fsync reach the LUNs chunk by chunk, never merged)
+    if raid0 and m.parity and f % (4 * KIB) == 0 and f <= 512 * KIB:
         return f
     if m.parity:
         # pieces of 128 KiB or more leave the block layer's plug one by one
@@ -209,7 +214,7 @@ def md_geometry(md, members):
     d = md_data_legs(level, n, md.get("layout"))
     c = md.get("chunk")
     if not c:
-        c = derive(m, level in PARITY_LEVELS_MD) if m.stripe else 0
+        c = derive(m, level in PARITY_LEVELS_MD, level == 0) if m.stripe else 0
         if not c:
             c = 512 * KIB
     if m.parity and not (m.full % c == 0 or c % m.full == 0):
@@ -448,7 +453,8 @@ def self_test():
     # the block layer gathers into one 384k request per LUN; sw 4 x 6
     r5w = Geo(128 * K, 3, True)
     assert lv_geometry({"stripes": 4}, r5w) == (Geo(64 * K, 24, True), 64 * K)
-    assert md_geometry(md(0, 4), [r5w] * 4) == (Geo(64 * K, 24, True), 64 * K)
+    # md raid0 takes the whole 384k stripe as its chunk (issue 32): sw 4
+    assert md_geometry(md(0, 4), [r5w] * 4) == (Geo(384 * K, 4, True), 384 * K)
     # over RAID5 4 x 16k LUNs (F 48k): 16k, as before
     assert lv_geometry({"stripes": 2}, Geo(16 * K, 3, True)) == (Geo(16 * K, 6, True), 16 * K)
     # the same stripe with and without parity is one layout, with parity:

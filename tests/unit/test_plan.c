@@ -574,7 +574,7 @@ static const struct pl_obj *find_obj(const struct plan *pl, const char *id)
         return NULL;
 }
 
-/* md's stripe cache when the profile sets none (raid4/5/6): room for 8 full-stripe
+/* md's stripe cache when the profile sets none (raid4/5/6): room for 16 full-stripe
  * writes, rows = su x sw / (data legs x 4 KiB), a power of 2 from 256 (the kernel's,
  * then left alone) to 32768, pinning at most 1/32 of the memory. */
 static void test_md_stripe_cache(void **state)
@@ -582,16 +582,16 @@ static void test_md_stripe_cache(void **state)
         (void)state;
         struct run r;
         struct sysinfo *si = mk_sysinfo(4, 4 * TiB, "ATA", "disk", 64 * GiB);
-        /* RAID5 4 x 64k: full 192k = 16 rows over 3 legs; 8 x 16 = 128 <= 256: left alone */
+        /* RAID5 4 x 64k: full 192k = 16 rows over 3 legs; 16 x 16 = 256 <= 256: left alone */
         expect_ok(&r, "<disks id=\"d\" count=\"4\"><match/></disks>\n<md id=\"m\" level=\"5\" chunk=\"64K\" devices=\"d\"/>",
                   si);
         assert_null(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE]);
         run_free(&r);
         free_sysinfo(si);
         si = mk_sysinfo(10, 4 * TiB, "ATA", "disk", 64 * GiB);
-        /* RAID6 10 x 512k: full 4m over 8 legs = 128 rows; 8 x 128 = 1024 */
+        /* RAID6 10 x 512k: full 4m over 8 legs = 128 rows; 16 x 128 = 2048 */
         expect_ok(&r, "<disks id=\"d\" count=\"10\"><match/></disks>\n<md id=\"m\" level=\"6\" devices=\"d\"/>", si);
-        assert_string_equal(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE], "1024");
+        assert_string_equal(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE], "2048");
         assert_non_null(find_obj(&r.pl, "m")->tune.derived[TUNE_STRIPE_CACHE_SIZE]);
         assert_non_null(find_step(&r.pl, STEP_SYSFS, 0));
         run_free(&r);
@@ -607,7 +607,7 @@ static void test_md_stripe_cache(void **state)
         assert_null(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE]);
         run_free(&r);
         free_sysinfo(si);
-        /* 1 GiB of memory: 1024 x 4 KiB x 10 members = 40 MiB > 32 MiB (1/32): halved to 512 (20 MiB) */
+        /* 1 GiB of memory: 2048 x 4 KiB x 10 members = 80 MiB > 32 MiB (1/32): halved twice to 512 (20 MiB) */
         si = mk_sysinfo(10, 4 * TiB, "ATA", "disk", 1 * GiB);
         expect_ok(&r, "<disks id=\"d\" count=\"10\"><match/></disks>\n<md id=\"m\" level=\"6\" devices=\"d\"/>", si);
         assert_string_equal(find_obj(&r.pl, "m")->tune.val[TUNE_STRIPE_CACHE_SIZE], "512");
