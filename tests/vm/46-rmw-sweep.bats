@@ -11,7 +11,8 @@
 # upper layers; a replay needs the same list), RMW_PROBE=1 (diagnose md layers),
 # RMW_LUN_STRIPE_CACHE=N (the LUN arrays' stripe cache, default 4096),
 # RMW_LUN_PREREAD_BYPASS=N (their md/preread_bypass_threshold, default md's),
-# RMW_FIO_HUGE=0 (fio's buffers in 4 KiB pages instead of huge pages: a LUN
+# RMW_FIO_HUGE=0|1 (every layout's buffers in 4 KiB or huge pages, overriding the
+# layout's own draw, L<i>_FIO_HUGE; in 4 KiB pages a LUN
 # request is then cut at 128 segments, 512 KiB). The guest's whole output is kept in
 # build/vm/logs/rmw-sweep-SEED.log.
 #
@@ -63,7 +64,7 @@ setup() {
 	local i fails=0 sp def
 	for i in $RMW_LAYOUTS; do
 		sp=${VM_KV[L${i}_SP_RATIO]-} def=${VM_KV[L${i}_DEF_RATIO]-}
-		echo "# L$i ${VM_KV[L${i}_DESC]}: storprov $sp (su/sw ${VM_KV[L${i}_SP_SUNIT]-}/${VM_KV[L${i}_SP_SWIDTH]-} blks), naive $def, write ${VM_KV[L${i}_BS_K]-}K" >&3
+		echo "# L$i ${VM_KV[L${i}_DESC]}: storprov $sp (su/sw ${VM_KV[L${i}_SP_SUNIT]-}/${VM_KV[L${i}_SP_SWIDTH]-} blks), naive $def, ${VM_KV[L${i}_SP_WRITERS]-} writers of ${VM_KV[L${i}_BS_K]-}K (${VM_KV[L${i}_SP_FIO_MEM]-})" >&3
 		if [ -n "${VM_KV[L${i}_SP_ERROR]-}" ] || [ -n "${VM_KV[L${i}_DEF_ERROR]-}" ] || [ -z "$sp" ] || [ -z "$def" ]; then
 			echo "L$i: error: sp '${VM_KV[L${i}_SP_ERROR]-}' naive '${VM_KV[L${i}_DEF_ERROR]-}'"
 			fails=$((fails + 1))

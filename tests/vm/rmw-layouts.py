@@ -94,6 +94,8 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
         chunk = min(low, 512)         # a parity md gathers chunks up to 512K
         if chunk < F:
             chunk = min(chunk, 64)    # and pieces of a LUN stripe below 128K
+    elif upper == 'md0' and F <= 512:
+        chunk = F                     # md raid0 takes any multiple of 4K (issue 32)
     else:
         chunk = F if pow2(F) else min(low, 64)   # pieces below 128K are merged
     if upper == 'xfs':
@@ -106,6 +108,13 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     # Block Limits page does) and the profile has no <hwraid>; storprov plans such
     # a stripe as parity (issue 30), so the expected figures are the same
     hinted = 1 if r.random() < 0.4 else 0
+    # the writers (issue 32: no rule proven on one probe): 1, 2 or 4 O_DIRECT
+    # writers of 1, 2 or 4 of storprov's full stripes a write, from buffers in
+    # huge pages or in 4 KiB pages (a request of 4 KiB pages is cut at
+    # max_segments pages, 128 x 4 KiB = 512 KiB on the loop LUNs)
+    writers = r.choice([1, 2, 4])
+    bs_mult = r.choice([1, 2, 4])
+    fio_huge = r.choice([0, 1])
     return {
         'LUN_LEVEL': level, 'LUN_MEMBERS': members, 'STRIP_K': strip, 'LUNS': nluns,
         'UPPER': upper, 'PART': part, 'MEMBER_MIB': member, 'DATA': data, 'FULL_K': F,
@@ -113,6 +122,7 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
         'EXP_SU_K': su, 'EXP_SW': sw, 'EXP_FULL_K': su * sw,
         'EXP_PV_ALIGN_K': lcm_k if upper == 'lv' else 0,
         'HINTED': hinted,
+        'WRITERS': writers, 'BS_MULT': bs_mult, 'FIO_HUGE': fio_huge,
     }
 
 
@@ -121,9 +131,12 @@ def describe(L):
           'md0': 'md RAID0 over %d LUNs' % L['LUNS'],
           'md5': 'md RAID5 over %d LUNs' % L['LUNS'],
           'xfs': 'XFS on one LUN' + (' (GPT partition)' if L['PART'] else ' (whole LUN)')}[L['UPPER']]
-    return ('%s; LUN = RAID%d %d x %dK (%d data, full stripe %dK)%s, members %d MiB'
+    return ('%s; LUN = RAID%d %d x %dK (%d data, full stripe %dK)%s, members %d MiB; '
+            '%d writer%s of %d full stripe%s, %s buffers'
             % (up, L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'], L['DATA'], L['FULL_K'],
-               ' exporting its stripe, not declared' if L['HINTED'] else ', declared', L['MEMBER_MIB']))
+               ' exporting its stripe, not declared' if L['HINTED'] else ', declared', L['MEMBER_MIB'],
+               L['WRITERS'], '' if L['WRITERS'] == 1 else 's', L['BS_MULT'], '' if L['BS_MULT'] == 1 else 's',
+               'huge-page' if L['FIO_HUGE'] else '4 KiB-page'))
 
 
 def profile(seed, i, L):

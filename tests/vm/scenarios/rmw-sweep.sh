@@ -14,8 +14,10 @@
 #     upper layer is waited for (resync) before measuring; recorded:
 #     xfs_info su/sw, dmsetup table / pvs / vgs, mdadm --detail and the md's
 #     data offset on the LUNs;
-#  3. the workload: 4 fio writers, O_DIRECT, one write = the XFS full stripe
-#     storprov's file system reports (su x sw), files preallocated (fio's
+#  3. the workload: 1, 2 or 4 fio writers (L<i>_WRITERS), O_DIRECT, one write
+#     = 1, 2 or 4 (L<i>_BS_MULT) x the XFS full stripe storprov's file system
+#     reports (su x sw), buffers in huge or 4 KiB pages (L<i>_FIO_HUGE; issue
+#     32: the shape is drawn per layout from the seed), files preallocated (fio's
 #     fallocate=native), RMW_WRITE_MIB in all; ratio = sectors read from the
 #     member disks (/sys/block/rN/stat field 3, every member disk) / sectors
 #     written to the file system's device (field 7);
@@ -121,15 +123,16 @@ cleanup() {
 	return 0
 }
 
-# measure KEYPREFIX MOUNTPOINT BS_K: the workload on one file system. Besides
+# measure KEYPREFIX MOUNTPOINT BS_K JOBS HUGE: the workload on one file system
+# (JOBS O_DIRECT writers of BS_K a write; buffers in huge pages when HUGE is 1). Besides
 # the ratio, where the reads come from: the file system's own (metadata,
 # _TOP_READ_SECTORS), those an upper md adds (the LUNs' reads beyond them),
 # and the LUNs' read-modify-write (the members' reads beyond the LUNs')
 measure() {
-	local k=$1 mnt=$2 bs=$3 top a b ta tb la lb per t0 luns
+	local k=$1 mnt=$2 bs=$3 jobs=${4:-4} huge=${5:-1} top a b ta tb la lb per t0 luns
 	top=$(srcdev "$mnt")
 	luns=$(for m in /dev/md/lun*; do readlink -f "$m"; done)
-	per=$(((RMW_WRITE_MIB * 1024 / 4 + bs - 1) / bs * bs))
+	per=$(((RMW_WRITE_MIB * 1024 / jobs + bs - 1) / bs * bs))
 	mkdir -p "$mnt/w"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -138,21 +141,24 @@ measure() {
 	# shellcheck disable=SC2086
 	read -r -a la <<<"$(stat_sum $luns)"
 	read -r -a ua <<<"$(stat_sum "${loops[@]}")"
-	# fio's buffers in huge pages (RMW_FIO_HUGE=0: malloc'd 4 KiB pages):
-	# a loop request takes 128 segments, 512 KiB of 4 KiB pages, so a LUN
-	# stripe above 512 KiB would reach the array in pieces that md, unlike a
-	# controller's cache, does not always gather (measured: LV over 2 x
-	# RAID5 5 x 256K, 0.0127 with 4 KiB pages, 0.0042 with huge pages);
-	# with 64 KiB segments a request holds up to the loop's 1280 KiB
+	# fio's buffers in huge pages or in malloc'd 4 KiB pages (HUGE, drawn per
+	# layout; RMW_FIO_HUGE overrides): a loop request takes 128 segments,
+	# 512 KiB of 4 KiB pages, so a LUN stripe above 512 KiB reaches the array
+	# in pieces that md, unlike a controller's cache, does not always gather
+	# (measured: LV over 2 x RAID5 5 x 256K, 0.0127 with 4 KiB pages, 0.0042
+	# with huge pages), and a stripe that does not divide 512 KiB is split
+	# unless max_sectors_kb is a whole number of stripes (storprov derives
+	# it: issue 32); with 64 KiB segments a request holds up to 1280 KiB
 	local mem=()
-	if [ "${RMW_FIO_HUGE:-1}" = 1 ]; then
-		echo $((4 * (bs / 2048 + 2) + 4)) >/proc/sys/vm/nr_hugepages
+	if [ "${RMW_FIO_HUGE:-$huge}" = 1 ]; then
+		echo $((jobs * (bs / 2048 + 2) + 4)) >/proc/sys/vm/nr_hugepages
 		mem=(--iomem=shmhuge)
 	fi
 	kv "${k}_FIO_MEM" "${mem[*]:-malloc}"
+	kv "${k}_WRITERS" "$jobs"
 	t0=$(date +%s.%N)
 	fio --name=rmw --directory="$mnt/w" --ioengine=psync --direct=1 --rw=write --bs="${bs}k" "${mem[@]}" \
-		--size="${per}k" --numjobs=4 --fallocate=native --group_reporting --eta=never \
+		--size="${per}k" --numjobs="$jobs" --fallocate=native --group_reporting --eta=never \
 		--output="/tmp/fio-$k.txt" >/dev/null || { cat "/tmp/fio-$k.txt"; return 1; }
 	sync
 	read -r -a b <<<"$(stat_sum "${DISK[@]}")"
@@ -324,11 +330,12 @@ run_layout() {
 		fi
 		facts "L${i}_SP" "$mnt" "$upper"
 		read -r -a g <<<"$(xfs_su_sw "$mnt")"
-		# one write = storprov's XFS full stripe (swidth blocks)
+		# one write = BS_MULT x storprov's XFS full stripe (swidth blocks)
 		bs=$((g[1] * g[2] / 1024))
 		[ "$bs" -gt 0 ] || bs=$(v EXP_FULL_K)
+		bs=$((bs * $(v BS_MULT)))
 		kv "L${i}_BS_K" "$bs"
-		measure "L${i}_SP" "$mnt" "$bs" || kv "L${i}_SP_ERROR" "fio"
+		measure "L${i}_SP" "$mnt" "$bs" "$(v WRITERS)" "$(v FIO_HUGE)" || kv "L${i}_SP_ERROR" "fio"
 		# RMW_PROBE=1 (diagnosis, not part of the pass/fail): storprov's md
 		# again, by its own argv but with no bitmap, with the data on the LUNs
 		# starting at lcm(1 MiB, F) (mdadm --data-offset), its mkfs.xfs line
@@ -361,12 +368,12 @@ run_layout() {
 				udevadm settle && "${mk[@]}" -f >/tmp/mkfs.txt 2>&1 && mkdir -p /mnt/probe &&
 				mount -t xfs -o "$opts" /dev/md/up /mnt/probe; then
 				facts "L${i}_PROBE" /mnt/probe "$upper"
-				measure "L${i}_PROBE" /mnt/probe "$bs"
+				measure "L${i}_PROBE" /mnt/probe "$bs" "$(v WRITERS)" "$(v FIO_HUGE)"
 				if [ "$upper" = md5 ]; then
 					# and with a stripe cache that holds what the
 					# LUNs' stripes need (storprov leaves md's 256)
 					echo 4096 >"/sys/class/block/$(basename "$(readlink -f /dev/md/up)")/md/stripe_cache_size"
-					measure "L${i}_PROBE_SC" /mnt/probe "$bs"
+					measure "L${i}_PROBE_SC" /mnt/probe "$bs" "$(v WRITERS)" "$(v FIO_HUGE)"
 				fi
 				umount /mnt/probe
 			else
@@ -375,7 +382,7 @@ run_layout() {
 			fi
 		fi
 	fi
-	[ "$bs" -gt 0 ] || bs=$(v EXP_FULL_K)
+	[ "$bs" -gt 0 ] || bs=$(($(v EXP_FULL_K) * $(v BS_MULT)))
 
 	# 3. teardown of the upper layers, then the naive layout on the same LUNs
 	umount "$mnt" 2>/dev/null
@@ -417,7 +424,7 @@ run_layout() {
 	else
 		mkdir -p /mnt/def && mount -t xfs "$dev" /mnt/def || kv "L${i}_DEF_ERROR" "mount $dev"
 		facts "L${i}_DEF" /mnt/def "$upper"
-		measure "L${i}_DEF" /mnt/def "$bs" || kv "L${i}_DEF_ERROR" "fio"
+		measure "L${i}_DEF" /mnt/def "$bs" "$(v WRITERS)" "$(v FIO_HUGE)" || kv "L${i}_DEF_ERROR" "fio"
 	fi
 	return 0
 }
