@@ -289,6 +289,19 @@ static void test_stack(void **state)
         struct stripe_geom five = {.su_bytes = 64 * KiB, .sw = 5, .full_stripe_bytes = 320 * KiB, .parity = true};
         assert_int_equal(stack_chunk_bytes(&five, 0, true, &e), 64 * KiB);
         free(e);
+        /* md raid0 (issue 32): a parity stripe that is not a power of 2 is its own chunk up to 512k (320k,
+         * 384k); a power of 2 (256k), one above 512k (2 MiB; 640k) or a stripe with no parity: 0, the
+         * stacking rule decides */
+        assert_int_equal(md0_chunk_bytes(&five, &e), 320 * KiB);
+        assert_non_null(strstr(e, "md raid0 takes any multiple of 4 KiB"));
+        free(e);
+        assert_int_equal(md0_chunk_bytes(&lun, &e), 0);
+        assert_null(e);
+        assert_int_equal(md0_chunk_bytes(&lun2m, &e), 0);
+        struct stripe_geom wide = {.su_bytes = 128 * KiB, .sw = 5, .full_stripe_bytes = 640 * KiB, .parity = true};
+        assert_int_equal(md0_chunk_bytes(&wide, &e), 0);
+        struct stripe_geom nopar = {.su_bytes = 128 * KiB, .sw = 3, .full_stripe_bytes = 384 * KiB};
+        assert_int_equal(md0_chunk_bytes(&nopar, &e), 0);
         /* members with only a hint (no parity below): the 512k cap alone */
         struct stripe_geom hint1m = {.su_bytes = 4 * KiB, .sw = 256, .full_stripe_bytes = 1 * MiB};
         assert_int_equal(stack_chunk_bytes(&hint1m, 0, true, &e), 512 * KiB);

@@ -115,6 +115,11 @@ def draw(seed, i, min_upper_mib, uppers=None, max_full_k=MAX_FULL_K):
     writers = r.choice([1, 2, 4])
     bs_mult = r.choice([1, 2, 4])
     fio_huge = r.choice([0, 1])
+    if F > 512:
+        # 128 segments of 4 KiB hold 512 KiB: such a stripe reaches the LUN
+        # in two requests from 4 KiB pages whatever the layout (storprov says
+        # so, lun-request-size), which the emulated LUN gathers only sometimes
+        fio_huge = 1
     return {
         'LUN_LEVEL': level, 'LUN_MEMBERS': members, 'STRIP_K': strip, 'LUNS': nluns,
         'UPPER': upper, 'PART': part, 'MEMBER_MIB': member, 'DATA': data, 'FULL_K': F,
