@@ -26,11 +26,25 @@ struct parsed {
         char **errs;
 };
 
-static struct parsed parse(enum mounttab_kind kind, const char *text, size_t len)
+/* TEXT (LEN bytes) parsed as KIND, with n_entries entries and n_errors messages. */
+static struct parsed parse(enum mounttab_kind kind, const char *text, size_t len, size_t n_entries, size_t n_errors)
 {
         struct parsed p;
         mounttab_parse(kind, text, len, &p.v, &p.n, &p.errs);
+        assert_int_equal(p.n, n_entries);
+        assert_int_equal(strv_len(p.errs), n_errors);
         return p;
+}
+
+/* Entry i of p: its line (0: any), mountpoint, and source (NULL: any). */
+static void expect(const struct parsed *p, size_t i, unsigned line, const char *mountpoint, const char *source)
+{
+        assert_true(i < p->n);
+        if (line)
+                assert_int_equal(p->v[i].line, line);
+        assert_string_equal(p->v[i].mountpoint, mountpoint);
+        if (source)
+                assert_string_equal(p->v[i].source, source);
 }
 
 static void parsed_free(struct parsed *p)
@@ -45,65 +59,46 @@ static void test_escapes(void **state)
         (void)state;
         const char t[] = "40 1 8:17 / /srv/my\\040data rw,noatime - xfs /dev/disk/by-label/my\\040label rw\n"
                          "41 1 8:18 / /a\\011b\\134c rw - xfs /dev/sdb2 rw\n";
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1);
-        assert_null(p.errs);
-        assert_int_equal(p.n, 2);
-        assert_string_equal(p.v[0].mountpoint, "/srv/my data");
-        assert_string_equal(p.v[0].source, "/dev/disk/by-label/my label");
+        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1, 2, 0);
+        expect(&p, 0, 1, "/srv/my data", "/dev/disk/by-label/my label");
         assert_string_equal(p.v[0].fstype, "xfs");
         assert_int_equal(p.v[0].major, 8);
         assert_int_equal(p.v[0].minor, 17);
-        assert_int_equal(p.v[0].line, 1);
-        assert_string_equal(p.v[1].mountpoint, "/a\tb\\c");
-        assert_int_equal(p.v[1].line, 2);
+        expect(&p, 1, 2, "/a\tb\\c", "/dev/sdb2");
         parsed_free(&p);
 
         /* the same in an fstab-shaped table: /proc/mounts escapes as mountinfo does */
         const char m[] = "/dev/sdb1 /srv/my\\040data xfs rw,noatime 0 0\n";
-        p = parse(MOUNTTAB_FSTAB, m, sizeof m - 1);
-        assert_null(p.errs);
-        assert_int_equal(p.n, 1);
-        assert_string_equal(p.v[0].mountpoint, "/srv/my data");
+        p = parse(MOUNTTAB_FSTAB, m, sizeof m - 1, 1, 0);
+        expect(&p, 0, 1, "/srv/my data", "/dev/sdb1");
         assert_string_equal(p.v[0].options, "rw,noatime");
         parsed_free(&p);
 }
 
-/* proc(5): zero or more optional fields "tag[:value]" before the " - " separator */
+/* proc(5): zero or more optional fields "tag[:value]" before the " - " separator, and a line without it */
 static void test_optional_fields(void **state)
 {
         (void)state;
         const char t[] = "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/sdq rw,errors=continue\n"
                          "50 36 8:33 / /data rw shared:7 master:3 propagate_from:2 unbindable - xfs /dev/sdc1 rw,attr2\n"
                          "51 36 8:34 / /none rw - xfs /dev/sdc2 rw\n";
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1);
-        assert_null(p.errs);
-        assert_int_equal(p.n, 3);
-        assert_string_equal(p.v[0].mountpoint, "/mnt2");
-        assert_string_equal(p.v[0].source, "/dev/sdq");
-        assert_string_equal(p.v[1].mountpoint, "/data");
-        assert_string_equal(p.v[1].source, "/dev/sdc1");
+        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1, 3, 0);
+        expect(&p, 0, 1, "/mnt2", "/dev/sdq");
+        expect(&p, 1, 2, "/data", "/dev/sdc1");
         assert_string_equal(p.v[1].fstype, "xfs");
         assert_int_equal(p.v[1].minor, 33);
         /* libmount merges the mount's and the superblock's options */
         assert_non_null(strstr(p.v[1].options, "attr2"));
-        assert_string_equal(p.v[2].mountpoint, "/none");
+        expect(&p, 2, 3, "/none", "/dev/sdc2");
         parsed_free(&p);
-}
 
-/* a line without " - " is refused by libmount; the lines around it are kept with their numbers */
-static void test_missing_separator(void **state)
-{
-        (void)state;
-        const char t[] = "1 0 8:2 / / rw - xfs /dev/sda2 rw\n"
-                         "2 1 8:1 / /boot rw shared:1 xfs /dev/sda1 rw\n"
-                         "3 1 8:3 / /var rw - xfs /dev/sda3 rw\n";
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1);
-        assert_int_equal(p.n, 2);
-        assert_string_equal(p.v[0].mountpoint, "/");
-        assert_int_equal(p.v[0].line, 1);
-        assert_string_equal(p.v[1].mountpoint, "/var");
-        assert_int_equal(p.v[1].line, 3);
-        assert_int_equal(strv_len(p.errs), 1);
+        /* a line without " - " is refused by libmount; the lines around it keep their numbers */
+        const char nosep[] = "1 0 8:2 / / rw - xfs /dev/sda2 rw\n"
+                             "2 1 8:1 / /boot rw shared:1 xfs /dev/sda1 rw\n"
+                             "3 1 8:3 / /var rw - xfs /dev/sda3 rw\n";
+        p = parse(MOUNTTAB_MOUNTINFO, nosep, sizeof nosep - 1, 2, 1);
+        expect(&p, 0, 1, "/", "/dev/sda2");
+        expect(&p, 1, 3, "/var", "/dev/sda3");
         assert_string_equal(p.errs[0],
                             "line 2 is not a mountinfo line: \"2 1 8:1 / /boot rw shared:1 xfs /dev/sda1 rw\"");
         parsed_free(&p);
@@ -112,17 +107,13 @@ static void test_missing_separator(void **state)
 static void test_empty(void **state)
 {
         (void)state;
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, "", 0);
-        assert_int_equal(p.n, 0);
+        struct parsed p = parse(MOUNTTAB_MOUNTINFO, "", 0, 0, 0);
         assert_null(p.v);
         assert_null(p.errs);
-        p = parse(MOUNTTAB_FSTAB, "\n\n# only a comment\n   \n", 22);
-        assert_int_equal(p.n, 0);
+        p = parse(MOUNTTAB_FSTAB, "\n\n# only a comment\n   \n", 22, 0, 0);
         assert_null(p.errs);
         /* a comment is not a mountinfo line: the kernel writes none */
-        p = parse(MOUNTTAB_MOUNTINFO, "# x\n", 4);
-        assert_int_equal(p.n, 0);
-        assert_int_equal(strv_len(p.errs), 1);
+        p = parse(MOUNTTAB_MOUNTINFO, "# x\n", 4, 0, 1);
         assert_string_equal(p.errs[0], "line 1 is not a mountinfo line: \"# x\"");
         parsed_free(&p);
 }
@@ -135,21 +126,16 @@ static void test_nul(void **state)
                          "2 1 8:1 / /bo\0ot rw - xfs /dev/sda1 rw\n"
                          "3 1 8:3 / /va\\000r rw - xfs /dev/sda3 rw\n"
                          "4 1 8:4 / /home rw - xfs /dev/sda4 rw";
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1);
-        assert_int_equal(p.n, 2);
-        assert_string_equal(p.v[0].mountpoint, "/");
-        assert_string_equal(p.v[1].mountpoint, "/home");
-        assert_int_equal(p.v[1].line, 4);
-        assert_int_equal(strv_len(p.errs), 2);
+        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1, 2, 2);
+        expect(&p, 0, 1, "/", NULL);
+        expect(&p, 1, 4, "/home", "/dev/sda4");
         assert_string_equal(p.errs[0], "line 2 holds a NUL byte");
         assert_string_equal(p.errs[1], "line 3 is not a mountinfo line: \"3 1 8:3 / /va\\000r rw - xfs /dev/sda3 rw\"");
         parsed_free(&p);
 
         const char m[] = "/dev/sdb1 /da\0ta xfs rw 0 0\n/dev/sdc1 /x xfs rw 0 0\n";
-        p = parse(MOUNTTAB_FSTAB, m, sizeof m - 1);
-        assert_int_equal(p.n, 1);
-        assert_string_equal(p.v[0].mountpoint, "/x");
-        assert_int_equal(p.v[0].line, 2);
+        p = parse(MOUNTTAB_FSTAB, m, sizeof m - 1, 1, 1);
+        expect(&p, 0, 2, "/x", "/dev/sdc1");
         assert_string_equal(p.errs[0], "line 1 holds a NUL byte");
         parsed_free(&p);
 }
@@ -159,49 +145,39 @@ static void test_first_line_garbled(void **state)
 {
         (void)state;
         const char t[] = "garbage here\n1 0 8:2 / / rw - xfs /dev/sda2 rw\n";
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1);
-        assert_int_equal(p.n, 1);
+        struct parsed p = parse(MOUNTTAB_MOUNTINFO, t, sizeof t - 1, 1, 1);
         assert_int_equal(p.v[0].major, 8);
-        assert_string_equal(p.v[0].mountpoint, "/");
-        assert_int_equal(p.v[0].line, 2);
+        expect(&p, 0, 2, "/", "/dev/sda2");
         assert_string_equal(p.errs[0], "line 1 is not a mountinfo line: \"garbage here\"");
         parsed_free(&p);
 
         /* in an fstab, neither a mountinfo-looking line nor a swaps header switches the format */
         const char f[] = "1 0 8:2 / / rw - xfs /dev/sda2 rw\nFilename\tType\tSize\n/dev/sdb1 /data xfs defaults 0 0\n";
-        p = parse(MOUNTTAB_FSTAB, f, sizeof f - 1);
-        assert_int_equal(p.n, 1);
-        assert_string_equal(p.v[0].source, "/dev/sdb1");
-        assert_int_equal(p.v[0].line, 3);
-        assert_int_equal(strv_len(p.errs), 2);
+        p = parse(MOUNTTAB_FSTAB, f, sizeof f - 1, 1, 2);
+        expect(&p, 0, 3, "/data", "/dev/sdb1");
         assert_non_null(strstr(p.errs[0], "line 1 is not a mount table line"));
         assert_non_null(strstr(p.errs[1], "line 2 is not a mount table line"));
         parsed_free(&p);
 }
 
 /* fstab(5): comments, options optional, UUID= sources; too few fields or a relative target malformed */
+static const char fstab_text[] = "# /etc/fstab\n"
+                                 "UUID=0b3c6c1e-0000-4000-8000-000000000001 /storage/data1 xfs noatime,inode64 0 0\n"
+                                 "  /dev/sdd1\t/scratch\txfs\n"
+                                 "/dev/sde1 /only-two\n"
+                                 "/dev/sdf1 relative xfs defaults 0 0\n"
+                                 "/dev/sdg1 /bad-freq xfs defaults x 0\n"
+                                 "/dev/sdh1 /last xfs defaults 0 2\r\n";
+
 static void test_fstab(void **state)
 {
         (void)state;
-        const char t[] = "# /etc/fstab\n"
-                         "UUID=0b3c6c1e-0000-4000-8000-000000000001 /storage/data1 xfs noatime,inode64 0 0\n"
-                         "  /dev/sdd1\t/scratch\txfs\n"
-                         "/dev/sde1 /only-two\n"
-                         "/dev/sdf1 relative xfs defaults 0 0\n"
-                         "/dev/sdg1 /bad-freq xfs defaults x 0\n"
-                         "/dev/sdh1 /last xfs defaults 0 2\r\n";
-        struct parsed p = parse(MOUNTTAB_FSTAB, t, sizeof t - 1);
-        assert_int_equal(p.n, 3);
-        assert_string_equal(p.v[0].source, "UUID=0b3c6c1e-0000-4000-8000-000000000001");
-        assert_string_equal(p.v[0].mountpoint, "/storage/data1");
+        struct parsed p = parse(MOUNTTAB_FSTAB, fstab_text, sizeof fstab_text - 1, 3, 3);
+        expect(&p, 0, 2, "/storage/data1", "UUID=0b3c6c1e-0000-4000-8000-000000000001");
         assert_string_equal(p.v[0].options, "noatime,inode64");
-        assert_int_equal(p.v[0].line, 2);
-        assert_string_equal(p.v[1].mountpoint, "/scratch");
+        expect(&p, 1, 3, "/scratch", "/dev/sdd1");
         assert_null(p.v[1].options);
-        assert_int_equal(p.v[1].line, 3);
-        assert_string_equal(p.v[2].mountpoint, "/last");
-        assert_int_equal(p.v[2].line, 7);
-        assert_int_equal(strv_len(p.errs), 3);
+        expect(&p, 2, 7, "/last", "/dev/sdh1");
         assert_string_equal(p.errs[0], "line 4 is not a mount table line (SOURCE TARGET TYPE OPTIONS): "
                                        "\"/dev/sde1 /only-two\"");
         assert_non_null(strstr(p.errs[1], "line 5 is not"));
@@ -217,10 +193,8 @@ static void test_error_cap(void **state)
         for (int i = 0; i < 20; i++)
                 sbuf_printf(&b, "x%d\n", i);
         sbuf_puts(&b, "1 0 8:2 / / rw - xfs /dev/sda2 rw\n");
-        struct parsed p = parse(MOUNTTAB_MOUNTINFO, b.s, b.len);
-        assert_int_equal(p.n, 1);
-        assert_int_equal(p.v[0].line, 21);
-        assert_int_equal(strv_len(p.errs), 9);
+        struct parsed p = parse(MOUNTTAB_MOUNTINFO, b.s, b.len, 1, 9);
+        expect(&p, 0, 21, "/", "/dev/sda2");
         assert_string_equal(p.errs[0], "line 1 is not a mountinfo line: \"x0\"");
         assert_string_equal(p.errs[8], "(more malformed lines not shown)");
         parsed_free(&p);
@@ -265,8 +239,7 @@ static void test_read_confined(void **state)
         write_text(sm, "/dev/sdb1 /data xfs rw 0 0\n");
         assert_int_equal(symlink("self/mounts", pm), 0);
         assert_int_equal(mounttab_read_mounts(root, &p.v, &p.n, &p.errs), 0);
-        assert_int_equal(p.n, 1);
-        assert_string_equal(p.v[0].mountpoint, "/data");
+        expect(&p, 0, 1, "/data", "/dev/sdb1");
         parsed_free(&p);
 
         _cleanup_free_ char *cmd = xasprintf("rm -rf '%s' '%s'", root, outside);
@@ -278,7 +251,6 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_escapes),
                 cmocka_unit_test(test_optional_fields),
-                cmocka_unit_test(test_missing_separator),
                 cmocka_unit_test(test_empty),
                 cmocka_unit_test(test_nul),
                 cmocka_unit_test(test_first_line_garbled),
