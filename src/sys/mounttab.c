@@ -15,7 +15,13 @@
  *     the lines it was given that it did not refuse (its error callback
  *     names those).
  * What libmount accepts is then checked for what callers rely on: a mountpoint
- * that is absolute, a source, in an fstab a type. */
+ * that is absolute, a source, in an fstab a type. Messages are kept for the
+ * first lines only, so a table of millions of bad lines costs no more than
+ * its size.
+ * Left to libmount: a mountinfo source "/dev/root" becomes the node of its
+ * device number on the running system (mnt_guess_system_root), which is the
+ * right one on a live system; discovery matches a captured tree's mounts by
+ * device number first, and by the source only when the number is unknown. */
 #include "sys/mounttab.h"
 
 #include <errno.h>
@@ -31,21 +37,30 @@
 #define MAX_ERRORS 8
 #define MOUNTTAB_MAX (64 * MiB)
 
+/* The malformed lines kept for the messages: the MAX_ERRORS + 1 with the lowest numbers (a table of
+ * millions of bad lines stays small; the one past MAX_ERRORS says that more were left out). */
 struct bad_line {
         unsigned line;
         char *message;
 };
 
+/* A line handed to libmount: its number, where it is in the text, whether libmount refused it. */
+struct given_line {
+        unsigned line;
+        bool refused;
+        size_t off, len;
+};
+
 struct parse {
         enum mounttab_kind kind;
-        char *clean;              /* the text, malformed lines blanked */
+        const char *text;         /* the bytes as given */
+        char *clean;              /* the same, malformed lines blanked: what libmount reads */
         size_t len;
-        unsigned *given;          /* the lines libmount reads an entry from, in order */
-        size_t n_given;
-        unsigned *refused;        /* the lines libmount refused (its error callback), in order */
-        size_t n_refused;
-        struct bad_line *bad;
-        size_t n_bad;
+        struct given_line *given; /* the lines libmount reads an entry from, in order */
+        size_t n_given, cap_given;
+        size_t scan;              /* on_parse_error's place in given */
+        struct bad_line bad[MAX_ERRORS + 1];
+        size_t n_bad, n_bad_total;
 };
 
 static const char *kind_name(enum mounttab_kind kind)
@@ -55,16 +70,33 @@ static const char *kind_name(enum mounttab_kind kind)
 
 static void bad_add(struct parse *p, unsigned line, char *message)
 {
-        p->bad = xrealloc(p->bad, (p->n_bad + 1) * sizeof(*p->bad));
-        p->bad[p->n_bad++] = (struct bad_line){line, message};
+        p->n_bad_total++;
+        if (p->n_bad < ELEMENTSOF(p->bad)) {
+                p->bad[p->n_bad++] = (struct bad_line){line, message};
+                return;
+        }
+        size_t worst = 0;
+        for (size_t i = 1; i < p->n_bad; i++)
+                if (p->bad[i].line > p->bad[worst].line)
+                        worst = i;
+        if (line < p->bad[worst].line) {
+                free(p->bad[worst].message);
+                p->bad[worst] = (struct bad_line){line, message};
+        } else
+                free(message);
 }
 
-/* "line 7 is not a mountinfo line: "…"" with the line shown as a comment shows text */
+/* "line 7 is not a mountinfo line: "…"", the line shown as a comment shows text */
 static void bad_line_text(struct parse *p, unsigned line, const char *s, size_t n)
 {
         _cleanup_free_ char *raw = strndup(s, n);
         _cleanup_free_ char *shown = comment_dup(raw);
         bad_add(p, line, xasprintf("line %u is not %s: \"%s\"", line, kind_name(p->kind), shown));
+}
+
+static void bad_given(struct parse *p, const struct given_line *g)
+{
+        bad_line_text(p, g->line, p->text + g->off, g->len);
 }
 
 /* Skips a decimal number and then the character after, which must be AFTER. */
@@ -127,12 +159,14 @@ static void preview_line(struct parse *p, const char *s, size_t n, unsigned no, 
                 memset(p->clean + off, ' ', n);
                 return;
         }
-        p->given = xrealloc(p->given, (p->n_given + 1) * sizeof(unsigned));
-        p->given[p->n_given++] = no;
+        if (p->n_given == p->cap_given)
+                p->given = xrealloc(p->given, (p->cap_given = 2 * p->cap_given + 16) * sizeof(*p->given));
+        p->given[p->n_given++] = (struct given_line){.line = no, .off = off, .len = n};
 }
 
 static void preview(struct parse *p, const char *text, size_t len)
 {
+        p->text = text;
         p->clean = xmalloc(len + 1);
         memcpy(p->clean, text, len);
         p->clean[len] = 0;
@@ -149,26 +183,21 @@ static void preview(struct parse *p, const char *text, size_t len)
 
 /* ---- libmount ---------------------------------------------------------- */
 
+/* libmount's error callback: the line it refuses, one of the lines given (in order, so found from
+ * where the last one was). */
 static int on_parse_error(struct libmnt_table *tb, const char *filename, int line)
 {
         (void)filename;
         struct parse *p = mnt_table_get_userdata(tb);
-        p->refused = xrealloc(p->refused, (p->n_refused + 1) * sizeof(unsigned));
-        p->refused[p->n_refused++] = line > 0 ? (unsigned)line : 0;
+        while (p->scan < p->n_given && p->given[p->scan].line < (unsigned)line)
+                p->scan++;
+        if (line > 0 && p->scan < p->n_given && p->given[p->scan].line == (unsigned)line) {
+                p->given[p->scan].refused = true;
+                bad_given(p, &p->given[p->scan]);
+        } else
+                bad_add(p, line > 0 ? (unsigned)line : 0,
+                        xasprintf("line %d is not %s", line, kind_name(p->kind)));
         return 1; /* go on with the next line */
-}
-
-/* The text of line no in the original bytes. */
-static void line_at(const char *text, size_t len, unsigned no, const char **ret, size_t *ret_n)
-{
-        const char *s = text, *end = text + len;
-        for (unsigned k = 1; k < no && s < end; k++) {
-                const char *nl = memchr(s, '\n', (size_t)(end - s));
-                s = nl ? nl + 1 : end;
-        }
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        *ret = s;
-        *ret_n = nl ? (size_t)(nl - s) : (size_t)(end - s);
 }
 
 static bool entry_ok(enum mounttab_kind kind, const struct mount_entry *e)
@@ -191,38 +220,44 @@ static void entry_done(struct mount_entry *e)
         free(e->options);
 }
 
+/* The entry libmount made of a line. */
+static struct mount_entry entry_of(enum mounttab_kind kind, struct libmnt_fs *fs, unsigned line)
+{
+        dev_t dev = kind == MOUNTTAB_MOUNTINFO ? mnt_fs_get_devno(fs) : 0;
+        struct mount_entry e = {
+                .line = line,
+                .major = major(dev),
+                .minor = minor(dev),
+                .mountpoint = dup_or_null(mnt_fs_get_target(fs)),
+                .source = dup_or_null(mnt_fs_get_source(fs)),
+                .fstype = dup_or_null(mnt_fs_get_fstype(fs)),
+                .options = dup_or_null(mnt_fs_get_options(fs)),
+        };
+        if (kind == MOUNTTAB_MOUNTINFO && !e.source)
+                e.source = xstrdup("none");
+        return e;
+}
+
 /* The entries of tb, each with its line: the k-th of the lines given that libmount did not refuse. */
-static void collect(struct parse *p, struct libmnt_table *tb, const char *text, struct mount_entry **ret, size_t *ret_n)
+static void collect(struct parse *p, struct libmnt_table *tb, struct mount_entry **ret, size_t *ret_n)
 {
         struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
         struct libmnt_fs *fs;
         struct mount_entry *v = NULL;
-        size_t n = 0, g = 0, r = 0;
+        size_t n = 0, cap = 0, g = 0;
         while (it && mnt_table_next_fs(tb, it, &fs) == 0) {
-                while (g < p->n_given && r < p->n_refused && p->given[g] == p->refused[r])
-                        g++, r++;
-                unsigned line = g < p->n_given ? p->given[g++] : 0;
-                dev_t dev = p->kind == MOUNTTAB_MOUNTINFO ? mnt_fs_get_devno(fs) : 0;
-                struct mount_entry e = {
-                        .line = line,
-                        .major = major(dev),
-                        .minor = minor(dev),
-                        .mountpoint = dup_or_null(mnt_fs_get_target(fs)),
-                        .source = dup_or_null(mnt_fs_get_source(fs)),
-                        .fstype = dup_or_null(mnt_fs_get_fstype(fs)),
-                        .options = dup_or_null(mnt_fs_get_options(fs)),
-                };
-                if (p->kind == MOUNTTAB_MOUNTINFO && !e.source)
-                        e.source = xstrdup("none");
+                while (g < p->n_given && p->given[g].refused)
+                        g++;
+                const struct given_line *gl = g < p->n_given ? &p->given[g++] : NULL;
+                struct mount_entry e = entry_of(p->kind, fs, gl ? gl->line : 0);
                 if (!entry_ok(p->kind, &e)) {
-                        const char *s;
-                        size_t sn;
-                        line_at(text, p->len, line, &s, &sn);
-                        bad_line_text(p, line, s, sn);
+                        if (gl)
+                                bad_given(p, gl);
                         entry_done(&e);
                         continue;
                 }
-                v = xrealloc(v, (n + 1) * sizeof(*v));
+                if (n == cap)
+                        v = xrealloc(v, (cap = 2 * cap + 16) * sizeof(*v));
                 v[n++] = e;
         }
         mnt_free_iter(it);
@@ -245,11 +280,10 @@ static char **errors_of(struct parse *p)
         for (size_t i = 0; i < p->n_bad; i++) {
                 if (i < MAX_ERRORS)
                         strv_push(&errors, p->bad[i].message);
-                else if (i == MAX_ERRORS)
-                        strv_push(&errors, "(more malformed lines not shown)");
                 free(p->bad[i].message);
         }
-        free(p->bad);
+        if (p->n_bad_total > MAX_ERRORS)
+                strv_push(&errors, "(more malformed lines not shown)");
         return errors;
 }
 
@@ -265,25 +299,18 @@ void mounttab_parse(enum mounttab_kind kind, const char *text, size_t len, struc
         if (f) {
                 mnt_table_set_userdata(tb, &p);
                 mnt_table_set_parser_errcb(tb, on_parse_error);
-                /* the name is for libmount's debug output alone; "-" names no file it could look at */
+                /* the name is for libmount's debug output alone */
                 int r = mnt_table_parse_stream(tb, f, "-");
                 fclose(f);
                 /* only a failure to allocate stops libmount before the end */
                 if (r < 0)
                         bad_add(&p, 0, xasprintf("could not be read to its end: %s", strerror(-r)));
-                for (size_t i = 0; i < p.n_refused; i++) {
-                        const char *s;
-                        size_t sn;
-                        line_at(text, p.len, p.refused[i], &s, &sn);
-                        bad_line_text(&p, p.refused[i], s, sn);
-                }
-                collect(&p, tb, text, ret, ret_n);
+                collect(&p, tb, ret, ret_n);
         } else if (tb)
                 bad_add(&p, 0, xasprintf("could not be read: %s", strerror(errno)));
         mnt_unref_table(tb);
         free(p.clean);
         free(p.given);
-        free(p.refused);
         *ret_errors = errors_of(&p);
 }
 
