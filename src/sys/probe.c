@@ -379,11 +379,15 @@ char *probe_in_use(const char *sysroot, unsigned major, unsigned minor)
                         }
         mount_entries_free(mv, nmv);
 
-        /* swap: /proc/swaps names device paths */
+        /* swap: /proc/swaps names device paths (read confined, as the mount table: never through a
+         * link as the file itself, never a FIFO waited on) */
         char *sw_path = path_join(sysroot, "proc/swaps");
-        FILE *f = fopen(sw_path, "re");
-        char line[4096];
-        while (f && fgets(line, sizeof line, f)) {
+        char *swaps = NULL;
+        size_t sw_len;
+        if (read_file_under_len(sysroot, sw_path, MiB, &swaps, &sw_len) < 0)
+                swaps = NULL;
+        for (char *save = NULL, *line = swaps ? strtok_r(swaps, "\n", &save) : NULL; line;
+             line = strtok_r(NULL, "\n", &save)) {
                 char dev[1024];
                 struct stat st;
                 if (sscanf(line, "%1023s", dev) != 1 || dev[0] != '/' || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
@@ -392,8 +396,7 @@ char *probe_in_use(const char *sysroot, unsigned major, unsigned minor)
                         if (st.st_rdev == devs[i])
                                 sbuf_printf(&b, "%s%s is active swap", b.len ? "; " : "", names[i]);
         }
-        if (f)
-                fclose(f);
+        free(swaps);
         free(sw_path);
 
         /* holders: md or dm built on it */
