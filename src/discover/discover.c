@@ -224,7 +224,8 @@ static void udev_props_read(const char *sysroot, unsigned major, unsigned minor,
                 _cleanup_free_ char *shown = comment_dup(p);
                 diag_add(cur_diags, DIAG_WARNING, NULL, 0, "discovery", "udev-data",
                          "ignoring %s: %s; what udev knows of device %u:%u (serial, WWN, by-path, filesystem) "
-                         "is left out: capture the tree again (tests/fixtures/capture-sysroot.sh)",
+                         "is left out: run udevadm trigger on that machine, or capture the tree again "
+                         "(tests/fixtures/capture-sysroot.sh)",
                          shown, why, major, minor);
         }
         if (r < 0)
