@@ -13,7 +13,7 @@ DRACUTDIR  ?= $(shell pkg-config --variable=dracutmodulesdir dracut 2>/dev/null 
 VERSION    := $(shell scripts/version.sh)
 
 CC         ?= cc
-PKGS       := libxml-2.0 json-c libparted devmapper blkid libselinux zlib
+PKGS       := libxml-2.0 json-c libparted devmapper blkid mount libselinux zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 # Warnings are ours; CFLAGS stays the user's.

@@ -5,7 +5,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev libselinux1-dev zlib1g-dev)
+build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev libjson-c-dev libblkid-dev libmount-dev libselinux1-dev zlib1g-dev)
 # ansible-test sanity runs offline on Debian's checkers (pylint, yamllint,
 # pycodestyle, python3-voluptuous) in virtualenvs (python3-venv); prometheus
 # brings promtool for the alert rule and the textfile (verify-timer.bats);

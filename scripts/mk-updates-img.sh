@@ -138,7 +138,7 @@ in_installer() {
 # Libraries anaconda itself uses: never overlaid, whatever the installer has.
 never_carry() {
 	case $1 in
-	libxml2.so.* | libicu*.so.* | libparted.so.* | libblkid.so.* | libjson-c.so.* | libdevmapper.so.* | \
+	libxml2.so.* | libicu*.so.* | libparted.so.* | libblkid.so.* | libmount.so.* | libjson-c.so.* | libdevmapper.so.* | \
 		libc.so.* | libm.so.* | ld-linux*.so.* | libstdc++.so.* | libgcc_s.so.*) return 0 ;;
 	esac
 	return 1

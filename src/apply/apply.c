@@ -17,6 +17,7 @@
 
 #include "apply/sched.h"
 #include "sys/exec.h"
+#include "sys/mounttab.h"
 #include "render/files.h"
 
 /* ---- the scheduler's view of the steps ------------------------------------------ */
@@ -102,6 +103,21 @@ static int write_files(struct run *r, bool *changed)
         return failures;
 }
 
+/* Whether something is mounted at TARGET, by this system's proc/self/mountinfo (libmount, escapes decoded). */
+static bool mounted_at(const char *target)
+{
+        struct mount_entry *v = NULL;
+        size_t n = 0;
+        char **errors = NULL;
+        bool found = false;
+        if (mounttab_read(MOUNTTAB_MOUNTINFO, "/", "proc/self/mountinfo", false, &v, &n, &errors) == 0)
+                for (size_t i = 0; i < n && !found; i++)
+                        found = !strcmp(v[i].mountpoint, target);
+        mount_entries_free(v, n);
+        strv_free(errors);
+        return found;
+}
+
 static void do_mounts(struct run *r, int *failures)
 {
         const struct plan *pl = r->pl;
@@ -113,15 +129,7 @@ static void do_mounts(struct run *r, int *failures)
                 struct json_object *j = json_object_new_object();
                 json_object_object_add(j, "device", json_object_new_string(f->dev));
                 json_object_object_add(j, "target", json_object_new_string(target));
-                char *mi = NULL;
-                bool mounted = false;
-                if (read_file("/proc/self/mountinfo", &mi, NULL) == 0) {
-                        char *needle = xasprintf(" %s ", target);
-                        mounted = strstr(mi, needle) != NULL;
-                        free(needle);
-                }
-                free(mi);
-                if (mounted) {
+                if (mounted_at(target)) {
                         say(r, "%s is mounted already", target);
                         json_object_object_add(j, "action", json_object_new_string("kept"));
                 } else if (mkdir_in_root(r->o->root, f->fs.mountpoint) < 0 || !path_under(r->o->root, target)) {

@@ -28,6 +28,7 @@
 
 #include "sys/dmtable.h"
 #include "sys/exec.h"
+#include "sys/mounttab.h"
 #include "base/strmap.h"
 #include "sys/xfs_sb.h"
 
@@ -322,50 +323,14 @@ void vfy_lv(struct run *r, size_t si)
 
 /* ---- XFS and its mount ---------------------------------------------------------- */
 
-struct mnt {
-        char *src, *target, *type, *opts;
-};
-
-static struct mnt *read_mounts(const char *sysroot, size_t *ret_n);
-
-/* A mounts or fstab table: source, target, type, options of every line. Takes p. */
-static struct mnt *read_table(char *p, size_t *ret_n)
-{
-        _cleanup_free_ char *text = NULL;
-        size_t len, n = 0;
-        struct mnt *m = NULL;
-        if (read_file(p, &text, &len) == 0)
-                for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                        char a[1024], b[1024], c[64], d[2048];
-                        if (l[0] == '#' || sscanf(l, "%1023s %1023s %63s %2047s", a, b, c, d) != 4)
-                                continue;
-                        if (!(n & (n - 1)))
-                                m = xrealloc(m, (n ? 2 * n : 1) * sizeof(*m));
-                        m[n++] = (struct mnt){xstrdup(a), xstrdup(b), xstrdup(c), xstrdup(d)};
-                }
-        free(p);
-        *ret_n = n;
-        return m;
-}
-
-static void table_free(struct mnt *m, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(m[i].src);
-                free(m[i].target);
-                free(m[i].type);
-                free(m[i].opts);
-        }
-        free(m);
-}
-
-/* /proc/mounts and the fstab under --root, each read once per verify run and
- * looked up by mountpoint (thousands of filesystems stay linear). */
+/* /proc/mounts and the fstab under --root (sys/mounttab.h, libmount), each read once per verify
+ * run and looked up by mountpoint (thousands of filesystems stay linear). A line that cannot be
+ * read is left out, as if it were not there (the check then finds no mount or no fstab line). */
 static struct {
-        struct mnt *m;
+        struct mount_entry *m;
         size_t n;
         struct strmap by_target;
-        struct mnt *fstab;
+        struct mount_entry *fstab;
         size_t n_fstab;
         struct strmap fstab_by_target;
         bool loaded;
@@ -376,28 +341,28 @@ static void vcache_load(const struct run *r)
         if (vcache.loaded)
                 return;
         vcache.loaded = true;
-        vcache.m = read_mounts(r->si->sysroot, &vcache.n);
+        char **errors = NULL;
+        (void)mounttab_read_mounts(r->si->sysroot, &vcache.m, &vcache.n, &errors);
+        strv_free(errors);
         /* the last mount on a target is the visible one, the last fstab line the one that counts:
          * added from the end, the first added wins */
         for (size_t i = vcache.n; i-- > 0;)
-                (void)strmap_add(&vcache.by_target, vcache.m[i].target, i, NULL);
-        vcache.fstab = read_table(path_join(r->o->root, r->pl->fstab_path), &vcache.n_fstab);
+                (void)strmap_add(&vcache.by_target, vcache.m[i].mountpoint, i, NULL);
+        errors = NULL;
+        (void)mounttab_read(MOUNTTAB_FSTAB, r->o->root, r->pl->fstab_path, true, &vcache.fstab, &vcache.n_fstab,
+                            &errors);
+        strv_free(errors);
         for (size_t i = vcache.n_fstab; i-- > 0;)
-                (void)strmap_add(&vcache.fstab_by_target, vcache.fstab[i].target, i, NULL);
+                (void)strmap_add(&vcache.fstab_by_target, vcache.fstab[i].mountpoint, i, NULL);
 }
 
 void vcache_free(void)
 {
-        table_free(vcache.m, vcache.n);
-        table_free(vcache.fstab, vcache.n_fstab);
+        mount_entries_free(vcache.m, vcache.n);
+        mount_entries_free(vcache.fstab, vcache.n_fstab);
         strmap_free(&vcache.by_target);
         strmap_free(&vcache.fstab_by_target);
         memset(&vcache, 0, sizeof vcache);
-}
-
-static struct mnt *read_mounts(const char *sysroot, size_t *ret_n)
-{
-        return read_table(path_join(sysroot, "proc/mounts"), ret_n);
 }
 
 /* Options only mount(8) or systemd read, never shown in /proc/mounts. */
@@ -411,17 +376,17 @@ static bool userspace_option(const char *o)
         return startswith(o, "x-") || startswith(o, "comment=");
 }
 
-static void verify_mount(struct run *r, const struct pl_obj *o, const struct mnt *m)
+static void verify_mount(struct run *r, const struct pl_obj *o, const struct mount_entry *m)
 {
         /* every planned option the kernel shows must be there, with its value */
-        char **want = strv_split(o->fs.mount_options, ","), **have = strv_split(m->opts, ",");
+        char **want = strv_split(o->fs.mount_options, ","), **have = strv_split(m->options ? m->options : "", ",");
         char **miss = NULL;
         for (size_t i = 0; want && want[i]; i++)
                 if (!userspace_option(want[i]) && !strv_contains(have, want[i]))
                         strv_push(&miss, want[i]);
         _cleanup_free_ char *w = xasprintf("%s mounted with %s", o->fs.mountpoint, o->fs.mount_options);
         _cleanup_free_ char *mj = miss ? strv_join(miss, ",") : NULL;
-        _cleanup_free_ char *f = miss ? xasprintf("%s (without %s)", m->opts, mj) : xstrdup(w);
+        _cleanup_free_ char *f = miss ? xasprintf("%s (without %s)", m->options, mj) : xstrdup(w);
         vcheck(r, o->id, "xfs", "mount options (/proc/mounts)", miss ? V_DRIFT : V_OK, w, miss ? f : w);
         strv_free(want);
         strv_free(have);
@@ -434,9 +399,11 @@ static void verify_fstab_line(struct run *r, const struct pl_obj *o)
         vcache_load(r);
         _cleanup_free_ char *want = xasprintf("UUID=%s %s xfs %s", obj_uuid(o), o->fs.mountpoint, o->fs.mount_options);
         size_t k = strmap_get(&vcache.fstab_by_target, o->fs.mountpoint);
-        _cleanup_free_ char *found = k == (size_t)-1 ? NULL
-                                                      : xasprintf("%s %s %s %s", vcache.fstab[k].src, vcache.fstab[k].target,
-                                                                  vcache.fstab[k].type, vcache.fstab[k].opts);
+        const struct mount_entry *e = k == (size_t)-1 ? NULL : &vcache.fstab[k];
+        /* no options field: mount(8) takes the defaults */
+        _cleanup_free_ char *found = e ? xasprintf("%s %s %s %s", e->source, e->mountpoint, e->fstype,
+                                                   e->options ? e->options : "defaults")
+                                       : NULL;
         vcompare(r, o, "fstab entry", want, found);
 }
 
@@ -449,7 +416,7 @@ void vfy_xfs(struct run *r, size_t si)
 void verify_xfs_obj(struct run *r, const struct pl_obj *o)
 {
         vcache_load(r);
-        const struct mnt *mine = NULL;
+        const struct mount_entry *mine = NULL;
         if (o->fs.mountpoint) {
                 /* mounted under --root (an installer's /mnt/sysimage) or where it will live */
                 _cleanup_free_ char *rooted = path_join(r->o->root, o->fs.mountpoint);
@@ -462,7 +429,7 @@ void verify_xfs_obj(struct run *r, const struct pl_obj *o)
         int rc = -ENOENT;
         const char *how = NULL;
         if (mine && verify_live(r)) {
-                rc = xfs_geom_ioctl(mine->target, &sb);
+                rc = xfs_geom_ioctl(mine->mountpoint, &sb);
                 how = "XFS_IOC_FSGEOMETRY";
         } else if (verify_live(r) || devices_fake(&r->dev)) {
                 _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);

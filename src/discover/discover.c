@@ -9,6 +9,7 @@
 #include "discover/devnames.h"
 #include "base/strmap.h"
 #include "discover/sysuse.h"
+#include "discover/udevdb.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -31,6 +32,8 @@
  * own links, sys/block/X -> ../devices/…, device, holders, resolve inside a
  * faithful capture), or inside a real sysfs mount. Discovery runs once, single-threaded, in sysinfo_load. */
 static const char *cur_root = "/";
+/* Where discovery's warnings go (sysinfo_load's d, NULL: nowhere). */
+static struct diags *cur_diags;
 
 /* A real sysfs (a composed test sysroot may link its sys to the live /sys):
  * it holds kernel attributes only, so reading it is what a live run does. */
@@ -213,10 +216,19 @@ static void set_prop(char **field, const char *value)
  * "S:" symlinks, the rest bookkeeping. A missing file leaves u empty. */
 static void udev_props_read(const char *sysroot, unsigned major, unsigned minor, struct udev_props *u)
 {
-        _cleanup_free_ char *rel = xasprintf("run/udev/data/b%u:%u", major, minor);
-        _cleanup_free_ char *p = path_join(sysroot, rel);
         _cleanup_free_ char *text = NULL;
-        if (confined_read(p, &text) < 0)
+        int r = udev_db_read(sysroot, major, minor, &text);
+        const char *why = udev_db_refusal(r);
+        if (why && cur_diags) {
+                _cleanup_free_ char *p = xasprintf("%s/run/udev/data/b%u:%u", sysroot, major, minor);
+                _cleanup_free_ char *shown = comment_dup(p);
+                diag_add(cur_diags, DIAG_WARNING, NULL, 0, "discovery", "udev-data",
+                         "ignoring %s: %s; what udev knows of device %u:%u (serial, WWN, by-path, filesystem) "
+                         "is left out: run udevadm trigger on that machine, or capture the tree again "
+                         "(tests/fixtures/capture-sysroot.sh)",
+                         shown, why, major, minor);
+        }
+        if (r < 0)
                 return;
 
         char *save = NULL;
@@ -705,6 +717,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                 sysroot = "/";
 
         cur_root = sysroot;
+        cur_diags = d;
         _cleanup_free_ char *blockdir = path_join(sysroot, "sys/block");
         char **names = NULL;
         int r = list_dir(blockdir, &names);
@@ -714,6 +727,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                                  "cannot read %s: %s; give the root of a live system or of a captured tree "
                                  "(tests/fixtures/capture-sysroot.sh)", blockdir, strerror(-r));
                 cur_root = "/";
+                cur_diags = NULL;
                 return r;
         }
 
@@ -750,6 +764,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         s.page_size = read_page_size(sysroot);
 
         cur_root = "/";
+        cur_diags = NULL;
         *ret = s;
         return 0;
 }

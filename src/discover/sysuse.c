@@ -77,61 +77,6 @@ static bool all_digits(const char *s)
         return *s && strspn(s, "0123456789") == strlen(s);
 }
 
-/* ---- proc/self/mountinfo ----------------------------------------------- */
-
-void mountinfo_parse(const char *text, size_t len, struct mount_entry **ret, size_t *ret_n, char ***ret_errors)
-{
-        struct lines l = {text, text + len, text, 0};
-        struct mount_entry *v = NULL;
-        size_t n = 0;
-        char **errors = NULL;
-        unsigned no;
-        bool nul;
-        for (char *line; (line = next_line(&l, &no, &nul)); free(line)) {
-                if (nul) {
-                        add_error(&errors, "line %u holds a NUL byte", no);
-                        continue;
-                }
-                if (!*line)
-                        continue;
-                /* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL…] - FSTYPE SOURCE SUPEROPTIONS */
-                char **f = strv_split(line, " ");
-                size_t nf = strv_len(f), sep = 0;
-                for (size_t i = 6; i < nf && !sep; i++)
-                        if (!strcmp(f[i], "-"))
-                                sep = i;
-                unsigned ma = 0, mi = 0;
-                int used = -1;
-                bool ok = nf >= 10 && sep && sep + 3 <= nf && all_digits(f[0]) && all_digits(f[1]) &&
-                          sscanf(f[2], "%u:%u%n", &ma, &mi, &used) == 2 && used == (int)strlen(f[2]) &&
-                          f[2][0] != '-' && f[4][0] == '/';
-                char *mp = ok ? unoctal(f[4]) : NULL;
-                char *src = ok ? unoctal(f[sep + 2]) : NULL;
-                if (!mp || !src) {
-                        _cleanup_free_ char *shown = comment_dup(line);
-                        add_error(&errors, "line %u is not a mountinfo line: \"%s\"", no, shown);
-                        free(mp);
-                        free(src);
-                } else {
-                        v = xrealloc(v, (n + 1) * sizeof(*v));
-                        v[n++] = (struct mount_entry){.line = no, .major = ma, .minor = mi, .mountpoint = mp, .source = src};
-                }
-                strv_free(f);
-        }
-        *ret = v;
-        *ret_n = n;
-        *ret_errors = errors;
-}
-
-void mount_entries_free(struct mount_entry *v, size_t n)
-{
-        for (size_t i = 0; i < n; i++) {
-                free(v[i].mountpoint);
-                free(v[i].source);
-        }
-        free(v);
-}
-
 /* ---- proc/swaps -------------------------------------------------------- */
 
 void swaps_parse(const char *text, size_t len, char ***ret_devices, unsigned **ret_lines, char ***ret_errors)

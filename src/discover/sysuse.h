@@ -13,18 +13,9 @@
 #include <stddef.h>
 
 #include "discover/discover.h"
+#include "sys/mounttab.h"
 
-struct mount_entry {
-        unsigned line;
-        unsigned major, minor;
-        char *mountpoint;         /* octal escapes decoded */
-        char *source;             /* the mount source ("/dev/sda2", "none"), decoded */
-};
-
-/* proc/self/mountinfo. Returns the entries (*ret, *ret_n) and the malformed
- * lines as messages ("line 7: …") in *ret_errors (NULL: none). */
-void mountinfo_parse(const char *text, size_t len, struct mount_entry **ret, size_t *ret_n, char ***ret_errors);
-void mount_entries_free(struct mount_entry *v, size_t n);
+/* proc/self/mountinfo: mountinfo_parse() and struct mount_entry of sys/mounttab.h (libmount). */
 
 /* proc/swaps: the Filename of every "partition" line (decoded), the lines of
  * swap files left out. */

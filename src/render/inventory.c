@@ -9,10 +9,12 @@
 
 #include <json.h>
 
+#include "discover/udevdb.h"
 #include "plan/plan.h"
 #include "input/sanitize.h"
 #include "base/util.h"
 #include "base/version.h"
+#include "sys/mounttab.h"
 
 /* Entries of SYSROOT/sys/block/NAME/REL (holders), sorted. */
 static char **list_names(const char *sysroot, const char *name, const char *rel)
@@ -36,47 +38,46 @@ static char **list_names(const char *sysroot, const char *name, const char *rel)
         return v;
 }
 
-/* A udev property of a block device node (E:KEY=VALUE in run/udev/data). */
+/* A udev property of a block device node (E:KEY=VALUE in run/udev/data), through discovery's
+ * confined reader: a file it refuses was warned about when discovery read the tree. */
 static char *udev_prop(const char *sysroot, unsigned major, unsigned minor, const char *key)
 {
-        _cleanup_free_ char *p = xasprintf("%s/run/udev/data/b%u:%u", sysroot, major, minor);
         _cleanup_free_ char *text = NULL;
-        size_t len;
-        if (read_file(p, &text, &len) < 0)
+        if (udev_db_read(sysroot, major, minor, &text) < 0)
                 return NULL;
-        size_t kl = strlen(key);
-        for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
-                if (startswith(l, "E:") && !strncmp(l + 2, key, kl) && l[2 + kl] == '=')
-                        return xstrdup(l + 3 + kl);
-        return NULL;
+        return udev_db_prop(text, key);
 }
 
 struct mount_ent {
         char *src, *target, *type;
 };
 
+static void push_ent(struct mount_ent **m, size_t *n, const char *src, const char *target, const char *type)
+{
+        *m = xrealloc(*m, (*n + 1) * sizeof(**m));
+        (*m)[(*n)++] = (struct mount_ent){xstrdup(src), xstrdup(target), xstrdup(type)};
+}
+
+/* The mounts from a device (sys/mounttab.h: proc/mounts, confined) and the active swap devices. */
 static struct mount_ent *read_mounts(const char *sysroot, size_t *ret_n)
 {
-        _cleanup_free_ char *p = path_join(sysroot, "proc/mounts");
         _cleanup_free_ char *q = path_join(sysroot, "proc/swaps");
-        _cleanup_free_ char *text = NULL, *swaps = NULL;
-        size_t len, n = 0;
+        _cleanup_free_ char *swaps = NULL;
+        size_t len, n = 0, nv = 0;
         struct mount_ent *m = NULL;
-        if (read_file(p, &text, &len) == 0)
-                for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                        char src[512], tgt[512], type[64];
-                        if (sscanf(l, "%511s %511s %63s", src, tgt, type) != 3 || src[0] != '/')
-                                continue;
-                        m = xrealloc(m, (n + 1) * sizeof(*m));
-                        m[n++] = (struct mount_ent){xstrdup(src), xstrdup(tgt), xstrdup(type)};
-                }
-        if (read_file(q, &swaps, &len) == 0)
+        struct mount_entry *v = NULL;
+        char **errors = NULL;
+        if (mounttab_read_mounts(sysroot, &v, &nv, &errors) == 0)
+                for (size_t i = 0; i < nv; i++)
+                        if (v[i].source[0] == '/')
+                                push_ent(&m, &n, v[i].source, v[i].mountpoint, v[i].fstype);
+        mount_entries_free(v, nv);
+        strv_free(errors);
+        if (read_file_under_len(sysroot, q, MiB, &swaps, &len) == 0)
                 for (char *save = NULL, *l = strtok_r(swaps, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
                         char src[512];
-                        if (sscanf(l, "%511s", src) != 1 || src[0] != '/')
-                                continue;
-                        m = xrealloc(m, (n + 1) * sizeof(*m));
-                        m[n++] = (struct mount_ent){xstrdup(src), xstrdup("[swap]"), xstrdup("swap")};
+                        if (sscanf(l, "%511s", src) == 1 && src[0] == '/')
+                                push_ent(&m, &n, src, "[swap]", "swap");
                 }
         *ret_n = n;
         return m;
@@ -133,8 +134,11 @@ static void disk_use(const struct sysinfo *si, const struct blockdev *b, const s
         }
         for (size_t i = 0; i < nm; i++)
                 for (size_t k = 0; names[k]; k++)
-                        if (mount_is(si->sysroot, &m[i], names[k]))
-                                strv_pushf(&u->mounts, "%s on %s (%s)", names[k], m[i].target, m[i].type);
+                        if (mount_is(si->sysroot, &m[i], names[k])) {
+                                /* decoded by libmount: a control byte in a path (a newline) is shown as "?" */
+                                _cleanup_free_ char *t = comment_dup(m[i].target), *ty = comment_dup(m[i].type);
+                                strv_pushf(&u->mounts, "%s on %s (%s)", names[k], t, ty);
+                        }
         strv_free(names);
 }
 

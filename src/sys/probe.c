@@ -18,6 +18,7 @@
 #include "base/numbers.h"
 #include "base/text.h"
 #include "base/util.h"
+#include "sys/mounttab.h"
 #include "sys/sbcopy.h"
 
 static void add_sig(struct probe_result *r, const char *type, const char *uuid, const char *label, uint64_t off,
@@ -364,27 +365,29 @@ char *probe_in_use(const char *sysroot, unsigned major, unsigned minor)
         size_t n = family(sysroot, major, minor, &devs, &names);
         struct sbuf b = {0};
 
-        /* mounted: mountinfo field 3 is major:minor, field 5 the mountpoint */
-        char *mi_path = path_join(sysroot, "proc/self/mountinfo");
-        FILE *f = fopen(mi_path, "re");
-        char line[4096];
-        while (f && fgets(line, sizeof line, f)) {
-                unsigned ma, mn;
-                char mp[2048];
-                if (sscanf(line, "%*d %*d %u:%u %*s %2047s", &ma, &mn, mp) != 3)
-                        continue;
+        /* mounted: by the device number of each mountinfo line (sys/mounttab.h) */
+        struct mount_entry *mv = NULL;
+        size_t nmv = 0;
+        char **errors = NULL;
+        (void)mounttab_read(MOUNTTAB_MOUNTINFO, sysroot, "proc/self/mountinfo", false, &mv, &nmv, &errors);
+        strv_free(errors);
+        for (size_t k = 0; k < nmv; k++)
                 for (size_t i = 0; i < n; i++)
-                        if (makedev(ma, mn) == devs[i])
+                        if (makedev(mv[k].major, mv[k].minor) == devs[i]) {
+                                _cleanup_free_ char *mp = comment_dup(mv[k].mountpoint);
                                 sbuf_printf(&b, "%s%s is mounted at %s", b.len ? "; " : "", names[i], mp);
-        }
-        if (f)
-                fclose(f);
-        free(mi_path);
+                        }
+        mount_entries_free(mv, nmv);
 
-        /* swap: /proc/swaps names device paths */
+        /* swap: /proc/swaps names device paths (read confined, as the mount table: never through a
+         * link as the file itself, never a FIFO waited on) */
         char *sw_path = path_join(sysroot, "proc/swaps");
-        f = fopen(sw_path, "re");
-        while (f && fgets(line, sizeof line, f)) {
+        char *swaps = NULL;
+        size_t sw_len;
+        if (read_file_under_len(sysroot, sw_path, MiB, &swaps, &sw_len) < 0)
+                swaps = NULL;
+        for (char *save = NULL, *line = swaps ? strtok_r(swaps, "\n", &save) : NULL; line;
+             line = strtok_r(NULL, "\n", &save)) {
                 char dev[1024];
                 struct stat st;
                 if (sscanf(line, "%1023s", dev) != 1 || dev[0] != '/' || stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
@@ -393,8 +396,7 @@ char *probe_in_use(const char *sysroot, unsigned major, unsigned minor)
                         if (st.st_rdev == devs[i])
                                 sbuf_printf(&b, "%s%s is active swap", b.len ? "; " : "", names[i]);
         }
-        if (f)
-                fclose(f);
+        free(swaps);
         free(sw_path);
 
         /* holders: md or dm built on it */

@@ -42,6 +42,32 @@ load test_helper
 	assert_line "13 disks"
 }
 
+@test "inventory: a udev database file that is a link out of the tree or a FIFO is refused with a warning, never followed or waited on" {
+	local t="$BATS_TEST_TMPDIR/node" outside="$BATS_TEST_TMPDIR/outside-b8:16"
+	cp -a "$SYSROOT/md-raid6-lvm" "$t"
+	# sdb's database: a link to a file outside the tree that claims other ids; sdc's: a FIFO no one writes
+	sed 's/^E:ID_SCSI_SERIAL=.*/E:ID_SCSI_SERIAL=LEAKED-FROM-OUTSIDE/; s/^E:ID_WWN=.*/E:ID_WWN=0xleaked/' \
+		"$t/run/udev/data/b8:16" >"$outside"
+	printf 'E:ID_PART_TABLE_TYPE=leaked\n' >>"$outside"
+	rm "$t/run/udev/data/b8:16" "$t/run/udev/data/b8:32"
+	ln -s "$outside" "$t/run/udev/data/b8:16"
+	mkfifo "$t/run/udev/data/b8:32"
+	run -0 --separate-stderr timeout 60 "$SP" inventory --sysroot "$t" --format json
+	refute_output --partial leaked
+	refute_output --partial LEAKED
+	[ "$(jq -r '.disks[] | select(.name == "sdb") | .unit_serial' <<<"$output")" = null ]
+	[ "$(jq -r '.disks[] | select(.name == "sdb") | .wwn' <<<"$output")" != 0xleaked ]
+	# the other disks keep what udev knows of them
+	[ "$(jq -r '.disks[] | select(.name == "sdd") | .id_serial' <<<"$output")" = "$(sed -n 's/^E:ID_SERIAL=//p' "$t/run/udev/data/b8:48")" ]
+	output=$stderr lines=("${stderr_lines[@]}")
+	assert_line --partial "warning: discovery: ignoring $t/run/udev/data/b8:16: it is a symbolic link (never followed in a captured tree); what udev knows of device 8:16"
+	assert_line --partial "warning: discovery: ignoring $t/run/udev/data/b8:32: it is not a regular file; what udev knows of device 8:32"
+	# the text form warns the same, and reads no more of them
+	run -0 --separate-stderr timeout 60 "$SP" inventory --sysroot "$t"
+	refute_output --partial LEAKED
+	[ "$(grep -c 'udev-data' <<<"$stderr")" -eq 2 ]
+}
+
 @test "inventory: MegaRAID LUNs show the absurd io_opt they export" {
 	run -0 "$SP" inventory --sysroot "$SYSROOT/megaraid-ioopt" --format json
 	[ "$(jq -r '[.disks[] | select(.vendor == "AVAGO") | .io_opt_bytes] | join(" ")' <<<"$output")" = "4294966784 33553920 1073741824" ]

@@ -61,7 +61,7 @@ setup_file() {
 	assert_line "storprov = $VERSION_STR-1"
 	assert_line dracut
 	run -0 rpm -qp --requires "$srpm"
-	for br in parted-devel device-mapper-devel libxml2-devel json-c-devel libblkid-devel libselinux-devel libcmocka-devel; do
+	for br in parted-devel device-mapper-devel libxml2-devel json-c-devel libblkid-devel libmount-devel libselinux-devel libcmocka-devel; do
 		assert_line "$br"
 	done
 	# the packaged binary is this version
@@ -171,8 +171,8 @@ above() {
 	for p in profiles/*.xml; do
 		assert_line "usr/share/storprov/examples/${p##*/}"
 	done
-	# no library anaconda has: libxml2, ICU, libparted, libblkid, json-c, device-mapper, glibc, libstdc++
-	refute_line --regexp 'lib(xml2|icu[a-z]*|parted|blkid|json-c|devmapper|c|m|stdc\+\+|gcc_s)\.so'
+	# no library anaconda has: libxml2, ICU, libparted, libblkid, libmount, json-c, device-mapper, glibc, libstdc++
+	refute_line --regexp 'lib(xml2|icu[a-z]*|parted|blkid|mount|json-c|devmapper|c|m|stdc\+\+|gcc_s)\.so'
 	# newc format, owned by root
 	run -0 bash -c "gzip -dc '$img' | head -c 6"
 	assert_output 070701

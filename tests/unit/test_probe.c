@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -138,6 +139,32 @@ static void test_partial_block(void **state)
         shadow_close(&sh);
 }
 
+/* What holds a disk, read from a captured tree: a partition mounted at a path with a blank (mountinfo
+ * escapes it as \040, the mount-table reader decodes it), and proc/swaps a FIFO, refused without
+ * waiting for a writer (alarm: a read that blocks fails the test instead of hanging it). */
+static void test_in_use(void **state)
+{
+        (void)state;
+        char root[] = "/tmp/storprov-inuse-XXXXXX";
+        assert_non_null(mkdtemp(root));
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "cd '%s' && mkdir -p sys/block/sdb/sdb1 sys/dev/block proc/self && touch sys/block/sdb/sdb1/partition && "
+                 "echo 8:17 >sys/block/sdb/sdb1/dev && ln -s ../../block/sdb sys/dev/block/8:16 && "
+                 "printf '30 1 8:17 / /srv/my\\134040data rw - xfs /dev/sdb1 rw\\n' >proc/self/mountinfo && "
+                 "mkfifo proc/swaps",
+                 root);
+        assert_int_equal(system(cmd), 0);
+        alarm(30);
+        char *why = probe_in_use(root, 8, 16);
+        alarm(0);
+        assert_non_null(why);
+        assert_string_equal(why, "sdb1 is mounted at /srv/my data");
+        free(why);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+}
+
 /* shadow_read_ranges reads each byte once: overlapping and touching ranges
  * merge into one read call, apart ones stay apart; then the copies of a btrfs
  * at 0 are found from the shadow (its mirror at 64 MiB), and not once its
@@ -192,6 +219,7 @@ int main(void)
                 cmocka_unit_test(test_windows),
                 cmocka_unit_test(test_partial_block),
                 cmocka_unit_test(test_read_ranges_and_copies),
+                cmocka_unit_test(test_in_use),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
