@@ -3,13 +3,13 @@
 # not a power of 2, one variable at a time, in one VM boot (guest:
 # bench/guest/parity-md.sh, whose header lists the PMD_* settings; every PMD_*
 # variable set here is passed through). The guest's output is kept in
-# build/bench/raw/parity-md-TIME.out and its M lines printed.
+# build/bench/parity-md/parity-md-TIME.out and its M lines printed.
 # Usage (root, after bench/deps.sh and make): PMD_VARIANTS="base msk" bench/parity-md.sh
 set -euo pipefail
 # shellcheck source=tests/vm/lib.bash
 . "$(dirname -- "${BASH_SOURCE[0]}")/../tests/vm/lib.bash"
 top=$VM_TOP
-raw=${BENCH_RAW:-$top/build/bench/raw}
+raw=${PMD_RAW:-$top/build/bench/parity-md}   # not build/bench/raw: bench/report.py reads every *.out there
 mkdir -p "$raw"
 vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio"
 name=parity-md-$(date -u +%Y%m%dT%H%M%SZ)

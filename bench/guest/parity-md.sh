@@ -159,6 +159,7 @@ lunq() { local l; for l in "${loops[@]}"; do echo "$2" >"/sys/block/${l#/dev/}/q
 # variant NAME on|off: one change against storprov's layout
 #   base       storprov's layout as applied
 #   msk        the LUNs' max_sectors_kb = F (a request never holds more than one LUN stripe)
+#   mskN       the LUNs' max_sectors_kb = N (msk1280: the kernel's default, as before storprov derived it)
 #   msk2       the LUNs' max_sectors_kb = 2F when it fits max_hw_sectors_kb
 #   nobitmap   the upper md without its write-intent bitmap (mdadm --grow --bitmap=none)
 #   scN        the upper md's stripe_cache_size N (sc2048, sc4096)
@@ -173,8 +174,9 @@ variant() {
 	fi
 	case $1 in
 	base) ;;
-	msk) if [ "$on" = on ]; then lunq max_sectors_kb "$F"; else lunq max_sectors_kb "$(cat /sys/block/loop0/queue/max_hw_sectors_kb)"; fi ;;
-	msk2) if [ "$on" = on ]; then lunq max_sectors_kb $((2 * F)); else lunq max_sectors_kb "$(cat /sys/block/loop0/queue/max_hw_sectors_kb)"; fi ;;
+	msk) if [ "$on" = on ]; then lunq max_sectors_kb "$F"; else lunq max_sectors_kb "$MSK0"; fi ;;
+	msk2) if [ "$on" = on ]; then lunq max_sectors_kb $((2 * F)); else lunq max_sectors_kb "$MSK0"; fi ;;
+	msk[0-9]*) if [ "$on" = on ]; then lunq max_sectors_kb "${1#msk}"; else lunq max_sectors_kb "$MSK0"; fi ;;
 	nobitmap) if [ "$on" = on ]; then mdadm --grow --bitmap=none /dev/md/up; else mdadm --grow --bitmap=internal /dev/md/up; fi >/dev/null 2>&1 ;;
 	sc[0-9]*) if [ "$on" = on ]; then echo "${1#sc}"; else echo "$SC0"; fi >/sys/block/$UP/md/stripe_cache_size ;;
 	lunsc8k) for m in $LUNMD; do if [ "$on" = on ]; then echo 8192; else echo 4096; fi >"/sys/block/${m#/dev/}/md/stripe_cache_size"; done ;;
@@ -183,6 +185,7 @@ variant() {
 	esac
 }
 SC0=$(cat /sys/block/$UP/md/stripe_cache_size 2>/dev/null)
+MSK0=$(cat /sys/block/loop0/queue/max_sectors_kb)   # as storprov left it
 variants=${PMD_VARIANTS:-base msk}
 shapes=${PMD_SHAPES:-d1x1 d2x1 d4x1 d1x2 d2x2 d4x2 d1x4 d2x4 d4x4 b1x1 b2x2 b4x4}
 for ((rep = 1; rep <= ${PMD_REPS:-1}; rep++)); do
