@@ -414,7 +414,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                 bool at_start = !c[k].end_only && c[k].start != probed;
                 if (at_start) {
                         probed = c[k].start;
-                        rc = probe_shadow(&sh, c[k].start, size - c[k].start, NULL, &pr);
+                        rc = probe_shadow_head(&sh, c[k].start, size - c[k].start, SCAN_WINDOW, &pr);
                         if (rc < 0) {
                                 sbuf_printf(&err, "%sprobing at offset %" PRIu64 " failed: %s", err.len ? "; " : "",
                                             c[k].start, strerror(-rc));
