@@ -15,7 +15,9 @@ VERSION    := $(shell scripts/version.sh)
 CC         ?= cc
 PKGS       := libxml-2.0 json-c libparted devmapper blkid mount libselinux zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+# -pthread: the disks' inspection runs in worker threads (src/apply/inspect_pool.c;
+# glibc before 2.34, EL 8's, keeps them in libpthread)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -pthread
 # Warnings are ours; CFLAGS stays the user's.
 WARN       := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral
 ifeq ($(CI),true)

@@ -414,7 +414,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
                 bool at_start = !c[k].end_only && c[k].start != probed;
                 if (at_start) {
                         probed = c[k].start;
-                        rc = probe_shadow(&sh, c[k].start, size - c[k].start, NULL, &pr);
+                        rc = probe_shadow_head(&sh, c[k].start, size - c[k].start, SCAN_WINDOW, &pr);
                         if (rc < 0) {
                                 sbuf_printf(&err, "%sprobing at offset %" PRIu64 " failed: %s", err.len ? "; " : "",
                                             c[k].start, strerror(-rc));
@@ -476,8 +476,10 @@ static void find_in_use(struct run *r, size_t di)
         struct obj_state *os = &r->os[di];
         if (devices_fake(&r->dev) || !d->disk.bd)
                 return;
+        inspect_lib_lock(); /* libblkid's tag cache (the boot device's LABEL=, UUID=) */
         os->in_use = probe_in_use(r->o->sysroot, d->disk.bd->major, d->disk.bd->minor);
         char *boot = probe_boot_device(r->o->sysroot, d->disk.bd->major, d->disk.bd->minor);
+        inspect_lib_unlock();
         if (boot) {
                 char *both = os->in_use ? xasprintf("%s; %s", os->in_use, boot) : xstrdup(boot);
                 free(os->in_use);
@@ -581,7 +583,9 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
         const struct pl_obj *d = &r->pl->objs[di];
         struct obj_state *os = &r->os[di];
         _cleanup_free_ char *label = NULL, *err = NULL, *damage = NULL;
+        inspect_lib_lock(); /* libparted: one device list, one exception handler */
         int rc = gpt_read_lenient(path, &label, have, n_have, &damage, &err);
+        inspect_lib_unlock();
         if (rc == -ENOMEDIUM) {
                 if (d->preserve)
                         refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
@@ -829,15 +833,29 @@ static void wipe_permissions(struct run *r)
         }
 }
 
+/* Every disk, --jobs at a time (inspect_pool.c): inspect_disk touches its
+ * disk's state and its partitions' only, and says everything through
+ * say/refuse, which the pool replays in disk order. */
 void inspect_all(struct run *r)
 {
         const struct plan *pl = r->pl;
         wipe_permissions(r);
         say(r, "inspecting %zu objects before any write", pl->n_objs);
-        for (size_t i = 0; i < pl->n_objs; i++)
+        size_t *disks = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(*disks)), n = 0;
+        for (size_t i = 0; i < pl->n_objs; i++) {
                 r->os[i].fd = -1;
-        r->holding = true;
-        for (size_t i = 0; i < pl->n_objs; i++)
+                r->os[i].inspect_s = -1;
                 if (pl->objs[i].kind == OBJ_DISK)
-                        inspect_disk(r, i);
+                        disks[n++] = i;
+        }
+        r->holding = true;
+        inspect_pool_run(r, disks, n, inspect_disk);
+        free(disks);
+        const struct inspect_stats *st = &r->inspection;
+        if (st->threads)
+                say(r, "inspected %zu disks in %.1fs, up to %u at a time (--jobs %u)", n, st->elapsed_s, st->threads,
+                    st->jobs);
+        else
+                say(r, "inspected %zu disk%s in %.1fs, one at a time (--jobs %u)", n, n == 1 ? "" : "s", st->elapsed_s,
+                    st->jobs);
 }

@@ -4,6 +4,7 @@
  *   inspect.c  what every target carries, before the first write
  *   preserve.c preserved objects: verified, never written
  *   steps.c    one table of step kinds: precheck, run, postcheck
+ *   inspect_pool.c  the disks' inspections, at most --jobs threads at once
  *   sched.c    the dependency graph, at most --jobs children at once
  *   report.c   the event list: stderr as it happens, and the JSON report
  *   devices.c  where plan paths live (the only place that knows test roots)
@@ -50,6 +51,7 @@ struct obj_state {
         bool inspected;           /* a disk or partitioned md whose table and partitions were inspected */
         int fd;                   /* the disk's descriptor held from inspect_all to inspect_release, or -1 */
         bool excl_free;           /* a disk no one held exclusively (O_EXCL) when it was inspected */
+        double inspect_s;         /* a disk's inspection took this long (the report); -1: not inspected */
 };
 
 /* EV_STEP: a step finished; EV_STEP_START: a step began (JSON report only, not printed) */
@@ -60,6 +62,21 @@ struct event {
         double t;
         size_t step;              /* EV_STEP, EV_STEP_START: the step; otherwise NO_OBJ */
         char *text;
+};
+
+/* What one thread said, held back (events_capture) and replayed in order */
+struct event_buf {
+        struct event *ev;
+        size_t n;
+};
+
+/* How the disks were inspected, for the report (inspect_pool.c) */
+struct inspect_stats {
+        unsigned jobs;            /* --jobs */
+        unsigned threads;         /* worker threads started; 0: the disks were inspected in apply's own thread */
+        unsigned max_concurrent;  /* the most disks being inspected at one time */
+        size_t disks;             /* disks inspected */
+        double elapsed_s;         /* from the first disk's start to the last one's end */
 };
 
 /* Where plan paths (/dev/…) are found. Normally they are themselves; with
@@ -95,6 +112,7 @@ struct run {
         json_object *report_files, *report_mounts;   /* arrays for the JSON report */
         int lock_fd;              /* the run lock, -1: not held */
         bool holding;             /* inspect_all: the disks' descriptors are kept until inspect_release */
+        struct inspect_stats inspection;
         int *disk_fds;            /* per object: the flock'ed whole-disk node, -1: none */
         struct vcheck *vc;        /* verify only */
         size_t n_vc;
@@ -121,6 +139,12 @@ size_t refusals(const struct run *r);
 void print_refusals(const struct run *r);
 void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void add_event(struct run *r, enum event_kind kind, size_t step, const char *text);
+/* From now on this thread's events (say, refuse, ...) go to b, not to the
+ * run nor stderr; NULL: to the run again. For worker threads, whose b is
+ * replayed by the main thread. */
+void events_capture(struct event_buf *b);
+/* b's events into the run, each printed as add_event prints it (its own time), in order; b is emptied. */
+void events_replay(struct run *r, struct event_buf *b);
 /* Before anything else: refuses (returns -errno) when --report's directory
  * cannot take a file, and removes an earlier report so that none outlives a
  * run that cannot write its own. */
@@ -183,6 +207,18 @@ void inspect_md_partitions(struct run *r);
 /* One partitioned md, now (its GPT step, when the array did not run before the first write). */
 void inspect_md_now(struct run *r, size_t mi);
 bool md_partitioned(const struct plan *pl, size_t mi);
+
+/* inspect_pool.c: inspect(r, disks[k]) for every k, at most --jobs at once in
+ * worker threads (one disk per thread at a time); each disk's events held
+ * back and replayed in the order of disks[], so that what is printed and
+ * refused is what the serial run prints and refuses. With --jobs 1 or one
+ * disk, in this thread, one after the other. Fills r->inspection and each
+ * disk's inspect_s. A worker that cannot be started refuses the run (the
+ * disks are all inspected all the same). */
+void inspect_pool_run(struct run *r, const size_t *disks, size_t n, void (*inspect)(struct run *r, size_t di));
+/* Around a library that is not thread-safe (libparted, libblkid's cache): one thread at a time. */
+void inspect_lib_lock(void);
+void inspect_lib_unlock(void);
 
 /* devicesfile.c: storprov's PVs into the target's LVM devices file; returns the failures */
 int devicesfile_sync(struct run *r);

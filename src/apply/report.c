@@ -36,14 +36,41 @@ double now_s(const struct run *r)
         return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) / 1e9;
 }
 
-void add_event(struct run *r, enum event_kind kind, size_t step, const char *text)
+/* A worker thread's events (inspect_pool.c), kept apart until replayed. */
+static _Thread_local struct event_buf *capture;
+
+void events_capture(struct event_buf *b)
+{
+        capture = b;
+}
+
+/* e into the run's list; printed as it happens (refusals are printed together,
+ * once inspection is over; a step's start is for the JSON report: its end is printed) */
+static void keep_event(struct run *r, const struct event *e)
 {
         r->ev = xrealloc(r->ev, (r->n_ev + 1) * sizeof(*r->ev));
-        r->ev[r->n_ev++] = (struct event){.kind = kind, .t = now_s(r), .step = step, .text = xstrdup(text)};
-        /* refusals are printed together, once inspection is over; a step's
-         * start is for the JSON report (its end is printed) */
-        if (kind != EV_REFUSAL && kind != EV_STEP_START)
-                fprintf(stderr, "storprov: [%6.1fs] %s\n", now_s(r), text);
+        r->ev[r->n_ev++] = *e;
+        if (e->kind != EV_REFUSAL && e->kind != EV_STEP_START)
+                fprintf(stderr, "storprov: [%6.1fs] %s\n", e->t, e->text);
+}
+
+void add_event(struct run *r, enum event_kind kind, size_t step, const char *text)
+{
+        struct event e = {.kind = kind, .t = now_s(r), .step = step, .text = xstrdup(text)};
+        if (!capture) {
+                keep_event(r, &e);
+                return;
+        }
+        capture->ev = xrealloc(capture->ev, (capture->n + 1) * sizeof(*capture->ev));
+        capture->ev[capture->n++] = e;
+}
+
+void events_replay(struct run *r, struct event_buf *b)
+{
+        for (size_t i = 0; i < b->n; i++)
+                keep_event(r, &b->ev[i]);
+        free(b->ev);
+        *b = (struct event_buf){0};
 }
 
 static void vevent(struct run *r, enum event_kind kind, size_t step, const char *fmt, va_list ap)
@@ -173,6 +200,33 @@ static json_object *object_json(const struct run *r, size_t i)
         return j;
 }
 
+/* How the disks were inspected before the first write: --jobs, the worker
+ * threads (0: in apply's own thread), the most disks inspected at once, and
+ * each disk's time. Absent when the run ended before the inspection. */
+static json_object *inspection_json(const struct run *r)
+{
+        const struct inspect_stats *st = &r->inspection;
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "jobs", json_object_new_int((int)st->jobs));
+        json_object_object_add(j, "threads", json_object_new_int((int)st->threads));
+        json_object_object_add(j, "max_concurrent", json_object_new_int((int)st->max_concurrent));
+        json_object_object_add(j, "elapsed_s", json_object_new_double(st->elapsed_s));
+        json_object *disks = json_object_new_array();
+        for (size_t i = 0; i < r->pl->n_objs; i++) {
+                const struct pl_obj *o = &r->pl->objs[i];
+                if (o->kind != OBJ_DISK || r->os[i].inspect_s < 0)
+                        continue;
+                json_object *d = json_object_new_object();
+                json_object_object_add(d, "id", jstr(o->id));
+                if (o->dev)
+                        json_object_object_add(d, "device", jstr(o->dev));
+                json_object_object_add(d, "elapsed_s", json_object_new_double(r->os[i].inspect_s));
+                json_object_array_add(disks, d);
+        }
+        json_object_object_add(j, "disks", disks);
+        return j;
+}
+
 /* Refusals, and every event in order. */
 static void events_json(const struct run *r, json_object *root)
 {
@@ -289,6 +343,8 @@ int write_report(struct run *r, int exit_code)
         for (size_t i = 0; i < pl->n_objs; i++)
                 json_object_array_add(objs, object_json(r, i));
         json_object_object_add(root, "objects", objs);
+        if (r->inspection.jobs)
+                json_object_object_add(root, "inspection", inspection_json(r));
         json_object *sysctls = json_object_new_array();
         for (size_t k = 0; k < pl->n_steps; k++) {
                 if (pl->steps[k].kind != STEP_SYSCTL)

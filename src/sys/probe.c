@@ -33,8 +33,9 @@ static void add_sig(struct probe_result *r, const char *type, const char *uuid, 
 }
 
 /* Every signature libblkid finds in fd's window (offset, size; 0: to the end), as wipefs -n lists
- * them; only_type limits the probers to one superblock type. */
-static int probe_fd(int fd, uint64_t offset, uint64_t size, const char *only_type, struct probe_result *ret)
+ * them; only_type limits the probers to one superblock type, skip (NULL-terminated) leaves those out. */
+static int probe_fd(int fd, uint64_t offset, uint64_t size, const char *only_type, const char *const *skip,
+                    struct probe_result *ret)
 {
         *ret = (struct probe_result){0};
         blkid_probe pr = blkid_new_probe();
@@ -52,6 +53,8 @@ static int probe_fd(int fd, uint64_t offset, uint64_t size, const char *only_typ
                 char *names[] = {(char *)only_type, NULL};
                 blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN, names);
         } else {
+                if (skip)
+                        blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_NOTIN, (char **)skip);
                 blkid_probe_enable_partitions(pr, 1);
                 blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
         }
@@ -87,7 +90,7 @@ out:
 
 int probe_signatures_fd(int fd, uint64_t offset, uint64_t size, struct probe_result *ret)
 {
-        return probe_fd(fd, offset, size, NULL, ret);
+        return probe_fd(fd, offset, size, NULL, NULL, ret);
 }
 
 int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct probe_result *ret)
@@ -96,7 +99,7 @@ int probe_signatures(const char *path, uint64_t offset, uint64_t size, struct pr
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
-        int r = probe_fd(fd, offset, size, NULL, ret);
+        int r = probe_fd(fd, offset, size, NULL, NULL, ret);
         close(fd);
         return r;
 }
@@ -179,8 +182,8 @@ int shadow_put(struct shadow *s, uint64_t off, const void *buf_, size_t len)
         return run_len ? shadow_write(s, off + run, buf + run, run_len) : 0;
 }
 
-int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
-                 struct probe_result *ret)
+static int shadow_probe(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+                        const char *const *skip, struct probe_result *ret)
 {
         s->probes++;
         uint64_t end = size && offset + size < s->size ? offset + size : s->size;
@@ -189,7 +192,32 @@ int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *o
                 s->skipped++;
                 return 0;
         }
-        return probe_fd(s->fd, offset, size, only_type, ret);
+        return probe_fd(s->fd, offset, size, only_type, skip, ret);
+}
+
+int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
+                 struct probe_result *ret)
+{
+        return shadow_probe(s, offset, size, only_type, NULL, ret);
+}
+
+/* libblkid 2.x's probers whose magic is never within the first PROBE_FAR_END
+ * bytes of a region longer than that plus PROBE_END_ZONE: firmware RAID and
+ * DRBD metadata in the last 3087 sectors (Promise's deepest copy), ZFS's
+ * uberblocks 128 KiB into a label, VMFS at 1 MiB and more. Each reads its
+ * own sectors (Promise 13 of them), near the end, on every probe. */
+static const char *const far_types[] = {
+        "promise_fasttrack_raid_member", "ddf_raid_member", "isw_raid_member", "lsi_mega_raid_member",
+        "via_raid_member", "silicon_medley_raid_member", "nvidia_raid_member", "hpt45x_raid_member",
+        "adaptec_raid_member", "jmicron_raid_member", "drbd", "zfs_member", "VMFS_volume_member", "VMFS", NULL,
+};
+#define PROBE_END_ZONE (4ull << 20)
+
+int probe_shadow_head(struct shadow *s, uint64_t offset, uint64_t size, uint64_t near, struct probe_result *ret)
+{
+        uint64_t len = size ? size : (offset < s->size ? s->size - offset : 0);
+        bool far = near <= 128 * 1024 && len >= near + PROBE_END_ZONE;
+        return shadow_probe(s, offset, size, NULL, far ? far_types : NULL, ret);
 }
 
 static int cmp_range(const void *a, const void *b)

@@ -56,6 +56,13 @@ bool shadow_has_data(const struct shadow *s, uint64_t off, uint64_t len);
 /* probe_signatures on the shadow's window; only_type (e.g. "linux_raid_member"): that prober only */
 int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *only_type,
                  struct probe_result *ret);
+/* probe_shadow at a region's start, for the signatures whose magic lies within
+ * its first near bytes (at most 128 KiB): in a region at least 4 MiB longer
+ * than that, the probers that only ever find a magic further in (firmware
+ * RAID and DRBD metadata at the region's end, ZFS, VMFS) are left out. What
+ * the others find is the same; the left-out ones' findings, had they been
+ * run, lie beyond near. tests/unit/test_probe.c checks that on libblkid. */
+int probe_shadow_head(struct shadow *s, uint64_t offset, uint64_t size, uint64_t near, struct probe_result *ret);
 /* One read of [off, off + len) of fd into buf: a read error or a short read is said in *err (-EIO). */
 int probe_read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err);
 /* Reads the ranges v[] of fd (sorted and merged here: each byte is read once) into the shadow;

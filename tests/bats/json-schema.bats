@@ -104,6 +104,13 @@ valid() {
 	# every step that ran has a step-start event, before its end ("step")
 	# event: bench/guest/prov.sh measures the inspection to the first start
 	j=$BATS_TEST_TMPDIR/report.json
+	# the inspection (issue 34): each disk's time, in plan order; --jobs 1 starts no thread
+	[ "$(jq -c '[.inspection.disks[].id]' "$j")" = "$(jq -c '[.objects[] | select(.kind == "disk") | .id]' "$j")" ]
+	[ "$(jq '.inspection.disks | length' "$j")" -gt 1 ]
+	[ "$(jq -c '[.inspection.jobs, .inspection.threads, .inspection.max_concurrent]' "$j")" = '[1,0,1]' ]
+	jq '.inspection.disks[0].elapsed_s = "slow"' "$j" >"$BATS_TEST_TMPDIR/bad.json"
+	run -1 "$V" "$TOP/doc/schema/storprov-report.schema.json" "$BATS_TEST_TMPDIR/bad.json"
+	assert_output --partial "'slow' is not of type 'number'"
 	n=$(jq '[.events[] | select(.kind == "step")] | length' "$j")
 	[ "$n" -gt 0 ]
 	[ "$(jq '[.events[] | select(.kind == "step-start")] | length' "$j")" = "$n" ]

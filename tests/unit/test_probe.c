@@ -211,6 +211,48 @@ static void test_read_ranges_and_copies(void **state)
         close(fd);
 }
 
+/* probe_shadow_head leaves out the probers that find a magic only far from a
+ * region's start. The premise, on libblkid itself: a Promise FastTrack and an
+ * Intel (isw) RAID signature written where those formats keep them (a sector
+ * 63 sectors and one 2 sectors before a 64 MiB region's end) are found by the
+ * full probe, at offsets beyond the first 128 KiB; probe_shadow_head finds
+ * what has its magic there (a swap header) and not those; a region too short
+ * to be sure of (4 MiB) is probed in full. */
+static void test_head_leaves_out_far_probers(void **state)
+{
+        (void)state;
+        const uint64_t size = 64 * MiB;
+        struct shadow sh;
+        assert_int_equal(shadow_open(&sh, size), 0);
+        uint8_t page[4096];
+        swap_page(page);
+        assert_int_equal(shadow_put(&sh, 0, page, sizeof(page)), 0);
+        uint8_t sec[512] = {0};
+        memcpy(sec, "Promise Technology, Inc.", 24);
+        assert_int_equal(shadow_put(&sh, size - 63 * 512, sec, sizeof(sec)), 0);
+        memset(sec, 0, sizeof(sec));
+        memcpy(sec, "Intel Raid ISM Cfg Sig. 1.0.00", 30);
+        assert_int_equal(shadow_put(&sh, size - 2 * 512, sec, sizeof(sec)), 0);
+        struct probe_result pr;
+        assert_int_equal(probe_shadow(&sh, 0, 0, NULL, &pr), 0);
+        const struct signature *pdc = probe_find(&pr, "promise_fasttrack_raid_member");
+        const struct signature *isw = probe_find(&pr, "isw_raid_member");
+        assert_non_null(pdc);
+        assert_non_null(isw);
+        assert_non_null(probe_find(&pr, "swap"));
+        assert_true(pdc->offset_bytes >= 128 * KiB && isw->offset_bytes >= 128 * KiB);
+        probe_result_free(&pr);
+        assert_int_equal(probe_shadow_head(&sh, 0, 0, 128 * KiB, &pr), 0);
+        assert_int_equal(pr.n_sigs, 1);
+        assert_string_equal(pr.sigs[0].type, "swap");
+        probe_result_free(&pr);
+        /* 4 MiB: the end is within 128 KiB + 4 MiB of the start, every prober runs */
+        assert_int_equal(probe_shadow_head(&sh, size - 4 * MiB, 0, 128 * KiB, &pr), 0);
+        assert_non_null(probe_find(&pr, "promise_fasttrack_raid_member"));
+        probe_result_free(&pr);
+        shadow_close(&sh);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -220,6 +262,7 @@ int main(void)
                 cmocka_unit_test(test_partial_block),
                 cmocka_unit_test(test_read_ranges_and_copies),
                 cmocka_unit_test(test_in_use),
+                cmocka_unit_test(test_head_leaves_out_far_probers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
