@@ -33,11 +33,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         return 0;
 }
 
+/* Occurrences of `needle` that start a line: another profile's block may
+ * carry this block's text in the middle of a line of its own (its name is
+ * comment text, kept as it is), which is not this block. */
 static size_t count(const char *hay, const char *needle)
 {
         size_t n = 0;
         for (const char *p = hay; (p = strstr(p, needle)); p++)
-                n++;
+                n += p == hay || p[-1] == '\n';
         return n;
 }
 
