@@ -127,9 +127,11 @@ static void disk_request_size(struct pl_obj *o, const struct blockdev *const *qd
                 if (qdevs[k]->max_sectors_kb && (!cur || qdevs[k]->max_sectors_kb < cur))
                         cur = qdevs[k]->max_sectors_kb;
         o->disk.request_limit_kb = lim;
-        if (cur && cur % fk == 0 && (lim % fk == 0 || lim >= cur))
-                return; /* every cut already falls between full stripes */
         uint64_t want = lim / fk * fk;
+        /* the page limit's cuts already fall between full stripes. Decided by the limits alone, never by
+         * the current max_sectors_kb, which this rule itself sets: the plan after apply is the plan before */
+        if (lim % fk == 0)
+                return;
         if (!want) {
                 o->disk.stripe_split = true;
                 return;

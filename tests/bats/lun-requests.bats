@@ -61,6 +61,12 @@ XML
 	# the JSON says where the value came from
 	run -0 --separate-stderr "$SP" plan --profile "$p" --sysroot "$root" --seed 1 --format json
 	[ "$(jq -r '.objects[] | select(.id == "lun1") | .tune.derived.max_sectors_kb' <<<"$output" | cut -c1-22)" = "384 = 1 x the full str" ]
+	# after apply (max_sectors_kb 384 now) the plan is the same: the rule and its file do not vanish
+	root=$(sysroot r384 "max_segs=128 max_seg_size=65536 max_kb=384")
+	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
+	assert_output --partial 'ENV{ID_WWN}=="0x600605b00000000b", ATTR{queue/max_sectors_kb}="384"'
+	assert_output --partial "max_sectors_kb is 384 now"
+	root=$(sysroot r "max_segs=128 max_seg_size=65536")
 	# the same LUNs under md RAID0: the chunk is the whole 384K stripe (md raid0 takes any multiple of 4 KiB)
 	profile "$p" 6 5 128K md0
 	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
@@ -113,10 +119,14 @@ XML
 		run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
 		refute_output --partial "[lun-request-size]"
 	done
-	# a LUN that takes 512 segments (2 MiB) holds it: max_sectors_kb 2048, two stripes a request
+	# a LUN that takes 512 segments (2 MiB) holds it: no warning, and 2 MiB cuts fall between stripes
 	root=$(sysroot r2 "max_segs=512")
 	profile "$p" 6 10 128K md5
 	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
 	refute_output --partial "[lun-request-size]"
+	refute_output --partial "max_sectors_kb"
+	# 640 segments (2.5 MiB) cut 1 MiB stripes: 2048
+	root=$(sysroot r3 "max_segs=640")
+	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
 	assert_output --regexp '\[sysfs\] /dev/sdb queue/max_sectors_kb = 2048'
 }
