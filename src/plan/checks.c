@@ -94,6 +94,13 @@ static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sb
                      o->id);
         if (nrq < 0 && msk < 0)
                 return 0;
+        /* a derived max_sectors_kb that lowers the kernel's value (a parity LUN's whole stripes) adds no
+         * memory to what the queue pins now; the check is on what the profile raises */
+        bool lowers = nrq < 0 && t->derived[TUNE_MAX_SECTORS_KB];
+        for (size_t k = 0; lowers && k < n_q; k++)
+                lowers = qdevs[k]->max_sectors_kb && (uint64_t)msk <= qdevs[k]->max_sectors_kb;
+        if (lowers)
+                return 0;
         uint64_t total = 0;
         for (size_t k = 0; k < n_q; k++) {
                 const struct blockdev *b = qdevs[k];
