@@ -73,7 +73,9 @@ kv LOOP_IO_MIN "$(cat /sys/block/loop0/queue/minimum_io_size)"
 kv LOOP_IO_OPT "$(cat /sys/block/loop0/queue/optimal_io_size)"
 kv LOOP_DIO "$(cat /sys/block/loop0/loop/dio)"
 udevadm settle
-apply_profile "$PD/raid6-luns-loop.xml" --root /target --mount --seed 1 || exit 1
+# a root of its own: the virtio profile above owns /target's rules file (it now tunes its
+# LUNs: a derived max_sectors_kb), and one profile owns that file
+apply_profile "$PD/raid6-luns-loop.xml" --root /target2 --mount --seed 1 || exit 1
 l2=$(loopdev defa)
 l3=$(loopdev defb)
 udevadm settle
@@ -90,7 +92,7 @@ for l in sp def; do
 	kv "${L}_DM" "$(dmsetup table $l-vol | head -1)"
 	xfs_geom "$L" "/dev/$l/vol"
 done
-kv SP_MOUNT "$(grep ' /target/sp ' /proc/mounts)"
+kv SP_MOUNT "$(grep ' /target2/sp ' /proc/mounts)"
 
 # stat_sum DEV...: sectors read and written, summed
 stat_sum() {
@@ -127,7 +129,7 @@ ratio() {
 	xfs_bmap -v "$mnt/w/direct.0.0" | sed -n '3,6p'
 }
 # shellcheck disable=SC2086
-ratio sp /target/sp ${MEM[spa]} ${MEM[spb]}
+ratio sp /target2/sp ${MEM[spa]} ${MEM[spb]}
 # shellcheck disable=SC2086
 ratio def /mnt/def ${MEM[defa]} ${MEM[defb]}
 umount /mnt/def
