@@ -169,7 +169,7 @@ static void check_lun_requests(struct ctx *c)
 static const struct pl_obj *pieces_over_odd_lun(struct ctx *c, const struct pl_obj *o)
 {
         const size_t *mem = NULL;
-        size_t n = 0, one;
+        size_t n = 0;
         if (o->kind == OBJ_MD && o->md.level != RAID_1) {
                 mem = o->md.members;
                 n = o->md.n_members;
@@ -179,8 +179,7 @@ static const struct pl_obj *pieces_over_odd_lun(struct ctx *c, const struct pl_o
                 n = vg->vg.n_pvs;
         }
         for (size_t k = 0; k < n; k++) {
-                one = mem[k];
-                const struct pl_obj *d = member_disk(c, one);
+                const struct pl_obj *d = member_disk(c, mem[k]);
                 uint64_t F = d ? d->geom.full_stripe_bytes : 0;
                 if (d && d->geom.parity && F && !is_pow2(F) && o->geom.su_bytes && o->geom.su_bytes < F)
                         return d;
