@@ -31,7 +31,11 @@ apply_golden() { # NAME
 }
 
 @test "apply argv: md RAID6 x 2 + LVM (mdadm --chunk in KiB, explicit bitmap, PV alignment, extent)" {
+	export FAKE_QUERY_LOG="$BATS_TEST_TMPDIR/queries.log"
 	apply_golden md-raid6-lvm
+	# on arrays it has just made, no lvm query (each scans every device): libblkid finds no PV label,
+	# and a VG whose PVs this run made cannot be there
+	[ ! -s "$FAKE_QUERY_LOG" ]
 	run -0 grep -c '^mdadm --create' "$FAKE_LOG"
 	assert_output 2
 	run -0 grep '^mdadm --create /dev/md/r6a' "$FAKE_LOG"
@@ -59,6 +63,11 @@ apply_golden() { # NAME
 	run -0 "$SP" apply --profile "$TOP/profiles/md-raid6-lvm.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes
 	assert_output --partial "nothing to do"
 	[ ! -s "$FAKE_LOG" ]
+	# a rerun finds the PV labels and asks lvm about each PV and about the VG
+	run -0 grep -c '^lvm pvs ' "$FAKE_QUERY_LOG"
+	assert_output 2
+	run -0 grep -c '^lvm vgs data$' "$FAKE_QUERY_LOG"
+	assert_output 1
 }
 
 @test "apply argv: RAID1 gets no --chunk" {
