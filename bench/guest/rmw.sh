@@ -213,6 +213,25 @@ fi
 #   sp-defopts    default mount options      sp-sc256  the kernel's stripe cache (256)
 #   *-extsz       a directory extent size hint of one full stripe (every file stripe-aligned)
 #   *-allocsz     mount option allocsize=<full stripe>
+#   sp-notune     loop-lun: storprov's LUN with the default LUN's queue settings
+#                 (read_ahead_kb, nr_requests, max_sectors_kb, scheduler)
+#   def-spgeom    the default's filesystem made again with storprov's mkfs.xfs
+#                 geometry (its -d/-l options from the report), default mount
+#   def-spopts    the default's filesystem mounted with storprov's options
+#                 (sunit/swidth left out: those are geometry)
+# queue_copy FROM TO: FROM's queue settings written to TO; the old ones printed
+queue_copy() {
+	local a old=""
+	for a in scheduler read_ahead_kb nr_requests max_sectors_kb; do
+		old+="$a=$(sed -n 's/.*\[\(.*\)\].*/\1/p;t;p' "/sys/block/$2/queue/$a") "
+		sed -n 's/.*\[\(.*\)\].*/\1/p;t;p' "/sys/block/$1/queue/$a" >"/sys/block/$2/queue/$a" 2>/dev/null || true
+	done
+	echo "$old"
+}
+queue_set() { # DEV "a=v a=v ..."
+	local kv
+	for kv in $2; do echo "${kv#*=}" >"/sys/block/$1/queue/${kv%%=*}" 2>/dev/null || true; done
+}
 sf_variant() {
 	local v=$1 l=${1%%-*} m mnt mem dev opts md sc="" w
 	m=MNT_$l mnt=${!m}
@@ -221,7 +240,21 @@ sf_variant() {
 	opts=$(awk -v m="$mnt" '$2 == m { print $4 }' /proc/mounts | tail -1)
 	# storprov's array: the one with the profile's stripe cache (4096)
 	md=$(grep -l '^4096$' /sys/block/md*/md/stripe_cache_size 2>/dev/null | head -1)
+	local saved=""
 	case $v in
+	sp-notune) saved=$(queue_copy loop1 loop0) ;;
+	def-spgeom)
+		local geo
+		geo=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json |
+			grep -oE -- '-(d|l) [^ ]+' | tr '\n' ' ')
+		umount "$mnt" && mkfs.xfs -f -q $geo "$dev" >/dev/null && mount -t xfs "$dev" "$mnt" || die "def-spgeom: mkfs.xfs $geo"
+		kv SF_GEOM_def_spgeom "$geo"
+		;;
+	def-spopts)
+		local so
+		so=$(awk -v m="$MNT_sp" '$2 == m { print $4 }' /proc/mounts | tail -1 | tr ',' '\n' | grep -vE '^(sunit|swidth)=' | paste -sd,)
+		umount "$mnt" && mount -t xfs -o "$so" "$dev" "$mnt" || die "def-spopts: mount -o $so"
+		;;
 	sp-sc256) sc=$md; [ -z "$sc" ] || echo 256 >"$sc" ;;
 	sp-defopts) umount "$mnt" && mount -t xfs "$dev" "$mnt" || die "remount" ;;
 	sp-noswalloc) umount "$mnt" && mount -t xfs -o "${opts//,swalloc/}" "$dev" "$mnt" || die "remount" ;;
@@ -234,8 +267,10 @@ sf_variant() {
 		wl_on "$v" "$mnt" "$mem" "$2" "$w" "$w-v" || return 1
 	done
 	[ -z "$sc" ] || echo 4096 >"$sc"
+	[ -z "$saved" ] || queue_set loop0 "$saved"
 	case $v in
-	sp-defopts | sp-noswalloc | *-allocsz) umount "$mnt" && mount -t xfs -o "$opts" "$dev" "$mnt" || die "remount back" ;;
+	sp-defopts | sp-noswalloc | *-allocsz | def-spopts) umount "$mnt" && mount -t xfs -o "$opts" "$dev" "$mnt" || die "remount back" ;;
+	def-spgeom) umount "$mnt" && default_fs "$dev" "$mnt" ;;
 	esac
 }
 sfreps=${BENCH_SF_REPS:-0}
