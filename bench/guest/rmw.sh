@@ -216,7 +216,8 @@ fi
 #   sp-notune     loop-lun: storprov's LUN with the default LUN's queue settings
 #                 (read_ahead_kb, nr_requests, max_sectors_kb, scheduler)
 #   def-spgeom    the default's filesystem made again with storprov's mkfs.xfs
-#                 geometry (its -d/-l options from the report), default mount
+#                 geometry (its -d/-l options from the report), default mount;
+#                 def-spdata only its -d options, def-splog only its -l options
 #   def-spopts    the default's filesystem mounted with storprov's options
 #                 (sunit/swidth left out: those are geometry)
 # queue_copy FROM TO: FROM's queue settings written to TO; the old ones printed
@@ -243,12 +244,15 @@ sf_variant() {
 	local saved=""
 	case $v in
 	sp-notune) saved=$(queue_copy loop1 loop0) ;;
-	def-spgeom)
-		local geo
+	def-spgeom | def-spdata | def-splog)
+		local geo pat='-(d|l) [^ ]+'
+		[ "$v" != def-spdata ] || pat='-d [^ ]+'
+		[ "$v" != def-splog ] || pat='-l [^ ]+'
 		geo=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json |
-			grep -oE -- '-(d|l) [^ ]+' | tr '\n' ' ')
-		umount "$mnt" && mkfs.xfs -f -q $geo "$dev" >/dev/null && mount -t xfs "$dev" "$mnt" || die "def-spgeom: mkfs.xfs $geo"
-		kv SF_GEOM_def_spgeom "$geo"
+			grep -oE -- "$pat" | tr '\n' ' ')
+		# shellcheck disable=SC2086 # the options are words
+		umount "$mnt" && mkfs.xfs -f -q $geo "$dev" >/dev/null && mount -t xfs "$dev" "$mnt" || die "$v: mkfs.xfs $geo"
+		kv "SF_GEOM_${v//-/_}" "$geo"
 		;;
 	def-spopts)
 		local so
@@ -270,7 +274,7 @@ sf_variant() {
 	[ -z "$saved" ] || queue_set loop0 "$saved"
 	case $v in
 	sp-defopts | sp-noswalloc | *-allocsz | def-spopts) umount "$mnt" && mount -t xfs -o "$opts" "$dev" "$mnt" || die "remount back" ;;
-	def-spgeom) umount "$mnt" && default_fs "$dev" "$mnt" ;;
+	def-spgeom | def-spdata | def-splog) umount "$mnt" && default_fs "$dev" "$mnt" ;;
 	esac
 }
 sfreps=${BENCH_SF_REPS:-0}
