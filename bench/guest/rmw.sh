@@ -217,7 +217,8 @@ fi
 #                 (read_ahead_kb, nr_requests, max_sectors_kb, scheduler)
 #   def-spgeom    the default's filesystem made again with storprov's mkfs.xfs
 #                 geometry (its -d/-l options from the report), default mount;
-#                 def-spdata only its -d options, def-splog only its -l options
+#                 def-spdata only its -d options (and -l su=4k, else the log
+#                 inherits the data sunit), def-splog only its -l options
 #   def-spopts    the default's filesystem mounted with storprov's options
 #                 (sunit/swidth left out: those are geometry)
 # queue_copy FROM TO: FROM's queue settings written to TO; the old ones printed
@@ -250,6 +251,8 @@ sf_variant() {
 		[ "$v" != def-splog ] || pat='-l [^ ]+'
 		geo=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json |
 			grep -oE -- "$pat" | tr '\n' ' ')
+		# without -l a v2 log inherits the data sunit as its log su: 4k keeps it unstriped
+		[ "$v" != def-spdata ] || geo+="-l su=4k"
 		# shellcheck disable=SC2086 # the options are words
 		umount "$mnt" && mkfs.xfs -f -q $geo "$dev" >/dev/null && mount -t xfs "$dev" "$mnt" || die "$v: mkfs.xfs $geo"
 		kv "SF_GEOM_${v//-/_}" "$geo"
