@@ -213,6 +213,7 @@ fi
 #   sp-defopts    default mount options      sp-sc256  the kernel's stripe cache (256)
 #   *-extsz       a directory extent size hint of one full stripe (every file stripe-aligned)
 #   *-allocsz     mount option allocsize=<full stripe>
+#   sp-lsu4k      storprov's mkfs.xfs line again with -l su=4k (no log stripe unit)
 #   sp-notune     loop-lun: storprov's LUN with the default LUN's queue settings
 #                 (read_ahead_kb, nr_requests, max_sectors_kb, scheduler)
 #   def-spgeom    the default's filesystem made again with storprov's mkfs.xfs
@@ -262,6 +263,15 @@ sf_variant() {
 		so=$(awk -v m="$MNT_sp" '$2 == m { print $4 }' /proc/mounts | tail -1 | tr ',' '\n' | grep -vE '^(sunit|swidth)=' | paste -sd,)
 		umount "$mnt" && mount -t xfs -o "$so" "$dev" "$mnt" || die "def-spopts: mount -o $so"
 		;;
+	sp-lsu4k)
+		# storprov's own mkfs.xfs line again, its log stripe unit 4k (the same UUID and label)
+		local line
+		line=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json)
+		line=$(sed -E 's/-l version=2,su=[^ ]+/-l version=2,su=4k/; s/ [^ ]+$//' <<<"$line")
+		# shellcheck disable=SC2086 # the options are words
+		umount "$mnt" && $line -f -q "$dev" >/dev/null && mount -t xfs -o "$opts" "$dev" "$mnt" || die "sp-lsu4k: $line"
+		kv SF_MKFS_sp_lsu4k "$line"
+		;;
 	sp-sc256) sc=$md; [ -z "$sc" ] || echo 256 >"$sc" ;;
 	sp-defopts) umount "$mnt" && mount -t xfs "$dev" "$mnt" || die "remount" ;;
 	sp-noswalloc) umount "$mnt" && mount -t xfs -o "${opts//,swalloc/}" "$dev" "$mnt" || die "remount" ;;
@@ -278,6 +288,12 @@ sf_variant() {
 	case $v in
 	sp-defopts | sp-noswalloc | *-allocsz | def-spopts) umount "$mnt" && mount -t xfs -o "$opts" "$dev" "$mnt" || die "remount back" ;;
 	def-spgeom | def-spdata | def-splog) umount "$mnt" && default_fs "$dev" "$mnt" ;;
+	sp-lsu4k)
+		line=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json)
+		line=${line% *}
+		# shellcheck disable=SC2086 # the options are words
+		umount "$mnt" && $line -f -q "$dev" >/dev/null && mount -t xfs -o "$opts" "$dev" "$mnt" || die "sp-lsu4k: back"
+		;;
 	esac
 }
 sfreps=${BENCH_SF_REPS:-0}
