@@ -130,13 +130,13 @@ int cmd_geometry(struct args *a)
         }
         struct geometry_out o = {.d = d, .g = g, .sector = sector, .align = partition_align_bytes(&g, sector),
                                  .layout = d.level == RAID_10 ? (a->layout ? a->layout : "n2") : NULL,
-                                 .lsu = xfs_log_su_bytes(&g), .ext = vg_extent_bytes(pv_data_alignment_bytes(&g))};
+                                 .lsu = xfs_log_su_bytes(&g, -1), .ext = vg_extent_bytes(pv_data_alignment_bytes(&g))};
         if (!o.align || !o.ext) {
                 fprintf(stderr, "storprov geometry: the alignment (lcm of 1 MiB, the full stripe and the sector) or the "
                                 "extent size does not fit in 64 bits\n");
                 return EXIT_USAGE;
         }
-        xfs_stripe_args(&g, &o.mkfs);
+        xfs_stripe_args(&g, o.lsu, &o.mkfs);
         char x1[32];
         snprintf(o.mo, sizeof o.mo, "logbufs=8,logbsize=%s%s", fmt_size_exact(xfs_logbsize_bytes(o.lsu), x1),
                  g.parity ? ",swalloc" : "");

@@ -373,10 +373,12 @@ uint64_t vg_extent_bytes(uint64_t full_stripe_bytes)
         }
 }
 
-uint64_t xfs_log_su_bytes(const struct stripe_geom *g)
+uint64_t xfs_log_su_bytes(const struct stripe_geom *g, int choice)
 {
         if (!g || !g->su_bytes)
                 return 0;
+        if (choice == 0 || (choice < 0 && g->parity))
+                return XFS_BLOCK_BYTES;
         uint64_t p = XFS_LOG_SU_MAX_BYTES;
         while (p > XFS_BLOCK_BYTES && g->su_bytes % p)
                 p >>= 1;
@@ -432,14 +434,13 @@ uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, 
         return 0;
 }
 
-void xfs_stripe_args(const struct stripe_geom *g, char ***argv)
+void xfs_stripe_args(const struct stripe_geom *g, uint64_t lsu, char ***argv)
 {
         char a[32], b[32];
         if (!g || !g->su_bytes)
                 return;
         strv_push(argv, "-d");
         strv_pushf(argv, "su=%s,sw=%u", fmt_size_exact(g->su_bytes, a), g->sw);
-        uint64_t lsu = xfs_log_su_bytes(g);
         if (lsu) {
                 strv_push(argv, "-l");
                 strv_pushf(argv, "version=2,su=%s", fmt_size_exact(lsu, b));

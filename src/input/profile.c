@@ -316,6 +316,8 @@ static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
         f->boot_critical = !bc || strcmp(bc, "false") != 0;
         _cleanup_free_ char *sw = attr(n, "swalloc");
         f->swalloc = sw ? bool_attr(n, "swalloc") : -1;
+        _cleanup_free_ char *lsu = attr(n, "log-stripe-unit");
+        f->log_stripe_unit = lsu ? bool_attr(n, "log-stripe-unit") : -1;
 }
 
 /* Reads the profile, refusing what no profile needs: more than 4 MiB, NUL

@@ -106,6 +106,7 @@ struct p_xfs {
         bool boot_critical;       /* default true; boot-critical="false": fstab gets nofail */
         bool system;              /* system="true": may mount on the OS's own mountpoints (/, /var, ...) */
         int swalloc;              /* swalloc="true" 1, "false" 0, unset -1: on parity stripes */
+        int log_stripe_unit;      /* log-stripe-unit="true" 1, "false" 0, unset -1: not on parity stripes */
 };
 
 struct p_sysctl {

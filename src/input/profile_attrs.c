@@ -95,6 +95,7 @@ static const struct attr_rule attr_rules[] = {
         {"xfs", "mkfs-options", A_TEXT, 1, 1024, NULL},
         {"xfs", "system", A_BOOL, 0, 0, NULL},
         {"xfs", "swalloc", A_BOOL, 0, 0, NULL},
+        {"xfs", "log-stripe-unit", A_BOOL, 0, 0, NULL},
         {"sysctl", "key", A_SYSCTL_KEY, 0, 0, NULL},
         {"sysctl", "value", A_SYSCTL_VALUE, 0, 0, NULL},
         {"allow", "rule", A_ENUM, 0, 0, "queue-memory topology-mismatch sysctl-key"},

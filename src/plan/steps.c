@@ -243,7 +243,7 @@ static void mkfs_steps(struct ctx *c)
                 }
                 strv_push(&argv, "-m");
                 strv_pushf(&argv, "uuid=%s", f->fs.uuid.planned);
-                xfs_stripe_args(&f->geom, &argv);
+                xfs_stripe_args(&f->geom, f->fs.log_su_bytes, &argv);
                 for (size_t k = 0; f->fs.mkfs_extra && f->fs.mkfs_extra[k]; k++)
                         strv_push(&argv, f->fs.mkfs_extra[k]);
                 strv_push(&argv, f->dev);

@@ -257,7 +257,7 @@ void plan_fss(struct ctx *c)
                                 free(e);
                                 o->geom = (struct stripe_geom){0};
                         }
-                        o->fs.log_su_bytes = xfs_log_su_bytes(&o->geom);
+                        o->fs.log_su_bytes = xfs_log_su_bytes(&o->geom, f->log_stripe_unit);
                         char sz[32];
                         if (t->size_bytes && t->size_bytes < 300 * 1000 * 1000)
                                 err(c, f->line, what, "xfs-size",

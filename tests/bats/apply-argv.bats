@@ -47,7 +47,7 @@ apply_golden() { # NAME
 	run -0 grep 'lvcreate.*--name=scratch' "$FAKE_LOG"
 	assert_output --partial -- "--stripes=2 --stripesize=256k --readahead=32768 data"
 	run -0 grep 'mkfs.xfs -L scratch' "$FAKE_LOG"
-	assert_output --partial -- "-d su=256k,sw=2 -l version=2,su=256k -d agsize="
+	assert_output --partial -- "-d su=256k,sw=2 -l version=2,su=4k -d agsize="
 	# the AG size: whole full stripes (2 x 256 KiB = 128 blocks), a count coprime to 3 and 4
 	ag=$(sed -n 's/.*agsize=\([0-9]*\)b .*/\1/p' <<<"$output")
 	[ $((ag % 128)) = 0 ] && [ $((ag / 128 % 2)) = 1 ] && [ $((ag / 128 % 3)) != 0 ]
@@ -96,7 +96,7 @@ apply_golden() { # NAME
 	assert_output --partial -- "--level=0 --raid-devices=4 --chunk=256 --metadata=1.2 --homehost=any"
 	refute_output --partial -- "--bitmap"
 	run -0 grep '^mkfs.xfs' "$FAKE_LOG"
-	assert_output --partial -- "-d su=256k,sw=4 -l version=2,su=256k"
+	assert_output --partial -- "-d su=256k,sw=4 -l version=2,su=4k"
 }
 
 @test "apply argv: a partitioned md (GPT after mdadm --create, PV and XFS on its partitions), then nothing to do" {
@@ -106,7 +106,7 @@ apply_golden() { # NAME
 	run -0 grep -n -e '^mdadm --create /dev/md/r5data' -e 'pvcreate' -e '^mkfs.xfs -L data' "$FAKE_LOG"
 	assert_line --index 0 --regexp '^1:mdadm --create /dev/md/r5data .*--level=5 --raid-devices=4 --chunk=64'
 	assert_output --partial -- "--dataalignment=3m /dev/md/r5data2"
-	assert_output --regexp -- "-d su=64k,sw=3 -l version=2,su=64k -d agsize=[0-9]+b /dev/md/r5data1"
+	assert_output --regexp -- "-d su=64k,sw=3 -l version=2,su=4k -d agsize=[0-9]+b /dev/md/r5data1"
 	# the table libparted wrote on the array, read back by sgdisk: 3 MiB starts, linux + LVM types
 	run -0 sgdisk -i 1 "$STORPROV_DEVROOT/dev/md/r5data"
 	assert_output --partial "First sector: 6144 "

@@ -8,7 +8,7 @@ load test_helper
 	[ "$(jq .sw <<<"$output")" = 11 ]
 	[ "$(jq .full_stripe_bytes <<<"$output")" = 720896 ]
 	[ "$(jq .partition_align_bytes <<<"$output")" = 11534336 ]
-	[ "$(jq -c .mkfs_args <<<"$output")" = '["-d","su=64k,sw=11","-l","version=2,su=64k"]' ]
+	[ "$(jq -c .mkfs_args <<<"$output")" = '["-d","su=64k,sw=11","-l","version=2,su=4k"]' ]
 	[ "$(jq .xfs_sunit_blocks <<<"$output")" = 16 ]
 	[ "$(jq .xfs_swidth_blocks <<<"$output")" = 176 ]
 }
@@ -139,7 +139,7 @@ load test_helper
 @test "plan: the grid profile on the grid fixture (done-when figures)" {
 	run -0 "$SP" plan --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --format json
 	mkfs=$(jq -r '.steps[] | select(.kind=="mkfs") | .argv | join(" ")' <<<"$output")
-	[ "$(grep -c -- '-d su=64k,sw=11 -l version=2,su=64k' <<<"$mkfs")" = 2 ]
+	[ "$(grep -c -- '-d su=64k,sw=11 -l version=2,su=4k' <<<"$mkfs")" = 2 ]
 	fstab=$(jq -r '.files[] | select(.path=="/etc/fstab") | .content' <<<"$output")
 	[ "$(grep -c 'logbufs=8' <<<"$fstab")" = 2 ]
 	[ "$(grep -c sunit <<<"$fstab")" = 0 ]

@@ -17,7 +17,7 @@ setup() {
 	assert_output '[262144,8,2097152,true,"controller"]'
 	run -0 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1
 	assert_output --partial "[controller: storcli controller 0 VD 0: raid6, 10 drives x 256k strip (8 data disks), full stripe 2m, optimal (matched by wwn)]"
-	assert_output --partial "-d su=256k,sw=8 -l version=2,su=256k /dev/sdb"
+	assert_output --partial "-d su=256k,sw=8 -l version=2,su=4k /dev/sdb"
 	# the same plan as the declaration that matches the VD, only the source differs
 	shape='[.steps[].argv[] | select(test("^(su=|version=|agsize=)"))], [.objects[] | .mount_options?]'
 	a=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")

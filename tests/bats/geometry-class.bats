@@ -8,23 +8,23 @@ load test_helper
 # name | mkfs.xfs stripe arguments | md --chunk (KiB) or lvcreate --stripesize | warning rule or -
 cases() {
 	cat <<'T'
-md5-nvme-hints|-d su=64k,sw=3 -l version=2,su=64k|--chunk=64|-
-md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=64k|--chunk=64|-
-md5-over-raid6-luns-derived|-d su=256k,sw=3 -l version=2,su=256k|--chunk=256|-
-md5-over-raid6-5x128-luns|-d su=64k,sw=18 -l version=2,su=64k|--chunk=64|-
-md1-over-raid6-luns|-d su=64k,sw=4 -l version=2,su=64k|--level=1 --raid-devices=4 --metadata|-
-md0-over-raid6-9x16-luns|-d su=112k,sw=4 -l version=2,su=16k|--chunk=112 --metadata=1.2 --data-offset=136192 |-
-lv-over-raid5-luns|-d su=512k,sw=3 -l version=2,su=256k|--stripes=3 --stripesize=512k|-
-lv-over-raid5-4x128-luns|-d su=64k,sw=24 -l version=2,su=64k|--stripes=4 --stripesize=64k|-
-lv-over-raid6-8x64-luns|-d su=64k,sw=12 -l version=2,su=64k|--stripes=2 --stripesize=64k|-
-md5-over-raid6-5x128-luns-chunk128|-d su=128k,sw=9 -l version=2,su=128k|--chunk=128|md-chunk-rmw
-md0-over-raid6-5x128-luns-chunk384|-d su=384k,sw=4 -l version=2,su=128k|--chunk=384|-
-lv-over-hinted-raid5-8x64-luns|-d su=64k,sw=21 -l version=2,su=64k|--stripes=3 --stripesize=64k|-
-lv-over-declared-raid5-8x64-luns|-d su=64k,sw=21 -l version=2,su=64k|--stripes=3 --stripesize=64k|-
-md5-over-hinted-raid5-8x64-luns|-d su=64k,sw=14 -l version=2,su=64k|--chunk=64 --metadata=1.2 --data-offset=136192 |-
+md5-nvme-hints|-d su=64k,sw=3 -l version=2,su=4k|--chunk=64|-
+md5-over-raid6-luns|-d su=64k,sw=12 -l version=2,su=4k|--chunk=64|-
+md5-over-raid6-luns-derived|-d su=256k,sw=3 -l version=2,su=4k|--chunk=256|-
+md5-over-raid6-5x128-luns|-d su=64k,sw=18 -l version=2,su=4k|--chunk=64|-
+md1-over-raid6-luns|-d su=64k,sw=4 -l version=2,su=4k|--level=1 --raid-devices=4 --metadata|-
+md0-over-raid6-9x16-luns|-d su=112k,sw=4 -l version=2,su=4k|--chunk=112 --metadata=1.2 --data-offset=136192 |-
+lv-over-raid5-luns|-d su=512k,sw=3 -l version=2,su=4k|--stripes=3 --stripesize=512k|-
+lv-over-raid5-4x128-luns|-d su=64k,sw=24 -l version=2,su=4k|--stripes=4 --stripesize=64k|-
+lv-over-raid6-8x64-luns|-d su=64k,sw=12 -l version=2,su=4k|--stripes=2 --stripesize=64k|-
+md5-over-raid6-5x128-luns-chunk128|-d su=128k,sw=9 -l version=2,su=4k|--chunk=128|md-chunk-rmw
+md0-over-raid6-5x128-luns-chunk384|-d su=384k,sw=4 -l version=2,su=4k|--chunk=384|-
+lv-over-hinted-raid5-8x64-luns|-d su=64k,sw=21 -l version=2,su=4k|--stripes=3 --stripesize=64k|-
+lv-over-declared-raid5-8x64-luns|-d su=64k,sw=21 -l version=2,su=4k|--stripes=3 --stripesize=64k|-
+md5-over-hinted-raid5-8x64-luns|-d su=64k,sw=14 -l version=2,su=4k|--chunk=64 --metadata=1.2 --data-offset=136192 |-
 xfs-on-nvme-npwg|-d su=16k,sw=16 -l version=2,su=16k|-d su=16k,sw=16 -l version=2,su=16k /dev/nvme1n1p1|-
 md0-nvme-npwg|-d su=256k,sw=4 -l version=2,su=256k|--chunk=256 --metadata=1.2 --homehost|-
-md5-nvme-npwg|-d su=256k,sw=3 -l version=2,su=256k|--chunk=256 --metadata=1.2 --bitmap|-
+md5-nvme-npwg|-d su=256k,sw=3 -l version=2,su=4k|--chunk=256 --metadata=1.2 --bitmap|-
 lv-over-nvme-npwg|-d su=256k,sw=4 -l version=2,su=256k|--stripes=4 --stripesize=256k|-
 md0-nvme-npwg-chunk8k|-d su=8k,sw=4 -l version=2,su=8k|--chunk=8 |md-chunk-granularity
 T

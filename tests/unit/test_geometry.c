@@ -103,8 +103,15 @@ static void test_seed000_xfs_units(void **state)
         assert_int_equal(g.su_bytes / 512, 128);
         assert_int_equal(g.full_stripe_bytes / 512, 1408);
         char **argv = NULL;
-        xfs_stripe_args(&g, &argv);
+        /* a RAID5: no log stripe unit unless the profile asks (log-stripe-unit="true") */
+        xfs_stripe_args(&g, xfs_log_su_bytes(&g, -1), &argv);
         char *s = strv_join(argv, " ");
+        assert_string_equal(s, "-d su=64k,sw=11 -l version=2,su=4k");
+        free(s);
+        strv_free(argv);
+        argv = NULL;
+        xfs_stripe_args(&g, xfs_log_su_bytes(&g, 1), &argv);
+        s = strv_join(argv, " ");
         assert_string_equal(s, "-d su=64k,sw=11 -l version=2,su=64k");
         free(s);
         strv_free(argv);
@@ -119,8 +126,14 @@ static void test_log_su(void **state)
         };
         for (size_t i = 0; i < ELEMENTSOF(t); i++) {
                 struct stripe_geom g = {.su_bytes = t[i].su, .sw = 2, .full_stripe_bytes = 2 * t[i].su};
-                uint64_t l = xfs_log_su_bytes(&g);
+                uint64_t l = xfs_log_su_bytes(&g, -1);
                 assert_int_equal(l, t[i].want);
+                /* the same stripe with parity: one block, unless the profile says true; false: one block */
+                struct stripe_geom p = g;
+                p.parity = true;
+                assert_int_equal(xfs_log_su_bytes(&p, -1), t[i].su ? 4096 : 0);
+                assert_int_equal(xfs_log_su_bytes(&p, 1), t[i].want);
+                assert_int_equal(xfs_log_su_bytes(&g, 0), t[i].su ? 4096 : 0);
                 if (l) {
                         assert_true(l <= XFS_LOG_SU_MAX_BYTES);
                         assert_int_equal(l % 4096, 0);

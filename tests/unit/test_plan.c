@@ -266,7 +266,9 @@ static void test_mount_options(void **state)
 {
         (void)state;
         struct sysinfo *si = mk_sysinfo(2, 6 * TiB, "AMCC", "x", 64 * GiB);
-        const char *fmt = DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" mountpoint=\"/d%%n\" mount-options=\"%s\"/>";
+        /* log-stripe-unit="true": the log su is the data su (64k), as it is by default on stripes without parity */
+        const char *fmt = DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" mountpoint=\"/d%%n\" mount-options=\"%s\" "
+                                        "log-stripe-unit=\"true\"/>";
         struct { const char *opts, *rule, *needle; } t[] = {
                 {"nobarrier", "mount-option", "4.19"},
                 {"noatime,barrier", "mount-option", "4.19"},
@@ -331,7 +333,7 @@ static void test_mkfs_rejects(void **state)
         struct run r;
         expect_ok(&r, DISKS12_RAID5 "</disks>\n<xfs on=\"lun\" label=\"l%n\" mkfs-options=\"-i size=512 -K\"/>", si);
         char *a = argv_of(find_step(&r.pl, STEP_MKFS, 1));
-        assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=64k -i size=512 -K /dev/sdc"));
+        assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=4k -i size=512 -K /dev/sdc"));
         assert_non_null(strstr(a, "-L l2 "));
         free(a);
         run_free(&r);
@@ -437,7 +439,7 @@ static void test_grid_partition_and_mkfs(void **state)
         assert_int_equal((g->parts[0].last_sector + 1) * 512 % (11 * MiB), 0); /* end aligned too */
         assert_true((g->parts[0].last_sector + 1) * 512 <= 8249876152320 - 16896);
         char *a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=64k /dev/sdb1"));
+        assert_non_null(strstr(a, "-d su=64k,sw=11 -l version=2,su=4k /dev/sdb1"));
         free(a);
         /* fstab: UUID, logbufs, logbsize ≥ log su, swalloc (parity), never sunit */
         assert_int_equal(r.pl.files[0].kind, FILE_FSTAB);
@@ -474,7 +476,7 @@ static void test_md_raid6_lvm(void **state)
         assert_non_null(strstr(a, "--size=107374182400b"));
         free(a);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=64k,sw=4 -l version=2,su=64k /dev/v/a"));
+        assert_non_null(strstr(a, "-d su=64k,sw=4 -l version=2,su=4k /dev/v/a"));
         free(a);
         /* mdadm.conf carries the pre-assigned UUID */
         bool found = false;
@@ -506,7 +508,7 @@ static void test_striped_lv_and_stacks(void **state)
         assert_null(strstr(a, "--bitmap")); /* mdadm refuses any --bitmap on raid0 */
         free(a);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=256k,sw=4 -l version=2,su=256k "));
+        assert_non_null(strstr(a, "-d su=256k,sw=4 -l version=2,su=4k "));
         free(a);
         run_free(&r);
         /* striped LV over 2 hardware RAID5 LUNs of 4 x 64k (full stripe 192k, no power of 2): the stripe
@@ -636,7 +638,7 @@ static void test_stack_class(void **state)
                   "<md id=\"r5\" level=\"5\" chunk=\"64K\" devices=\"d\"/>\n<xfs on=\"r5\" mountpoint=\"/d\"/>",
                   si);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=64k,sw=3 -l version=2,su=64k "));
+        assert_non_null(strstr(a, "-d su=64k,sw=3 -l version=2,su=4k "));
         free(a);
         assert_true(find_obj(&r.pl, "r5")->geom.parity);
         assert_non_null(strstr(find_obj(&r.pl, "r5")->geom_why, "an exported hint"));
@@ -726,7 +728,7 @@ static void test_stack_class(void **state)
         body = xasprintf("%s<md id=\"m\" level=\"6\" chunk=\"512K\" devices=\"lun\"/>\n<xfs on=\"m\"/>", luns);
         expect_ok(&r, body, si);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=512k,sw=2 -l version=2,su=256k "));
+        assert_non_null(strstr(a, "-d su=512k,sw=2 -l version=2,su=4k "));
         free(a);
         run_free(&r);
         free(body);
@@ -734,7 +736,7 @@ static void test_stack_class(void **state)
 
         /* LVM stripe over 3 hardware RAID5 LUNs of 5 x 128k (full 512k, a power of 2): -I 512k, one
          * whole LUN stripe per leg (measured in the VM: 0.0004 against 0.077 for -I 128k); su 512k,
-         * sw 3; log su capped at 256k; PV data at lcm(1m, 512k) = 1m, extent 4m */
+         * sw 3; a 4k log su (parity LUNs); PV data at lcm(1m, 512k) = 1m, extent 4m */
         si = mk_sysinfo(3, 16 * TiB, "LSI", "MR9361-8i", 128 * GiB);
         const char *r5luns =
                 "<disks id=\"lun\" count=\"3\"><match/><hwraid level=\"5\" members=\"5\" chunk=\"128K\"/></disks>\n";
@@ -745,7 +747,7 @@ static void test_stack_class(void **state)
         assert_non_null(strstr(a, "--stripes=3 --stripesize=512k"));
         free(a);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=512k,sw=3 -l version=2,su=256k "));
+        assert_non_null(strstr(a, "-d su=512k,sw=3 -l version=2,su=4k "));
         free(a);
         a = argv_of(find_step(&r.pl, STEP_PVCREATE, 0));
         assert_non_null(strstr(a, "--dataalignment=1m "));
@@ -1252,7 +1254,7 @@ static void test_md_gpt_raid5(void **state)
         assert_int_equal(pv->n_deps, 1);
         assert_ptr_equal(&r.pl.steps[pv->deps[0]], gpt);
         a = argv_of(find_step(&r.pl, STEP_MKFS, 0));
-        assert_non_null(strstr(a, "-d su=64k,sw=3 -l version=2,su=64k /dev/md/data1"));
+        assert_non_null(strstr(a, "-d su=64k,sw=3 -l version=2,su=4k /dev/md/data1"));
         free(a);
         /* no udev rule for a partition; fstab by UUID */
         for (size_t i = 0; i < r.pl.n_files; i++)

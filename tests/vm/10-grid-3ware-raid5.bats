@@ -33,7 +33,7 @@ setup() {
 		# profile line 15 (hwraid 12 x 64K): su 64k = 16 blocks, sw 11 = 176 blocks
 		assert_equal "$(vm_kv LUN${n}_SUNIT)" 16
 		assert_equal "$(vm_kv LUN${n}_SWIDTH)" 176
-		assert_equal "$(vm_kv LUN${n}_LOG_SUNIT)" 16
+		assert_equal "$(vm_kv LUN${n}_LOG_SUNIT)" 1 # parity: a 4k log stripe unit (one block)
 		# partition starts: multiples of 11 MiB = 22528 sectors
 		start=$(vm_kv LUN${n}_START)
 		[ $((start % 22528)) -eq 0 ] && [ "$start" -gt 0 ]

@@ -66,7 +66,7 @@ setup() {
 	assert_equal "$(vm_kv SCRATCH_SWIDTH)" 128
 	assert_equal "$(vm_kv HOME_SWIDTH)" 64
 	assert_equal "$(vm_kv ARCHIVE_SWIDTH)" 64
-	assert_equal "$(vm_kv SCRATCH_LOG_SUNIT)" 64
+	assert_equal "$(vm_kv SCRATCH_LOG_SUNIT)" 1
 	assert_regex "$(vm_kv SCRATCH_MOUNT)" 'logbufs=8,logbsize=256k'
 	assert_regex "$(vm_kv HOME_MOUNT)" 'swalloc'
 	assert_equal "$(vm_kv SCRATCH_READ_AHEAD_KB)" 16384

@@ -47,7 +47,7 @@ setup() {
 	assert_equal "$n" 2
 	assert_equal "$(vm_kv V_SUNIT)" 16
 	assert_equal "$(vm_kv V_SWIDTH)" 320
-	assert_equal "$(vm_kv V_LOG_SUNIT)" 16
+	assert_equal "$(vm_kv V_LOG_SUNIT)" 1
 
 	# 2. The loop LUNs export no stripe, as hardware RAID LUNs do
 	assert_equal "$(vm_kv LOOP_DIO)" 1
