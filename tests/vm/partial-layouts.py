@@ -26,9 +26,15 @@ writers of 1 MiB writes, fsync at the end).
 DIR/L<i>.xml (profiles matching the disks by serial, ps0..ps3).
 """
 import argparse
+import importlib.util
 import os
 import random
 import sys
+
+# the profile's upper layers are the RMW sweep's (tests/vm/rmw-layouts.py)
+_spec = importlib.util.spec_from_file_location('rmw_layouts', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'rmw-layouts.py'))
+RMW = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(RMW)
 
 STRIPS_K = [16, 32, 64, 128, 256, 512, 1024]
 UPPERS = ['lv', 'md0', 'md5', 'xfs']
@@ -73,22 +79,14 @@ def profile(seed, i, L):
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<!-- partial-stripe check (tests/vm/partial-layouts.py), seed %s, layout %d: %s -->' % (seed, i, describe(L)),
            '<profile version="1" name="ps-%d">' % i,
+           '  <!-- the stand-in LUN\'s virtqueue of 1024 (queue_size=1024, for requests of 1022 pages) gives',
+           '       nr_requests 1024 per queue; with the derived max_sectors_kb that is more queue memory than',
+           '       1/8 of the 2 GiB guest; the workloads here are 64 MiB -->',
+           '  <allow rule="queue-memory" reason="test VM: stand-in LUN with a 1024-deep virtqueue"/>',
            '  <disks id="lun" count="%d">' % L['LUNS'],
            '    <match serial="ps[0-%d]"/>' % (L['LUNS'] - 1),
            '    <hwraid level="%d" members="%d" chunk="%dK"/>' % (L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K'])]
-    if L['UPPER'] == 'xfs' and L['PART']:
-        out += ['    <gpt>', '      <partition id="data" size="100%"/>', '    </gpt>']
-    out.append('  </disks>')
-    if L['UPPER'] == 'lv':
-        out += ['  <vg id="sp" name="sp" pvs="lun">', '    <lv name="vol" size="90%%VG" stripes="%d"/>' % L['LUNS'], '  </vg>']
-        on = 'sp/vol'
-    elif L['UPPER'] in ('md0', 'md5'):
-        out.append('  <md id="up" name="up" level="%s" devices="lun"/>' % L['UPPER'][2])
-        on = 'up'
-    else:
-        on = 'lun.data' if L['PART'] else 'lun'
-    out += ['  <xfs on="%s" label="sp" mountpoint="/sp" mount-options="noatime"/>' % on, '</profile>']
-    return '\n'.join(out) + '\n'
+    return '\n'.join(out + RMW.upper_xml(L)) + '\n'
 
 
 def main():

@@ -149,7 +149,8 @@ run_layout() {
 	rc=$?
 	kv "L${i}_SP_APPLY_RC" "$rc"
 	kv "L${i}_SP_WARN_LUN_REQUEST_SIZE" "$(cat /tmp/plan.txt /tmp/apply.txt | grep -c 'lun-request-size')"
-	grep -m1 -A2 'lun-request-size' /tmp/apply.txt
+	kv "L${i}_SP_WARN_LUN_BUFFERED_RMW" "$(cat /tmp/plan.txt /tmp/apply.txt | grep -c 'lun-buffered-rmw')"
+	grep -m1 'lun-request-size' /tmp/apply.txt
 	kv "L${i}_SP_MKFS" "$(sed -n 's/^storprov: \[ *[0-9.]*s\] *\$ //p' /tmp/apply.txt | grep '^mkfs.xfs ' | grep -v ' -N ' | tail -1)"
 	if [ "$rc" -ne 0 ]; then
 		tail -n 30 /tmp/apply.txt

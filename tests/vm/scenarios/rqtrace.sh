@@ -15,10 +15,15 @@
 #        a request covers whole stripes when its first sector and the sector
 #        after its last are both multiples of FSEC, counted from the start of
 #        the disk it was issued to
-#     R  bytes in runs that do not: a run is a series of write requests to one
-#        disk, each starting at the sector where the one before it (the previous
+#     R  the same over runs: a run is a series of write requests to one disk,
+#        each starting at the sector where the one before it (the previous
 #        write request to that disk, in issue order) ended, with no other write
-#        request to that disk between them; each file is read on its own
+#        request to that disk between them; a run is cut after each request
+#        that ends on a stripe boundary, and a piece of it (one or more
+#        requests back to back) covers whole stripes when it starts on a
+#        stripe boundary too; the pieces that do not are counted (so a request
+#        that covers whole stripes by itself counts as covered in R as well);
+#        each file is read on its own
 #     N, M  requests and runs; K  the largest request, KiB
 RQT=/sys/kernel/tracing
 
@@ -54,10 +59,10 @@ rq_partial() {
 	shift
 	awk -v f="$f" '
 	function close_run(d) {
-		if (d in rs) { runs++; if (rs[d] % f || re[d] % f) rp += (re[d] - rs[d]) * 512 }
-		delete rs[d]; delete re[d]
+		if (d in gs) { runs++; if (re[d] > gs[d]) rp += (re[d] - gs[d]) * 512 }
+		delete gs[d]; delete re[d]
 	}
-	FNR == 1 { for (d in rs) close_run(d) }
+	FNR == 1 { for (d in gs) close_run(d) }
 	/block_rq_issue:/ {
 		for (i = 1; i <= NF; i++) if ($i == "block_rq_issue:") break
 		dev = $(i + 1); rwbs = $(i + 2)
@@ -69,11 +74,13 @@ rq_partial() {
 		nrq++; bytes += n * 512
 		if (n > mx) mx = n
 		if (s % f || (s + n) % f) sp += n * 512
-		if ((dev in re) && re[dev] == s) re[dev] = s + n
-		else { close_run(dev); rs[dev] = s; re[dev] = s + n }
+		if (!((dev in re) && re[dev] == s)) { close_run(dev); gs[dev] = s }
+		re[dev] = s + n
+		# a piece ends on a stripe boundary: whole stripes if it started on one
+		if ((s + n) % f == 0) { if (gs[dev] % f) rp += (s + n - gs[dev]) * 512; gs[dev] = s + n }
 	}
 	END {
-		for (d in rs) close_run(d)
+		for (d in gs) close_run(d)
 		printf "bytes=%d strict=%d run=%d requests=%d runs=%d max_kib=%d\n", bytes, sp, rp, nrq, runs, mx / 2
 	}' "$@"
 }
