@@ -89,6 +89,7 @@ trace_frac() {
 			what=O_DIRECT
 			echo "# L$i: storprov warned lun-buffered-rmw; its buffered workload: $m $(trace_frac "${VM_KV[L${i}_${side}_B_TRACE]}" "$m")" >&3
 			sp=$(trace_frac "${VM_KV[L${i}_${side}_D_TRACE]}" "$m")
+			echo "# L$i: held to the goal: $side's O_DIRECT workload, $m $sp" >&3
 		fi
 		if ! awk -v s="$sp" 'BEGIN { exit !(s >= 0 && s <= 0.01) }'; then
 			echo "L$i FAILS: $side $m fraction ($what workloads) $sp > 0.01 (naive $def): ${VM_KV[L${i}_DESC]}"
