@@ -227,8 +227,9 @@ for spec in ${disks[@]+"${disks[@]}"}; do
 		[[ ${#serial} -le 20 ]] || vm_die "--disk $spec: virtio serials hold at most 20 characters"
 		dev="virtio-blk-pci,drive=disk$idx"
 		if [[ -n $qsize ]]; then
-			[[ $qsize =~ ^[0-9]+$ ]] && ((qsize >= 2 && qsize <= 1024 && (qsize & (qsize - 1)) == 0)) ||
+			if ! [[ $qsize =~ ^[0-9]+$ ]] || ((qsize < 2 || qsize > 1024 || (qsize & (qsize - 1)) != 0)); then
 				vm_die "--disk $spec: queue_size must be a power of 2 from 2 to 1024"
+			fi
 			dev+=",queue-size=$qsize,seg-max-adjust=on"
 		fi
 	else
