@@ -26,6 +26,7 @@ sys.dont_write_bytecode = True
 import benchstats as bs  # noqa: E402
 import report_plot  # noqa: E402
 import rmw_sweep  # noqa: E402
+import partial_stripe  # noqa: E402
 
 WORKLOADS = ['direct', 'direct-ext', 'stripefiles', 'streams']
 
@@ -345,6 +346,10 @@ def main():
         res['rmw_sweep'] = {'seeds': sweep['seeds'], 'summary': sweep['summary'],
                             'layouts': [{'layout': d['layout'], 'desc': d.get('DESC'), 'sp_ratio': d['sp_ratio'],
                                          'def_ratio': d['def_ratio'], 'goal': d['goal']} for d in sweep['layouts']]}
+    # issue 34 item 5: the request-level partial-stripe rows (bench/partial_stripe.py)
+    ps = [r for o in used if o['name'].startswith('partial-stripe') for r in partial_stripe.rows(o['KV'])]
+    if ps:
+        res['partial_stripe'] = ps
     # every repetition's raw figures, with the boot (its commit, time and load in "boots")
     res['raw'] = {'R': [r for o in used for r in o['R']], 'X': [dict(x, boot=o['name']) for o in used for x in o['X']]}
     with open(os.path.join(out, 'latest.json'), 'w') as fh:

@@ -3,6 +3,7 @@ Every figure: median [min-max] (repetitions), or its modes when bimodal;
 comparisons as paired ratios (one per repetition, both sides in one boot)."""
 import benchstats as bs
 import rmw_sweep
+import partial_stripe
 
 F = bs.fmt
 
@@ -202,6 +203,10 @@ def markdown(res, sweep):
     if sweep['layouts']:
         md += ['## 7. RMW sweep: random parity LUN layouts (details: rmw-sweep.md; one measurement a layout)', '']
         md += rmw_sweep.markdown(sweep, head=False) + ['']
+    if res.get('partial_stripe'):
+        md += ['## 9. Partial-stripe requests on plain LUNs (fraction of bytes written in requests that do not cover '
+               'whole LUN stripes; "run" where one stripe cannot fit one request; bench/README.md)', '']
+        md += partial_stripe.markdown(res['partial_stripe']) + ['']
     bad = [b for b in res['boots'] if b.get('rc') not in (0, None)]
     if bad:
         md += ['Boots that failed (their figures are partial or missing): ' + ', '.join('%s rc=%s' % (b['name'], b['rc']) for b in bad), '']

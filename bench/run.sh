@@ -3,11 +3,14 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw agalign reads sync prov scale rmw-sweep"   benchmarks to run (default: all;
+#   BENCH_ONLY="rmw agalign reads sync prov scale rmw-sweep partial-stripe"   benchmarks to run (default: all;
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
 #                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
 #                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
-#   RMW_SEED=N        rmw-sweep: the seed of its layouts (default: the time, printed)
+#   RMW_SEED=N        rmw-sweep and partial-stripe: the seed of their layouts (default: the
+#                     time, printed)
+#   BENCH_PS_N=8      partial-stripe: layouts (tests/vm/partial-layouts.py --fixed: 1 and 2 are
+#                     RAID5 12 x 256K and RAID6 10 x 1M, the rest drawn), one boot
 #   BENCH_SWEEP_N=12  rmw-sweep: layouts (tests/vm/rmw-layouts.py); BENCH_SWEEP_PER_BOOT
 #                     of them (default all) in one VM boot; BENCH_SWEEP_PROBE=0 skips the
 #                     diagnosis of md layers (storprov's md again with an aligned data offset)
@@ -26,13 +29,13 @@ set -euo pipefail
 top=$VM_TOP
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
-only=${BENCH_ONLY:-rmw agalign reads sync prov scale rmw-sweep}
+only=${BENCH_ONLY:-rmw agalign reads sync prov scale rmw-sweep partial-stripe}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
-	MB=48 REPS=${BENCH_RMW_REPS:-3} SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3 SWEEP_MB=96
+	MB=48 REPS=${BENCH_RMW_REPS:-3} SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3 SWEEP_MB=96 PS_MB=32
 else
-	MB=96 REPS=${BENCH_RMW_REPS:-5} SW_MB=512 SW_REPS=${BENCH_SWALLOC_REPS:-4} RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4 SWEEP_MB=160
+	MB=96 REPS=${BENCH_RMW_REPS:-5} SW_MB=512 SW_REPS=${BENCH_SWALLOC_REPS:-4} RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4 SWEEP_MB=160 PS_MB=64
 fi
 mkdir -p "$out" "$raw"
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -181,6 +184,25 @@ for b in $only; do
 				$(dset "rmw-sweep-$first" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M")
 		done
 		python3 "$top/bench/rmw_sweep.py" "$raw" "$out"
+		;;
+	partial-stripe)
+		# issue 34 item 5: BENCH_PS_N layouts on plain virtio LUNs (no parity
+		# emulation; queue_size=1024), every write request the LUNs take under
+		# an O_DIRECT and a buffered workload traced, storprov's layout and a
+		# naive one; rows in latest.json "partial_stripe" (bench/partial_stripe.py)
+		seed=${RMW_SEED:-$(date +%s)}
+		pn=${BENCH_PS_N:-8}
+		d=$top/build/bench/partial-stripe
+		rm -rf "$d"
+		log "partial-stripe: seed $seed, $pn layouts, $PS_MB MiB a workload and side"
+		"$VM_DIR/partial-layouts.py" --seed "$seed" --count "$pn" --fixed --write-mib "$PS_MB" --out "$d"
+		pdisks=()
+		for j in 0 1 2 3; do
+			pdisks+=(--disk "$top/build/bench/disks-partial-stripe/ps$j.img,size=1200M,serial=ps$j,queue_size=1024")
+		done
+		boot partial-stripe $((600 + 240 * pn)) "$VM_DIR/scenarios/partial-stripe.sh" --udev \
+			--add "$d:/usr/lib/storprov-tests/ps" "${pdisks[@]}"
+		python3 "$top/bench/partial_stripe.py" "$raw/partial-stripe.out" | sed -n '/^|/p' >&2
 		;;
 	*) log "unknown benchmark $b"; exit 2 ;;
 	esac

@@ -115,3 +115,35 @@ rmw_out() {
 	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
 	[ "$(jq -c '.prov_host[0].storprov_over_serial | to_entries | map([.key, .value.n, .value.min, .value.max]) | sort' "$OUT/latest.json")" = '[["fresh 1",2,0.6,0.8],["reused 1",2,1.2,1.4]]' ]
 }
+
+@test "bench report: the partial-stripe boot's rows go to latest.json partial_stripe and a table in latest.md" {
+	{
+		echo "PS_SEED=42"
+		echo "PS_LAYOUTS=1 2"
+		echo "L1_DESC=XFS on one LUN (whole LUN); LUN = RAID5 12 x 256K (full stripe 2816K)"
+		echo "L1_UPPER=xfs"
+		echo "L1_FULL_K=2816"
+		echo "L1_MEASURE=strict"
+		echo "L1_SP_STRICT=0.00100"
+		echo "L1_SP_RUN=0.00100"
+		echo "L1_DEF_STRICT=0.90000"
+		echo "L1_DEF_RUN=0.20000"
+		echo "L1_SP_D_TRACE=bytes=1000 strict=1 run=1 requests=10 runs=2 max_kib=2816"
+		echo "L1_SP_B_TRACE=bytes=1000 strict=1 run=1 requests=10 runs=2 max_kib=2816"
+		echo "L2_DESC=md RAID0 over 2 LUNs; LUN = RAID6 10 x 1024K (full stripe 8192K)"
+		echo "L2_FULL_K=8192"
+		echo "L2_MEASURE=run"
+		echo "L2_SP_STRICT=1.00000"
+		echo "L2_SP_RUN=0.03000"
+		echo "L2_DEF_STRICT=1.00000"
+		echo "L2_DEF_RUN=0.50000"
+		echo "L2_SP_WARN_LUN_REQUEST_SIZE=2"
+		echo "BOOT name=partial-stripe rc=0 wall_s=60 commit=aaaa run=r1 time=2026-12-03T10:00:00Z time_end=2026-12-03T10:01:00Z load_start=1.00/2.00/3.00 load_end=4.00/5.00/6.00 nproc=2"
+	} >"$RAW/partial-stripe.out"
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	run -0 jq -c '.partial_stripe | map([.full_stripe_bytes, .measure, .sp_fraction, .naive_fraction, .goal_le_1pct, .sp_warned_lun_request_size])' "$OUT/latest.json"
+	assert_output '[[2883584,"strict",0.001,0.9,true,false],[8388608,"run",0.03,0.5,false,true]]'
+	run -0 jq -r '.partial_stripe[0].case' "$OUT/latest.json"
+	assert_output 'seed 42 layout 1: XFS on one LUN (whole LUN); LUN = RAID5 12 x 256K (full stripe 2816K)'
+	run -0 grep -c '^| seed 42 layout 2: .* | 8192 KiB | run | 3.00 % | 50.00 % |.*(warned lun-request-size) | \*\*NO\*\* |$' "$OUT/latest.md"
+}

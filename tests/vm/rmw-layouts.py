@@ -157,12 +157,19 @@ def profile(seed, i, L):
         out.append('    <!-- no <hwraid>: the LUNs export io_min %dK / io_opt %dK -->' % (L['STRIP_K'], L['FULL_K']))
     else:
         out.append('    <hwraid level="%d" members="%d" chunk="%dK"/>' % (L['LUN_LEVEL'], L['LUN_MEMBERS'], L['STRIP_K']))
+    return '\n'.join(out + upper_xml(L)) + '\n'
+
+
+def upper_xml(L):
+    """the profile from the LUN group's partition table on: the upper layer, XFS
+    (also used by tests/vm/partial-layouts.py)"""
+    out = []
     if L['UPPER'] == 'xfs' and L['PART']:
         out += ['    <gpt>', '      <partition id="data" size="100%"/>', '    </gpt>']
     out.append('  </disks>')
     if L['UPPER'] == 'lv':
         out += ['  <vg id="sp" name="sp" pvs="lun">',
-                '    <lv name="vol" size="90%%VG" stripes="%d"/>' % n,
+                '    <lv name="vol" size="90%%VG" stripes="%d"/>' % L['LUNS'],
                 '  </vg>']
         on = 'sp/vol'
     elif L['UPPER'] in ('md0', 'md5'):
@@ -170,8 +177,7 @@ def profile(seed, i, L):
         on = 'up'
     else:
         on = 'lun.data' if L['PART'] else 'lun'
-    out += ['  <xfs on="%s" label="sp" mountpoint="/sp" mount-options="noatime"/>' % on, '</profile>']
-    return '\n'.join(out) + '\n'
+    return out + ['  <xfs on="%s" label="sp" mountpoint="/sp" mount-options="noatime"/>' % on, '</profile>']
 
 
 def shell(i, L):
