@@ -145,11 +145,21 @@ def _prov(res):
         if pv.get('many-luns-jobs_s'):
             md += ['', 'many-luns by --jobs (s): ' + '; '.join('%s: %s' % (j, F(t)) for j, t in pv['many-luns-jobs_s'].items())]
         md.append('')
+    for pp in res.get('prov_parallel', []):
+        md += ['Against a serial and an `xargs -P` script of storprov\'s own commands (bench/guest/prov-par.sh, boot %s; '
+               'every run checked with blkid/lvs: %s), s wall, median (min-max), ratios paired by round:' % (
+                   pp['boot'], 'all ok' if pp['all_ok'] else 'SOME RUNS FAILED THE CHECK'), '',
+               '| case, disks, --jobs | rounds | storprov | serial | parallel | storprov/serial | storprov/parallel |',
+               '|---|---:|---|---|---|---|---|']
+        for k, e in pp['cases'].items():
+            md.append('| %s | %d | %s | %s | %s | %s | %s |' % (k, e['rounds'], F(e['storprov_s']), F(e['serial_s']),
+                      F(e['parallel_s']), _ratio(e['storprov_over_serial']), _ratio(e['storprov_over_parallel'])))
+        md.append('')
     for e in res.get('prov_host', []):
         md += ['%s (commit %s, %s, load %s -> %s, %d reps; fields %s): storprov/serial %s' % (
             e['file'], str(e['commit'])[:12], e['time'], e['load_start'], e['load_end'], e['reps'], ', '.join(e['fields']),
             '; '.join('%s: %s' % (g or 'all', _ratio(x)) for g, x in e['storprov_over_serial'].items()) or 'no ratio found'), '']
-    if not pv and not res.get('prov_host'):
+    if not pv and not res.get('prov_host') and not res.get('prov_parallel'):
         md += ['Not measured in this run.', '']
     return md
 
