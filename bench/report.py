@@ -64,6 +64,9 @@ def load_out(path):
                     d['FIO'][tag] = json.loads(js)
                 except json.JSONDecodeError:
                     pass
+            elif line.startswith(('PROVPAR ', 'PSTEP ')):
+                d.setdefault(line.split(' ', 1)[0], []).append({k: num(v) for k, v in kvs(line.split(' cmd=')[0]).items()}
+                                                              | ({'cmd': line.split(' cmd=', 1)[1]} if ' cmd=' in line else {}))
             elif line.startswith('BOOT '):
                 d['boot'] = {k: num(v) if k in ('rc', 'wall_s', 'nproc') else v for k, v in kvs(line[5:]).items()}
             else:
@@ -225,6 +228,36 @@ def prov_of(o):
     return pv
 
 
+# ---- 4b. provisioning against serial and parallel scripts (VM, prov-par.sh) ---------
+def prov_par_of(o):
+    """per case, disk state and --jobs: the three tools' wall times and the
+    ratios of storprov to each script, paired by round (one boot)"""
+    pp = o.get('PROVPAR', [])
+    if not pp:
+        return None
+    res = {'boot': o['name'], 'all_ok': all(r['ok'] == 1 for r in pp), 'cases': {}}
+    for case in sorted({r['case'] for r in pp}):
+        for st in sorted({r['disks'] for r in pp if r['case'] == case}):
+            for j in sorted({r['jobs'] for r in pp if r['case'] == case and r['disks'] == st}):
+                rs = [r for r in pp if r['case'] == case and r['disks'] == st and r['jobs'] == j]
+                t = {tool: {r['rep']: r['ms'] for r in rs if r['tool'] == tool} for tool in ('storprov', 'serial', 'parallel')}
+                e = {'rounds': len(t['storprov']), 'ok': all(r['ok'] == 1 for r in rs)}
+                for tool in t:
+                    e[tool + '_s'] = bs.rng([v / 1000 for v in t[tool].values()], 2)
+                    e[tool + '_cpu_s'] = bs.rng([r['cpu_ms'] / 1000 for r in rs if r['tool'] == tool], 2)
+                e['storprov_over_serial'] = bs.ratio_summary(bs.paired(t['storprov'], t['serial']))
+                e['storprov_over_parallel'] = bs.ratio_summary(bs.paired(t['storprov'], t['parallel']))
+                e['storprov_first_rounds'] = sorted(r['rep'] for r in rs if r['tool'] == 'storprov' and r['order'] == 1)
+                res['cases']['%s %s jobs=%s' % (case, st, j)] = e
+    steps = {}
+    for r in o.get('PSTEP', []):
+        k = '%s %s jobs=%s' % (r['case'], r['disks'], r['jobs'])
+        steps.setdefault(k, {}).setdefault(r['tool'], {}).setdefault(str(r['n']), {'cmd': r.get('cmd', ''), 'ms': []})['ms'].append(r['ms'])
+    res['steps_ms'] = {k: {tool: {n: {'cmd': v['cmd'], 'ms': bs.rng(v['ms'], 0)} for n, v in ns.items()} for tool, ns in tools.items()}
+                       for k, tools in steps.items()}
+    return res
+
+
 # ---- part B's host benchmarks: tolerant readers --------------------------------------
 def _first(d, *keys):
     for k in keys:
@@ -332,6 +365,9 @@ def main():
         res['sync'] = sync_of(by['sync'])
     if 'prov' in by:
         res['prov'] = prov_of(by['prov'])
+    pp = [e for e in (prov_par_of(o) for o in used) if e]
+    if pp:
+        res['prov_parallel'] = pp
     res['prov_host'] = [prov_json(f, j) for f, j in uj.items() if f.startswith('prov-')]
     if 'plan-scale.json' in uj:
         res['plan_scale'] = scale_json(uj['plan-scale.json'])

@@ -131,6 +131,36 @@ def _sync(sy):
     return md + ['']
 
 
+def _prov_steps(pp):
+    """md-raid6-lvm: storprov's steps (its --report) against the scripts' commands, median ms"""
+    md = []
+    for k, tools in pp.get('steps_ms', {}).items():
+        sp, se, pa = tools.get('storprov', {}), tools.get('serial', {}), tools.get('parallel', {})
+        spc = [v for n, v in sorted(((n, v) for n, v in sp.items() if n.isdigit()), key=lambda x: int(x[0]))
+               if v['cmd'].split(': ', 1)[-1].strip()]
+        md += ['Per step, %s: median ms (min-max) of each command; storprov from its --report (elapsed_s), '
+               'the scripts timed per command with its settle; sysfs writes under 20 ms in every tool left out.' % k, '',
+               '| # | command | storprov | serial script |', '|---:|---|---|---|']
+        pos = 0
+        for n, v in sorted(se.items(), key=lambda x: int(x[0])):
+            # the next storprov step (in step order) running this command; sysfs
+            # values already set are steps without a command in storprov's report
+            s = None
+            for i in range(pos, len(spc)):
+                if spc[i]['cmd'].split(': ', 1)[-1][:45] == v['cmd'][:45]:
+                    s, pos = spc[i], i + 1
+                    break
+            if v['ms']['max'] < 20 and (not s or s['ms']['max'] < 20):
+                continue
+            md.append('| %s | `%s` | %s | %s |' % (n, v['cmd'][:45], F(s['ms']) if s else '-', F(v['ms'])))
+        for n in ('inspection', 'total'):
+            if n in sp:
+                md.append('| | storprov %s | %s | |' % (n, F(sp[n]['ms'])))
+        md += ['', 'Parallel script, %s: ' % k + '; '.join('%s: %s' % (v['cmd'][:40], F(v['ms']))
+               for n, v in sorted(pa.items(), key=lambda x: int(x[0])) if v['ms']['max'] >= 20), '']
+    return md
+
+
 def _prov(res):
     md = ['## 4. Provisioning', '']
     pv = res.get('prov')
@@ -146,11 +176,22 @@ def _prov(res):
         if pv.get('many-luns-jobs_s'):
             md += ['', 'many-luns by --jobs (s): ' + '; '.join('%s: %s' % (j, F(t)) for j, t in pv['many-luns-jobs_s'].items())]
         md.append('')
+    for pp in res.get('prov_parallel', []):
+        md += ['Against a serial and an `xargs -P` script of storprov\'s own commands (bench/guest/prov-par.sh, boot %s; '
+               'every run checked with blkid/lvs: %s), s wall, median (min-max), ratios paired by round:' % (
+                   pp['boot'], 'all ok' if pp['all_ok'] else 'SOME RUNS FAILED THE CHECK'), '',
+               '| case, disks, --jobs | rounds | storprov | serial | parallel | storprov/serial | storprov/parallel |',
+               '|---|---:|---|---|---|---|---|']
+        for k, e in pp['cases'].items():
+            md.append('| %s | %d | %s | %s | %s | %s | %s |' % (k, e['rounds'], F(e['storprov_s']), F(e['serial_s']),
+                      F(e['parallel_s']), _ratio(e['storprov_over_serial']), _ratio(e['storprov_over_parallel'])))
+        md.append('')
+        md += _prov_steps(pp)
     for e in res.get('prov_host', []):
         md += ['%s (commit %s, %s, load %s -> %s, %d reps; fields %s): storprov/serial %s' % (
             e['file'], str(e['commit'])[:12], e['time'], e['load_start'], e['load_end'], e['reps'], ', '.join(e['fields']),
             '; '.join('%s: %s' % (g or 'all', _ratio(x)) for g, x in e['storprov_over_serial'].items()) or 'no ratio found'), '']
-    if not pv and not res.get('prov_host'):
+    if not pv and not res.get('prov_host') and not res.get('prov_parallel'):
         md += ['Not measured in this run.', '']
     return md
 

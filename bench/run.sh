@@ -5,7 +5,8 @@
 # Environment:
 #   BENCH_ONLY="rmw agalign reads sync prov scale rmw-sweep partial-stripe"   benchmarks to run (default: all;
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
-#                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
+#                     run only when named: "prov-par" (issue 34: storprov, serial and
+#                     xargs -P scripts), "prov-jobs" (apply --jobs 1/2/8 against the
 #                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
 #   RMW_SEED=N        rmw-sweep and partial-stripe: the seed of their layouts (default: the
 #                     time, printed)
@@ -130,6 +131,24 @@ for b in $only; do
 		boot prov 1500 "$top/bench/guest/prov.sh" --udev --env BENCH_REPS="$PROV_REPS" \
 			--add "$d.p:/usr/lib/bench/shipped" \
 			$(dset prov lun 8 1G) $(dset prov a 6 512M) $(dset prov b 6 512M)
+		rm -rf "$d.p"
+		;;
+	prov-par)
+		# issue 34: storprov against a serial and an xargs -P script of its own commands,
+		# many-luns (--jobs 2, 8) and md-raid6-lvm (--jobs 2), fresh and reused disks,
+		# BENCH_PROV_REPS (default 5) rounds of the three in rotating order
+		d=$top/build/bench/disks-prov-par
+		mkdir -p "$d.p"
+		sp_profile "$top/profiles/many-luns.xml" "$d.p/many-luns.xml" lun '<match serial="lun*"/>'
+		sed -i 's|^</profile>|  <allow rule="queue-memory" reason="bench VM: 2 GiB guest"/>\n</profile>|' "$d.p/many-luns.xml"
+		sp_profile "$top/profiles/md-raid6-lvm.xml" "$d.p/md-raid6-lvm.xml" \
+			hba1 '<match serial="a*"/>' hba2 '<match serial="b*"/>'
+		# shellcheck disable=SC2046
+		boot prov-par 5400 "$top/bench/guest/prov-par.sh" --udev --env BENCH_REPS="${BENCH_PROV_REPS:-5}" \
+			--env BENCH_CASES="${BENCH_PROV_CASES:-md-raid6-lvm:2 many-luns:8 many-luns:2}" \
+			--env BENCH_DISK_STATES="${BENCH_PROV_STATES:-fresh reused}" \
+			--add "$d.p:/usr/lib/bench/shipped" \
+			$(dset prov-par lun 8 1G) $(dset prov-par a 6 512M) $(dset prov-par b 6 512M)
 		rm -rf "$d.p"
 		;;
 	prov-jobs)
