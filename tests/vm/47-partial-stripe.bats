@@ -45,8 +45,8 @@ trace_frac() {
 
 @test "partial stripes: 2 random layouts on plain LUNs, storprov's fraction of bytes in partial-stripe requests <= 1 %" {
 	command -v fio >/dev/null || skip "no fio on the host (tests/vm/deps.sh installs it)"
-	local seed=${PS_SEED:-1796454537}
-	[ "$seed" != random ] || seed=$(date +%s) n=${PS_COUNT:-2} first=${PS_FIRST:-1} d=$BATS_TEST_TMPDIR/ps side=${PS_ASSERT_SIDE:-SP}
+	local seed=${PS_SEED:-1796454537} n=${PS_COUNT:-2} first=${PS_FIRST:-1} d=$BATS_TEST_TMPDIR/ps side=${PS_ASSERT_SIDE:-SP}
+	[ "$seed" != random ] || seed=$(date +%s)
 	echo "# partial-stripe seed $seed (layouts $first to $((first + n - 1)); replay: PS_SEED=$seed${PS_FIXED:+ PS_FIXED=1} bats tests/vm/47-partial-stripe.bats)" >&3
 	local fx=()
 	[ "${PS_FIXED:-0}" = 0 ] || fx=(--fixed)
