@@ -275,7 +275,11 @@ def lv_geometry(lv, g):
 
 # ---- rule 4: XFS -------------------------------------------------------------
 
-def log_su(su):
+def log_su(su, parity=False):
+    """The data su's largest power of 2 up to 256 KiB; one 4 KiB block on a
+    parity stripe (a padded log write there is still a partial stripe)."""
+    if su and parity:
+        return 4 * KIB
     p = largest_pow2_dividing(su)
     while p > 256 * KIB:
         p //= 2
@@ -364,7 +368,7 @@ def expected(layout):
                 g = geo[ref]
                 mp = fs["mountpoint"].replace("%n", str(i))
                 objs["fs:" + mp] = {
-                    "kind": "xfs", "geometry": g.as_dict(), "log_su_bytes": log_su(g.su),
+                    "kind": "xfs", "geometry": g.as_dict(), "log_su_bytes": log_su(g.su, g.parity),
                     "swalloc": g.parity and g.su > 0, "on": ref}
     except Refused as e:
         return {"valid": False, "reason": str(e), "objects": {}}
@@ -403,6 +407,7 @@ def self_test():
         (extent_size(11 * M), 11 * M),
         # rule 4: log stripe unit
         (log_su(64 * K), 64 * K), (log_su(768 * K), 256 * K), (log_su(12 * K), 4 * K), (log_su(0), 0),
+        (log_su(64 * K, True), 4 * K), (log_su(0, True), 0),
     ]
     for i, (got, want) in enumerate(checks):
         assert got == want, "model self-test %d: %r != %r" % (i, got, want)

@@ -83,7 +83,7 @@ XML
 	run -0 findmnt --tab-file "$ROOT/etc/fstab" -n -o SOURCE,OPTIONS /data
 	assert_output "UUID=$uuid noatime,logbufs=8,logbsize=256k,swalloc"
 	jq -e '[.objects[] | .action] == ["created","created","created"]' "$BATS_TEST_TMPDIR/r1.json"
-	jq -e '.objects[2].steps[0].argv[0] | test("^mkfs.xfs .*-d su=64k,sw=3 -l version=2,su=64k ")' "$BATS_TEST_TMPDIR/r1.json"
+	jq -e '.objects[2].steps[0].argv[0] | test("^mkfs.xfs .*-d su=64k,sw=3 -l version=2,su=4k ")' "$BATS_TEST_TMPDIR/r1.json"
 
 	# a second apply: nothing to do
 	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount --report "$BATS_TEST_TMPDIR/r2.json"
