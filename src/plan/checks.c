@@ -164,9 +164,12 @@ static void check_lun_requests(struct ctx *c)
         }
 }
 
-/* The parity LUN whose full stripe is not a power of 2 under a layer that writes it in smaller pieces
- * (md raid4/5/6, a striped LV, md raid0 with a smaller chunk), or NULL. */
-static const struct pl_obj *pieces_over_odd_lun(struct ctx *c, const struct pl_obj *o)
+/* The parity LUN whose full stripe a layer writes in smaller pieces, or NULL: under md raid4/5/6 any such
+ * stripe (its stripe cache cuts buffered runs anywhere, a power of 2 or not: the partial-stripe bench,
+ * seed 1796454165, found every buffered byte in a partial LUN stripe under md raid5 over RAID6 10 x 128K
+ * LUNs); under a
+ * striped LV or md raid0 one that is not a power of 2 (otherwise storprov's su is the whole stripe). */
+static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *o)
 {
         const size_t *mem = NULL;
         size_t n = 0;
@@ -181,7 +184,8 @@ static const struct pl_obj *pieces_over_odd_lun(struct ctx *c, const struct pl_o
         for (size_t k = 0; k < n; k++) {
                 const struct pl_obj *d = member_disk(c, mem[k]);
                 uint64_t F = d ? d->geom.full_stripe_bytes : 0;
-                if (d && d->geom.parity && F && !is_pow2(F) && o->geom.su_bytes && o->geom.su_bytes < F)
+                bool any_f = o->kind == OBJ_MD && raid_level_has_parity(o->md.level);
+                if (d && d->geom.parity && F && (any_f || !is_pow2(F)) && o->geom.su_bytes && o->geom.su_bytes < F)
                         return d;
         }
         return NULL;
@@ -195,22 +199,28 @@ static void check_buffered_pieces(struct ctx *c)
 {
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 const struct pl_obj *o = OBJ(c, i);
-                const struct pl_obj *d = pieces_over_odd_lun(c, o);
+                const struct pl_obj *d = pieces_over_lun(c, o);
                 if (!d)
                         continue;
                 char fb[32], sb[32], subj[48] = "the striped LV";
                 bool parity = o->kind == OBJ_MD && raid_level_has_parity(o->md.level);
                 if (o->kind == OBJ_MD)
                         snprintf(subj, sizeof(subj), "md %s", raid_level_name(o->md.level));
+                bool pow2 = is_pow2(d->geom.full_stripe_bytes);
                 warn(c, o->line, o->what, "lun-buffered-rmw",
-                     "%s writes the full stripe %s of %s (not a power of 2) in pieces of %s: O_DIRECT writes of whole "
+                     "%s writes the full stripe %s of %s%s in pieces of %s: O_DIRECT writes of whole "
                      "stripes still reach each LUN whole (measured 0.003-0.006 bytes read per byte written), but "
                      "buffered writes flushed by fsync reach it in pieces that a LUN without a write-back cache "
-                     "completes by reading (measured %s; bench/parity-md.sh); %s",
-                     subj, fmt_size_exact(d->geom.full_stripe_bytes, fb),
-                     d->id, fmt_size_exact(o->geom.su_bytes, sb),
-                     parity ? "0.02-0.24 under md raid5, with stripe caches of 1024 to 4096 and with or without a bitmap" : "0.08 under a striped LV",
-                     d->geom.full_stripe_bytes <= 512 * KiB
+                     "completes by reading (measured %s); %s",
+                     subj, fmt_size_exact(d->geom.full_stripe_bytes, fb), d->id, pow2 ? "" : " (not a power of 2)",
+                     fmt_size_exact(o->geom.su_bytes, sb),
+                     !parity ? "0.08 under a striped LV; bench/parity-md.sh"
+                     : pow2 ? "every buffered byte in a partial LUN stripe under md raid5 over 1m LUN stripes; "
+                              "bench/results/raw/partial-stripe"
+                            : "0.02-0.24 under md raid5, with stripe caches of 1024 to 4096 and with or without a "
+                              "bitmap; bench/parity-md.sh",
+                     pow2 ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for it)"
+                     : d->geom.full_stripe_bytes <= 512 * KiB
                              ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for "
                                "it; measured 0.004-0.024 buffered), or give the LUNs a full stripe that is a power of 2"
                              : "give the LUNs a full stripe that is a power of 2");

@@ -132,3 +132,26 @@ XML
 	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
 	assert_output --regexp '\[sysfs\] /dev/sdb queue/max_sectors_kb = 2048'
 }
+
+@test "lun requests: md RAID5 over LUNs whose full stripe is a power of 2 warns lun-buffered-rmw too; md RAID0 and an LV, which take the whole stripe, do not" {
+	local root p=$BATS_TEST_TMPDIR/p.xml
+	# 512 segments: a 1 MiB stripe travels whole, so only the buffered pieces are left to say
+	root=$(sysroot r "max_segs=512")
+	# RAID6 10 x 128K: F 1 MiB; md raid5 writes it in 64K chunks, and its stripe cache
+	# cuts buffered runs anywhere (the partial-stripe bench: every buffered byte partial)
+	profile "$p" 6 10 128K md5
+	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
+	assert_output --partial "md raid5 writes the full stripe 1m of lun1 in pieces of 64k"
+	assert_output --partial "md raid0 over the LUNs takes the whole stripe as its chunk"
+	assert_output --partial "[lun-buffered-rmw]"
+	refute_output --partial "not a power of 2"
+	# md raid0 and a striped LV get the whole 1 MiB as chunk and stripe size: nothing to say
+	profile "$p" 6 10 128K md0
+	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
+	assert_output --partial -- "--chunk=1024 "
+	refute_output --partial "[lun-buffered-rmw]"
+	profile "$p" 6 10 128K lv
+	run -0 "$SP" plan --profile "$p" --sysroot "$root" --seed 1
+	assert_output --partial -- "--stripesize=1m"
+	refute_output --partial "[lun-buffered-rmw]"
+}
