@@ -147,6 +147,8 @@ for b in $only; do
 		boot prov-par 5400 "$top/bench/guest/prov-par.sh" --udev --env BENCH_REPS="${BENCH_PROV_REPS:-5}" \
 			--env BENCH_CASES="${BENCH_PROV_CASES:-md-raid6-lvm:2 many-luns:8 many-luns:2}" \
 			--env BENCH_DISK_STATES="${BENCH_PROV_STATES:-fresh reused}" \
+			--env BENCH_TOOLS="${BENCH_PROV_TOOLS:-storprov serial parallel}" \
+			--env BENCH_LVM_TRACE="${BENCH_LVM_TRACE:-0}" \
 			--add "$d.p:/usr/lib/bench/shipped" \
 			$(dset prov-par lun 8 1G) $(dset prov-par a 6 512M) $(dset prov-par b 6 512M)
 		rm -rf "$d.p"

@@ -26,6 +26,13 @@
 # (storprov: from its --report elapsed_s; the scripts: each command timed).
 #   BENCH_REPS (5)  BENCH_DISK_STATES ("fresh reused")
 #   BENCH_CASES ("md-raid6-lvm:2 many-luns:8 many-luns:2")
+#   BENCH_TOOLS ("storprov serial parallel"; also "nosettle": the serial script
+#     with one udevadm settle at the end instead of one after each command)
+#   BENCH_LVM_TRACE=1: every lvm command the tools run (storprov's children and
+#     the scripts' lines alike; not udev's own /sbin/lvm) goes through a shim
+#     that prints "LVMCMD case=C disks=S jobs=J rep=R tool=T start_ms=A
+#     end_ms=B resync=0|1 cmd=..." (ms from the tool's start; resync: an md
+#     resync was running when the command started): where a step's time goes.
 . /usr/lib/bench/lib.sh
 set -u
 reps=${BENCH_REPS:-5}
@@ -95,7 +102,7 @@ run_storprov() {
 step() {
 	local s0=${EPOCHREALTIME/./} rc=0
 	sh -c "$1" >/dev/null 2>>/tmp/script.err </dev/null || rc=$?
-	case $1 in echo\ *) ;; *) udevadm settle ;; esac
+	case $TOOL:$1 in *:echo\ * | nosettle:*) ;; *) udevadm settle ;; esac
 	STEPN=$((STEPN + 1))
 	[ "$CASE" = many-luns ] || echo "PSTEP case=$CASE disks=$STATE jobs=$JOBS rep=$rep tool=$TOOL n=$STEPN ms=$(((${EPOCHREALTIME/./} - s0) / 1000)) cmd=${1:0:70}" >>/tmp/psteps
 	[ "$rc" = 0 ] || echo "step failed: $1" >&2
@@ -130,6 +137,12 @@ flush() {
 	DEFER=()
 }
 
+# the serial script without its settles but one at the end (as storprov runs): what udev's
+# work, left running, costs the next command (bench/README 4b)
+run_nosettle() {
+	run_serial && udevadm settle
+}
+
 run_parallel() {
 	local line
 	STEPN=0 BATCH=() DEFER=()
@@ -152,6 +165,7 @@ timed() {
 	TOOL=$1
 	reset
 	: >/tmp/psteps
+	: >/tmp/lvmtrace
 	cticks
 	c0=$CT
 	t0=${EPOCHREALTIME/./}
@@ -161,17 +175,40 @@ timed() {
 	c1=$CT
 	ok=$(check)
 	echo "PROVPAR case=$CASE disks=$STATE jobs=$JOBS rep=$rep order=$2 tool=$TOOL ms=$(((t1 - t0) / 1000)) cpu_ms=$(((c1 - c0) * 1000 / hz)) ok=$ok"
+	[ "${BENCH_LVM_TRACE:-0}" != 1 ] || while read -r a b r cmd; do
+		echo "LVMCMD case=$CASE disks=$STATE jobs=$JOBS rep=$rep tool=$TOOL start_ms=$(((a - t0) / 1000)) end_ms=$(((b - t0) / 1000)) resync=$r cmd=$cmd"
+	done </tmp/lvmtrace
 	if [ "$CASE" != many-luns ]; then
 		cat /tmp/psteps
 		[ "$TOOL" != storprov ] || jq -r --arg p "PSTEP case=$CASE disks=$STATE jobs=$JOBS rep=$rep tool=storprov" \
-			'([.objects[].steps[]] | unique_by(.step) | sort_by(.step) | .[] |
-			"\($p) n=\(.step) ms=\(.elapsed_s * 1000 | floor) cmd=\(.kind): \((.argv[0] // "") | .[0:60])"),
+			'([.events[] | select(.kind == "step-start") | {key: (.step | tostring), value: .t}] | from_entries) as $st |
+			([.objects[].steps[]] | unique_by(.step) | sort_by(.step) | .[] |
+			"\($p) n=\(.step) ms=\(.elapsed_s * 1000 | floor) start_ms=\(($st[.step | tostring] // -1) * 1000 | floor) cmd=\(.kind): \((.argv[0] // "") | .[0:60])"),
 			"\($p) n=inspection ms=\(([.events[] | select(.kind == "step-start") | .t] | min // 0) * 1000 | floor) cmd=run start to first step start",
 			"\($p) n=total ms=\(.elapsed_s * 1000 | floor) cmd=report elapsed_s"' /tmp/rep.json
 	fi
 }
 
-TOOLS=(storprov serial parallel)
+read -r -a TOOLS <<<"${BENCH_TOOLS:-storprov serial parallel}"
+NT=${#TOOLS[@]}
+if [ "${BENCH_LVM_TRACE:-0}" = 1 ]; then
+	# the shim: first in PATH for storprov (execvp) and the scripts (sh -c)
+	mkdir -p /usr/local/sbin
+	real=$(command -v lvm)
+	cat >/usr/local/sbin/lvm <<SHIM
+#!/bin/bash
+s=\${EPOCHREALTIME/./} r=0 m=
+read -r -d '' m </proc/mdstat
+[[ \$m == *resync* ]] && r=1
+$real "\$@"
+rc=\$?
+last=\${!#}
+echo "\$s \${EPOCHREALTIME/./} \$r \$1 \$last" >>/tmp/lvmtrace
+exit \$rc
+SHIM
+	chmod 755 /usr/local/sbin/lvm
+	export PATH=/usr/local/sbin:$PATH
+fi
 for cj in ${BENCH_CASES:-md-raid6-lvm:2 many-luns:8 many-luns:2}; do
 	CASE=${cj%:*} JOBS=${cj#*:}
 	if [ "$CASE" = many-luns ]; then CDISKS=("${LUN[@]}"); else CDISKS=("${A[@]}" "${B[@]}"); fi
@@ -184,8 +221,8 @@ for cj in ${BENCH_CASES:-md-raid6-lvm:2 many-luns:8 many-luns:2}; do
 	sed "s/^/STEP $CASE | /" /tmp/steps
 	for STATE in ${BENCH_DISK_STATES:-fresh reused}; do
 		for ((rep = 1; rep <= reps; rep++)); do
-			for k in 0 1 2; do
-				timed "${TOOLS[$(((rep - 1 + k) % 3))]}" "$((k + 1))"
+			for ((k = 0; k < NT; k++)); do
+				timed "${TOOLS[$(((rep - 1 + k) % NT))]}" "$((k + 1))"
 			done
 		done
 	done

@@ -383,6 +383,7 @@ int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_opt
         }
         free(r.st);
         free(r.os);
+        free(r.dry_ag);
         events_free(&r);
         return exit_code;
 }

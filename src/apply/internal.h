@@ -97,6 +97,12 @@ struct vcheck {
 /* verify --format prometheus (verify_prom.c): the checks as node_exporter textfile metrics */
 void verify_print_prometheus(const struct vcheck *vc, size_t n, int exit_code, const char *profile, FILE *out);
 
+/* What a step's mkfs.xfs dry run printed, for a file of size_bytes (agsize 0: none). */
+struct dry_ag {
+        uint64_t size_bytes;
+        unsigned long long agsize, bsize;
+};
+
 struct run {
         bool parallel_gpt;        /* --jobs > 1 and several tables to write: each in a child */
         bool ag_size_said;        /* the AG size's full reason was said once this run (steps.c) */
@@ -116,6 +122,7 @@ struct run {
         int *disk_fds;            /* per object: the flock'ed whole-disk node, -1: none */
         struct vcheck *vc;        /* verify only */
         size_t n_vc;
+        struct dry_ag *dry_ag;    /* per step: the AG geometry of its mkfs.xfs dry run (mkfs_dry.c) */
 };
 
 /* report.c */
@@ -236,6 +243,8 @@ bool step_blocks_dependents(const struct run *r, size_t si);
 bool step_is_child(const struct run *r, size_t si);
 /* Every mkfs.xfs of the plan as a dry run, before the first write; the number that failed. */
 int mkfs_preflight(struct run *r);
+/* mkfs_dry.c: on a parity stripe, an AG size of whole stripes, from a dry run, added to argv */
+void mkfs_agsize(struct run *r, size_t si, char ***argv);
 /* The step kind's .verify: what the step made, read back (verify.c implements them). */
 void step_verify(struct run *r, size_t si);
 

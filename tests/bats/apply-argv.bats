@@ -25,8 +25,9 @@ world() {
 
 apply_golden() { # NAME
 	world "$1"
-	run -0 "$SP" apply --profile "$TOP/profiles/$1.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+	run "$SP" apply --profile "$TOP/profiles/$1.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
 		--seed 1 --yes --jobs 1 --report "$BATS_TEST_TMPDIR/report.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	golden "$1/commands.log" "$FAKE_LOG"
 }
 
@@ -175,8 +176,19 @@ apply_golden() { # NAME
 	[ "$(grep -oE 'talk lun[0-9]+' <<<"$stderr" | uniq | wc -l)" -gt 8 ]
 }
 
+# sizes: LUN k of many-luns gets k x 256 MiB more, so that no two dry runs are the same
+distinct_sizes() {
+	local k=0 d
+	for d in "$WORLD"/sys/block/sd[b-i]; do
+		echo $((29360128 + k * 524288)) >"$d/size"
+		truncate -s $(($(cat "$d/size") * 512)) "$STORPROV_DEVROOT/dev/$(basename "$d")"
+		k=$((k + 1))
+	done
+}
+
 @test "apply: mkfs.xfs dry runs, up to --jobs at once; each failure said with mkfs.xfs's own words, in step order" {
 	world many-luns
+	distinct_sizes
 	export FAKE_MKFS_DRY_SLOW=1
 	run -0 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
 		--seed 1 --dry-run --jobs 1
@@ -202,6 +214,43 @@ apply_golden() { # NAME
 	for d in "$STORPROV_DEVROOT"/dev/sd*; do
 		[ -z "$(blkid -p -o value -s TYPE "$d" || true)" ] || { echo "$d: written"; false; }
 	done
+}
+
+@test "apply: dry runs that differ only in label and UUID run once; the AG size at mkfs comes from it; a failure names every filesystem" {
+	world many-luns
+	export FAKE_MKFS_DRY_LOG="$BATS_TEST_TMPDIR/dry.log"
+	# 8 LUNs of one size: one dry run, said
+	run -0 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --dry-run --jobs 4
+	assert_output --partial "1 mkfs.xfs dry run for 8 filesystems: the others differ only in label and UUID"
+	[ "$(wc -l <"$FAKE_MKFS_DRY_LOG")" -eq 1 ] || { cat "$FAKE_MKFS_DRY_LOG"; false; }
+	: >"$FAKE_MKFS_DRY_LOG"
+	run -0 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 4 --report "$BATS_TEST_TMPDIR/r.json"
+	# the preflight's one, and none at mkfs: each AG size came from it (the device has the file's size)
+	[ "$(wc -l <"$FAKE_MKFS_DRY_LOG")" -eq 1 ] || { cat "$FAKE_MKFS_DRY_LOG"; false; }
+	# the AG size is the one a dry run on each device gave before (tests/expected/many-luns/commands.log)
+	[ "$(grep -c '^mkfs.xfs .*-d agsize=229504b /dev/sd' "$FAKE_LOG")" -eq 8 ]
+	# LUNs of 8 sizes: 8 dry runs, and still none at mkfs
+	rm -rf "$BATS_TEST_TMPDIR/root" "$WORLD" "$STORPROV_DEVROOT"
+	world many-luns
+	distinct_sizes
+	: >"$FAKE_MKFS_DRY_LOG"
+	run -0 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 4
+	refute_output --partial "differ only in label"
+	[ "$(wc -l <"$FAKE_MKFS_DRY_LOG")" -eq 8 ] || { cat "$FAKE_MKFS_DRY_LOG"; false; }
+	# the leader fails: every filesystem is named, mkfs.xfs's words said once
+	rm -rf "$BATS_TEST_TMPDIR/root" "$WORLD" "$STORPROV_DEVROOT"
+	world many-luns
+	export FAKE_MKFS_DRY_FAIL="lun1 lun2 lun3 lun4 lun5 lun6 lun7 lun8"
+	: >"$FAKE_LOG"
+	run -1 "$SP" apply --profile "$TOP/profiles/many-luns.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 8
+	assert_output --partial "8 mkfs.xfs dry runs failed: nothing was written"
+	[ "$(grep -c 'fake mkfs.xfs: lun' <<<"$output")" -eq 1 ]
+	[ "$(grep -c 'the dry run of /dev/sdb, whose options differ only in label and UUID, on a file of 14 GiB' <<<"$output")" -eq 7 ]
+	[ ! -s "$FAKE_LOG" ]
 }
 
 @test "apply argv: the grid profile writes its files, with a report" {
