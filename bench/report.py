@@ -240,13 +240,17 @@ def prov_par_of(o):
         for st in sorted({r['disks'] for r in pp if r['case'] == case}):
             for j in sorted({r['jobs'] for r in pp if r['case'] == case and r['disks'] == st}):
                 rs = [r for r in pp if r['case'] == case and r['disks'] == st and r['jobs'] == j]
-                t = {tool: {r['rep']: r['ms'] for r in rs if r['tool'] == tool} for tool in ('storprov', 'serial', 'parallel')}
+                # nosettle (the serial script settling once, BENCH_TOOLS) only where it ran
+                tools = ('storprov', 'serial', 'parallel') + (('nosettle',) if any(r['tool'] == 'nosettle' for r in rs) else ())
+                t = {tool: {r['rep']: r['ms'] for r in rs if r['tool'] == tool} for tool in tools}
                 e = {'rounds': len(t['storprov']), 'ok': all(r['ok'] == 1 for r in rs)}
                 for tool in t:
                     e[tool + '_s'] = bs.rng([v / 1000 for v in t[tool].values()], 2)
                     e[tool + '_cpu_s'] = bs.rng([r['cpu_ms'] / 1000 for r in rs if r['tool'] == tool], 2)
                 e['storprov_over_serial'] = bs.ratio_summary(bs.paired(t['storprov'], t['serial']))
                 e['storprov_over_parallel'] = bs.ratio_summary(bs.paired(t['storprov'], t['parallel']))
+                if 'nosettle' in t:
+                    e['storprov_over_nosettle'] = bs.ratio_summary(bs.paired(t['storprov'], t['nosettle']))
                 e['storprov_first_rounds'] = sorted(r['rep'] for r in rs if r['tool'] == 'storprov' and r['order'] == 1)
                 res['cases']['%s %s jobs=%s' % (case, st, j)] = e
     steps = {}
