@@ -2,9 +2,10 @@
 # Issue 34 item 5: the request-level partial-stripe check, no parity emulation.
 # Two layouts drawn from a seed (PS_SEED=N; PS_SEED=random draws a new one,
 # printed in the test log), in one VM boot. make check uses seed 1796454537
-# (an LVM LV and an md RAID0 over LUNs): a new seed can draw md RAID5 over LUNs
-# whose stripe is a power of 2 written buffered, where storprov's layout still
-# sends no whole LUN stripe (issue 34, open; bench/README section 9); the LUNs are plain virtio disks
+# (an LVM LV over RAID5 12 x 64K LUNs and md RAID5 over RAID5 15 x 64K LUNs,
+# both warned lun-buffered-rmw); md RAID5 with a chunk of a whole power-of-2
+# LUN stripe, which a new seed can draw, is not warned about and was not
+# measured buffered (bench/README section 9); the LUNs are plain virtio disks
 # (queue_size=1024: one request holds 4088 KiB of 4 KiB pages) declared with
 # <hwraid>, full stripes from 64 KiB to 4 MiB, under LVM striped LV, md RAID0,
 # md RAID5 or XFS alone; storprov's layout, then a naive one on the same disks,
