@@ -27,7 +27,9 @@
 #   BENCH_REPS (5)  BENCH_DISK_STATES ("fresh reused")
 #   BENCH_CASES ("md-raid6-lvm:2 many-luns:8 many-luns:2")
 #   BENCH_TOOLS ("storprov serial parallel"; also "nosettle": the serial script
-#     with one udevadm settle at the end instead of one after each command)
+#     with one udevadm settle at the end instead of one after each command;
+#     "earlytune": the serial script writing the sysfs tuning where storprov
+#     does, disks first and each md right after it is made)
 #   BENCH_LVM_TRACE=1: every lvm command the tools run (storprov's children and
 #     the scripts' lines alike; not udev's own /sbin/lvm) goes through a shim
 #     that prints "LVMCMD case=C disks=S jobs=J rep=R tool=T start_ms=A
@@ -141,6 +143,22 @@ flush() {
 # work, left running, costs the next command (bench/README 4b)
 run_nosettle() {
 	run_serial && udevadm settle
+}
+
+# the serial script with storprov's order of the tuning: the disks' sysfs writes
+# first, an md's right after the arrays are made (storprov writes each as soon
+# as its device is there; the report lists them last): whether md's
+# stripe_cache_size during the resync slows the LVM steps (bench/README 4b)
+run_earlytune() {
+	local line
+	STEPN=0
+	{
+		grep '^echo .* /sys/dev/block/' /tmp/steps | grep -v '/md/\|/sys/dev/block/9:'
+		grep '^mdadm --create ' /tmp/steps
+		grep '^echo .* /sys/dev/block/9:' /tmp/steps
+		grep -v '^mdadm --create \|^echo .* /sys/dev/block/' /tmp/steps
+	} >/tmp/steps.early
+	while IFS= read -r line; do step "$line" || return 1; done </tmp/steps.early
 }
 
 run_parallel() {
