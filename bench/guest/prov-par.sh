@@ -196,13 +196,16 @@ timed() {
 	[ "${BENCH_LVM_TRACE:-0}" != 1 ] || while read -r a b r cmd; do
 		echo "LVMCMD case=$CASE disks=$STATE jobs=$JOBS rep=$rep tool=$TOOL start_ms=$(((a - t0) / 1000)) end_ms=$(((b - t0) / 1000)) resync=$r cmd=$cmd"
 	done </tmp/lvmtrace
-	if [ "$CASE" != many-luns ]; then
-		cat /tmp/psteps
-		[ "$TOOL" != storprov ] || jq -r --arg p "PSTEP case=$CASE disks=$STATE jobs=$JOBS rep=$rep tool=storprov" \
+	[ "$CASE" = many-luns ] || cat /tmp/psteps
+	# storprov's steps from its report, in every case (many-luns: where its time goes besides mkfs)
+	if [ "$TOOL" = storprov ]; then
+		jq -r --arg p "PSTEP case=$CASE disks=$STATE jobs=$JOBS rep=$rep tool=storprov" \
 			'([.events[] | select(.kind == "step-start") | {key: (.step | tostring), value: .t}] | from_entries) as $st |
 			([.objects[].steps[]] | unique_by(.step) | sort_by(.step) | .[] |
 			"\($p) n=\(.step) ms=\(.elapsed_s * 1000 | floor) start_ms=\(($st[.step | tostring] // -1) * 1000 | floor) cmd=\(.kind): \((.argv[0] // "") | .[0:60])"),
 			"\($p) n=inspection ms=\(([.events[] | select(.kind == "step-start") | .t] | min // 0) * 1000 | floor) cmd=run start to first step start",
+			"\($p) n=inspect-disks ms=\((.inspection.elapsed_s // 0) * 1000 | floor) cmd=the disks inspection alone",
+			"\($p) n=last-step-end ms=\(([.objects[].steps[] | .elapsed_s as $e | (.step | tostring) as $k | (($st[$k] // 0) + $e)] | max // 0) * 1000 | floor) cmd=the last step end",
 			"\($p) n=total ms=\(.elapsed_s * 1000 | floor) cmd=report elapsed_s"' /tmp/rep.json
 	fi
 }
