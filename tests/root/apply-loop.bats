@@ -193,9 +193,22 @@ XML
 	n=$(for d in /sys/block/loop*; do [ -f "$d/loop/backing_file" ] && [ "$(cat "$d/size")" = 2097152 ] && echo x; done | wc -l)
 	[ "$n" -eq 2 ] || skip "other 1 GiB loop devices exist"
 	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --jobs 2
+	# two LUNs of one size: one mkfs.xfs dry run, and the AG size taken from it
+	assert_output --partial "1 mkfs.xfs dry run for 2 filesystems"
+	said=$output
 	for d in "$a" "$b"; do
+		# mkfs.xfs's own AG size on this block device, asked independently of storprov
+		own=$(mkfs.xfs -N -f -d su=128k,sw=4 -l version=2,su=4k "/dev/$d" | sed -n 's/.*agsize=\([0-9]*\) blks.*/\1/p')
 		run -0 xfs_info "/dev/$d"
 		assert_output --regexp "sunit=32 +swidth=128 blks"
+		got=$(sed -n 's/.*agsize=\([0-9]*\) blks.*/\1/p' <<<"$output")
+		echo "/dev/$d: mkfs.xfs's own AG size $own, made $got"
+		# storprov's AG size is whole full stripes (128 blocks), and what it started from is the
+		# device's own (the shared dry run ran on a file, not on the device)
+		[ $((got % 128)) -eq 0 ]
+		if [ "$got" != "$own" ]; then
+			grep -q "/dev/$d: AG size $got blocks .* instead of mkfs.xfs's $own[,;]" <<<"$said"
+		fi
 	done
 }
 
