@@ -76,7 +76,10 @@ run_suite() { # suite
 			[ -x "$t" ] || continue
 			run_tap "asan/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 		done
+		# a file that never runs storprov ($SP, or STORPROV_BIN for a
+		# script) would run the same code twice: the bats suite has it
 		for t in tests/bats/*.bats; do
+			grep -qE '\$\{?SP\b|STORPROV_BIN' "$t" || continue
 			run_tap "asan/bats/$(basename "$t" .bats)" env STORPROV_BIN="$top/build/asan/storprov" bats --tap "$t"
 		done
 		unset ASAN_OPTIONS UBSAN_OPTIONS
