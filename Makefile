@@ -33,7 +33,7 @@ LIB_OBJS   := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all check check-layers check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img unit-tests
+.PHONY: all check check-build check-layers check-unit check-bats check-root check-vm check-geometry-sweep install clean demo deps asan fuzz fuzz-build check-tools bench dist rpm updates-img unit-tests
 
 all: $(B)/storprov
 
@@ -145,8 +145,13 @@ fuzz: fuzz-build
 
 # Every suite reports into build/results/*.tap-like counts; tests/summary.sh
 # prints the one closing line "N passed, N failed".
-check: all $(UNIT_BINS) check-tools asan fuzz-build
+# The builds before the tests take minutes on one core: as many jobs as CPUs
+# unless make already runs with -j.
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+check:
+	@$(MAKE) $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC)) check-build
 	@tests/run-all.sh
+check-build: all $(UNIT_BINS) check-tools asan fuzz-build
 
 # The unit tests built, not run (the spec's %check runs them).
 unit-tests: $(UNIT_BINS)
