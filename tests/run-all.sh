@@ -3,8 +3,9 @@
 # SUITES (space-separated) picks a subset: layers unit bats asan fuzz geometry
 # root vm vm-harness (default: all but vm-harness; VM_TESTS="tests/vm/a.bats
 # ..." narrows the vm suite). layers is scripts/check-layers.py, the shape of
-# src/ (make check-layers). asan runs the unit and bats suites again against
-# the ASan+UBSan build (make asan); fuzz is a short libFuzzer pass (make
+# src/ (make check-layers). asan runs the unit suite again, and the bats
+# files that run storprov, against the ASan+UBSan build (make asan; beside
+# it, bats runs only the files asan does not run in full); fuzz is a short libFuzzer pass (make
 # fuzz-build; FUZZ_SECONDS each, default 5) plus the regression inputs.
 # Every suite speaks TAP; a suite that cannot run is counted as a failure,
 # so a run that executed nothing cannot look green.
@@ -45,6 +46,18 @@ run_tap() { # name command...
 	count "$name" "$out" "$took"
 }
 
+# The bats files run once in make check. runs_storprov FILE: FILE runs
+# storprov ($SP, or STORPROV_BIN for a script). asan_full FILE: the asan
+# suite runs all of FILE against the ASan+UBSan build, and none of its tests
+# behaves otherwise there (one that tests [ -z "${ASAN_OPTIONS:-}" ] or
+# [ -z "${STORPROV_BIN:-}" ] skips, or leaves out its strace, under ASan):
+# beside the asan suite, the bats suite runs the others only. The release
+# build is the one the root and VM suites run.
+runs_storprov() { grep -qE '\$\{?SP\b|STORPROV_BIN' "$1"; }
+asan_full() {
+	runs_storprov "$1" && ! grep -qE '\[ -z "\$\{(ASAN_OPTIONS|STORPROV_BIN):-\}" \]' "$1"
+}
+
 run_suite() { # suite
 	local s=$1
 	case $s in
@@ -59,7 +72,9 @@ run_suite() { # suite
 		done
 		;;
 	bats)
+		# beside the asan suite, only what it does not run in full (asan_full)
 		for t in tests/bats/*.bats; do
+			case " $suites " in *" asan "*) ! asan_full "$t" || continue ;; esac
 			run_tap "bats/$(basename "$t" .bats)" bats --tap "$t"
 		done
 		;;
@@ -76,10 +91,10 @@ run_suite() { # suite
 			[ -x "$t" ] || continue
 			run_tap "asan/unit/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 		done
-		# a file that never runs storprov ($SP, or STORPROV_BIN for a
-		# script) would run the same code twice: the bats suite has it
+		# every file that runs storprov: a file that does not would run the
+		# same code twice (the bats suite has it)
 		for t in tests/bats/*.bats; do
-			grep -qE '\$\{?SP\b|STORPROV_BIN' "$t" || continue
+			runs_storprov "$t" || continue
 			run_tap "asan/bats/$(basename "$t" .bats)" env STORPROV_BIN="$top/build/asan/storprov" bats --tap "$t"
 		done
 		unset ASAN_OPTIONS UBSAN_OPTIONS
