@@ -100,7 +100,7 @@ void verify_print_prometheus(const struct vcheck *vc, size_t n, int exit_code, c
 /* What a step's mkfs.xfs dry run printed, for a file of size_bytes (agsize 0: none). */
 struct dry_ag {
         uint64_t size_bytes;
-        unsigned long long agsize, bsize;
+        uint64_t agsize, bsize;
 };
 
 struct run {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "sys/exec.h"
+#include "sys/mkfs_out.h"
 
 /* Does the profile's own mkfs-options set the AG size or count? */
 static bool argv_sets_ag(char *const *argv)
@@ -58,18 +59,6 @@ static char **mkfs_dry_argv(char *const *argv, const char *target, const char *s
         return dry;
 }
 
-/* The AG size and block size a dry run printed ("meta-data=... agsize=N blks",
- * "data = bsize=N"), or false. */
-static bool dry_out_ag(const char *out, unsigned long long *agsize, unsigned long long *bsize)
-{
-        const char *meta = out ? strstr(out, "meta-data=") : NULL;
-        const char *ag = meta ? strstr(meta, "agsize=") : NULL;
-        const char *data = meta ? strstr(meta, "\ndata ") : NULL;
-        const char *bs = data ? strstr(data, "bsize=") : NULL;
-        return ag && bs && sscanf(ag, "agsize=%llu", agsize) == 1 && sscanf(bs, "bsize=%llu", bsize) == 1 &&
-               *agsize && *bsize;
-}
-
 /* The size of the device (or, among test devices, the file) at path, or 0. */
 static uint64_t dev_size_bytes(const char *path)
 {
@@ -88,8 +77,8 @@ static uint64_t dev_size_bytes(const char *path)
 
 /* The AG geometry for step si: the preflight's, when its file had the size the device has now, else
  * from a dry run on the device. False where neither gives one. */
-static bool mkfs_ag_geometry(struct run *r, size_t si, char *const *argv, unsigned long long *agsize,
-                             unsigned long long *bsize, int *rc)
+static bool mkfs_ag_geometry(struct run *r, size_t si, char *const *argv, uint64_t *agsize, uint64_t *bsize,
+                             int *rc)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         const struct dry_ag *pre = r->dry_ag ? &r->dry_ag[si] : NULL;
@@ -106,7 +95,7 @@ static bool mkfs_ag_geometry(struct run *r, size_t si, char *const *argv, unsign
         *rc = run_argv(m, &out);
         strv_free(m);
         strv_free(dry);
-        return *rc == 0 && dry_out_ag(out, agsize, bsize);
+        return *rc == 0 && mkfs_out_ag(out, agsize, bsize);
 }
 
 /* On a parity stripe, the AG size mkfs.xfs would choose on this device and,
@@ -118,7 +107,7 @@ void mkfs_agsize(struct run *r, size_t si, char ***argv)
         if (!o->geom.parity || !o->geom.su_bytes || argv_sets_ag(*argv))
                 return;
         size_t n = strv_len(*argv);
-        unsigned long long agsize = 0, bsize = 0;
+        uint64_t agsize = 0, bsize = 0;
         int rc = 0;
         if (!mkfs_ag_geometry(r, si, *argv, &agsize, &bsize, &rc)) {
                 say(r, "mkfs.xfs -N on %s gave no AG geometry (exit %d); the AG size stays mkfs.xfs's own", o->dev, rc);
@@ -135,7 +124,7 @@ void mkfs_agsize(struct run *r, size_t si, char ***argv)
                 }
                 strv_push(&nv, (*argv)[k]);
         }
-        say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %llu%s",
+        say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %" PRIu64 "%s",
             o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize,
             agsize,
             r->ag_size_said ? "; mkfs.xfs's warning about it is deliberate, as said above"
@@ -252,8 +241,8 @@ static bool dry_run_finish(struct run *r, struct dry_run *v, size_t k)
         if (l->skipped)
                 return true;
         bool ok = l->rc == 0;
-        unsigned long long ag = 0, bs = 0;
-        if (ok && dry_out_ag(l->out, &ag, &bs))
+        uint64_t ag = 0, bs = 0;
+        if (ok && mkfs_out_ag(l->out, &ag, &bs))
                 r->dry_ag[d->step] = (struct dry_ag){.size_bytes = l->size_bytes, .agsize = ag, .bsize = bs};
         if (!ok) {
                 const struct pl_obj *f = &r->pl->objs[r->pl->steps[d->step].obj];
