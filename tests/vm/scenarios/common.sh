@@ -14,6 +14,15 @@ apply_profile() {
 	return "$_rc"
 }
 
+# slow_resync: md's resync and recovery at most 1 MB/s, for a scenario that
+# checks layout, tuning and recovery from interruptions, not throughput.
+# Under TCG a new RAID5/6's initial resync at full speed keeps both vCPUs
+# (and a host core) busy for as long as it runs; the arrays are the same,
+# their resync just runs behind. Throughput scenarios do not call it.
+slow_resync() {
+	[ ! -w /proc/sys/dev/raid/speed_limit_max ] || echo 1000 >/proc/sys/dev/raid/speed_limit_max
+}
+
 # part_start DEV N: start sector of partition N of DEV, from sysfs
 part_start() {
 	_b=${1#/dev/}

@@ -8,6 +8,7 @@
 # shellcheck source-path=SCRIPTDIR source=common.sh disable=SC1091
 . /usr/lib/storprov-tests/common.sh
 P=/usr/lib/storprov-tests/profiles/kill-resume.xml
+slow_resync
 REAL_MDADM=$(command -v mdadm)
 REAL_LVM=$(command -v lvm)
 M0=$(disk_by_serial kr0) || exit 1

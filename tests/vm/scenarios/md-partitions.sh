@@ -9,6 +9,7 @@
 P=/usr/lib/storprov-tests/profiles/md-raid5-gpt.xml
 REAL_MDADM=$(command -v mdadm)
 
+slow_resync
 section plan
 storprov plan --profile "$P" --seed 1 2>&1
 

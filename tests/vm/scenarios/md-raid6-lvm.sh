@@ -5,6 +5,7 @@
 . /usr/lib/storprov-tests/common.sh
 P=/usr/lib/storprov-tests/profiles/md-raid6-lvm.xml
 
+slow_resync
 section plan
 storprov plan --profile "$P" --seed 1 2>&1
 apply_profile "$P" --root /target --mount --seed 1 || exit 1

@@ -5,6 +5,7 @@
 . /usr/lib/storprov-tests/common.sh
 P=/usr/lib/storprov-tests/profiles/verify.xml
 
+slow_resync
 apply_profile "$P" --root /target --mount --seed 1 || exit 1
 
 section "storprov verify, as provisioned"
