@@ -50,7 +50,7 @@ run_tap() { # name command...
 # storprov ($SP, or STORPROV_BIN for a script). asan_full FILE: the asan
 # suite runs all of FILE against the ASan+UBSan build, and none of its tests
 # behaves otherwise there (one that tests [ -z "${ASAN_OPTIONS:-}" ] or
-# [ -z "${STORPROV_BIN:-}" ] skips, or leaves out its strace, under ASan):
+# [ -z "${STORPROV_BIN:-}" ] skips under ASan, or leaves something out):
 # beside the asan suite, the bats suite runs the others only. The release
 # build is the one the root and VM suites run.
 runs_storprov() { grep -qE '\$\{?SP\b|STORPROV_BIN' "$1"; }
@@ -153,7 +153,10 @@ vm_files() {
 # everything in one line): a TCG guest keeps about one host core busy and the
 # host suites about one. Lane 2 takes VM files from a queue from the start;
 # lane 1 runs the host suites, then takes from the same queue, so that the
-# two cores stay busy to the end. Lane 2's output is printed when it ends.
+# two cores stay busy to the end. The short host suites that take no lock and
+# no loop device (geometry, fuzz) go at the queue's end, after the VM files,
+# for whichever lane is free first. Lane 2's output is printed when it ends.
+queued_suites="geometry fuzz"
 vm_queue=$results/vm-queue
 vm_pop() { # the next VM file of the queue, or nothing
 	(
@@ -165,7 +168,10 @@ vm_pop() { # the next VM file of the queue, or nothing
 vm_worker() {
 	local t
 	while t=$(vm_pop) && [ -n "$t" ]; do
-		run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
+		case $t in
+		suite\ *) run_suite "${t#suite }" ;;
+		*) run_tap "vm/$(basename "$t" .bats)" bats --tap "$t" ;;
+		esac
 	done
 }
 host_suites= vm_suites=
@@ -176,7 +182,14 @@ for s in $suites; do
 	esac
 done
 if [ -n "$vm_suites" ] && [ "${CHECK_LANES:-2}" -ge 2 ]; then
-	for s in $vm_suites; do vm_files "$s"; done >"$vm_queue"
+	lane1=
+	{
+		for s in $vm_suites; do vm_files "$s"; done
+		for s in $host_suites; do
+			case " $queued_suites " in *" $s "*) echo "suite $s" ;; *) lane1="$lane1 $s" ;; esac
+		done
+	} >"$vm_queue"
+	host_suites=$lane1
 	# the VM kernel once, before two lanes could fetch it at the same time
 	tests/vm/fetch-kernel.sh "${VM_BUILD_DIR:-$top/build/vm}/kernel" >"$results/fetch-kernel.log" 2>&1 ||
 		echo "=== fetch-kernel.sh failed (build/results/fetch-kernel.log); the VM tests will say why"
@@ -187,11 +200,11 @@ if [ -n "$vm_suites" ] && [ "${CHECK_LANES:-2}" -ge 2 ]; then
 		echo "$passed $failed $skipped" >"$results/lane-vm.counts"
 	) >"$results/lane-vm.log" 2>&1 &
 	vm_pid=$!
-	echo "=== VM lane 2 started (pid $vm_pid; printed when it ends); $(wc -l <"$vm_queue") VM files queued"
+	echo "=== VM lane 2 started (pid $vm_pid; printed when it ends); queued: $(grep -c . "$vm_queue") VM files and suites"
 	for s in $host_suites; do
 		run_suite "$s"
 	done
-	echo "=== lane 1: the host suites ended at $SECONDS s; VM files from the queue"
+	echo "=== lane 1: the host suites ended at $SECONDS s; VM files and suites from the queue"
 	vm_worker
 	wait "$vm_pid"
 	echo "=== VM lane 2 (ran beside the above; ended at $SECONDS s)"
