@@ -23,14 +23,6 @@ void *xmalloc(size_t n)
         return p;
 }
 
-void *xmalloc_aligned(size_t align, size_t n)
-{
-        void *p = NULL;
-        if (posix_memalign(&p, align, n ? n : 1))
-                oom();
-        return p;
-}
-
 void *xcalloc(size_t n, size_t size)
 {
         void *p = calloc(n ? n : 1, size ? size : 1);

@@ -11,7 +11,6 @@ void freep(void *p);
 #define _cleanup_free_ __attribute__((cleanup(freep)))
 
 void *xmalloc(size_t n);
-void *xmalloc_aligned(size_t align, size_t n); /* align: a power of 2, a multiple of sizeof(void *) */
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);          /* NULL stays NULL */

@@ -244,51 +244,8 @@ int probe_read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *e
         return 0;
 }
 
-/* The scan's reads bypass the page cache (O_DIRECT) where the device takes
- * it: each byte is transferred once, into our buffer, and nothing past it is
- * read ahead (a buffered 4 KiB read at a superblock copy's place reads 16 KiB
- * or more, and copies it twice). The ranges are widened to DIRECT_ALIGN
- * within the device first. A device or file that refuses O_DIRECT, or a read
- * it refuses (EINVAL), is read through the page cache as before. */
-#define DIRECT_ALIGN 4096u
-
-static void widen_ranges(struct shadow_extent *v, size_t n, uint64_t size)
-{
-        for (size_t k = 0; k < n; k++) {
-                if (!v[k].len)
-                        continue;
-                uint64_t lo = v[k].off / DIRECT_ALIGN * DIRECT_ALIGN, hi = v[k].off + v[k].len;
-                hi = hi > UINT64_MAX - DIRECT_ALIGN ? hi : (hi + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
-                if (hi > size)
-                        hi = size > v[k].off + v[k].len ? size : v[k].off + v[k].len;
-                v[k] = (struct shadow_extent){lo, hi - lo};
-        }
-}
-
-/* One range, directly while *direct holds; a refused direct read turns it off for the rest. */
-static int read_range(int fd, int flags, bool *direct, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err)
-{
-        if (*direct) {
-                size_t done = 0;
-                while (done < len) {
-                        ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
-                        if (n < 0 && errno == EINTR)
-                                continue;
-                        if (n <= 0)
-                                break;
-                        done += (size_t)n;
-                }
-                if (done == len)
-                        return 0;
-                *direct = false; /* refused or short (an unaligned tail): the page cache reads it, and says why not */
-                (void)fcntl(fd, F_SETFL, flags);
-        }
-        return probe_read_at(fd, off, len, buf, err);
-}
-
 void shadow_read_ranges(int fd, struct shadow *sh, struct shadow_extent *v, size_t n, struct sbuf *err)
 {
-        widen_ranges(v, n, sh->size);
         qsort(v, n, sizeof(*v), cmp_range);
         size_t m = 0;
         for (size_t k = 0; k < n; k++) {
@@ -301,19 +258,14 @@ void shadow_read_ranges(int fd, struct shadow *sh, struct shadow_extent *v, size
                 } else
                         v[m++] = v[k];
         }
-        int flags = fcntl(fd, F_GETFL);
-        bool direct = flags >= 0 && !(flags & O_DIRECT) && fcntl(fd, F_SETFL, flags | O_DIRECT) == 0;
         for (size_t k = 0; k < m; k++) {
-                uint8_t *buf = xmalloc_aligned(DIRECT_ALIGN, v[k].len);
+                uint8_t *buf = xmalloc(v[k].len);
                 sh->reads++;
                 sh->bytes_read += v[k].len;
-                if (read_range(fd, flags, &direct, v[k].off, v[k].len, buf, err) == 0 &&
-                    shadow_put(sh, v[k].off, buf, v[k].len) < 0)
+                if (probe_read_at(fd, v[k].off, v[k].len, buf, err) == 0 && shadow_put(sh, v[k].off, buf, v[k].len) < 0)
                         sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "", strerror(ENOMEM));
                 free(buf);
         }
-        if (direct)
-                (void)fcntl(fd, F_SETFL, flags);
 }
 
 /* What the shadow holds at [off, off + len) into buf (zeros where nothing was read). */

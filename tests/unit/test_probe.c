@@ -4,7 +4,6 @@
  * about libblkid, checked first here on libblkid itself: on bytes that are
  * all zero no prober (filesystem, RAID, LVM, partition table) finds anything.
  * A swap header built byte by byte stands in for a signature. */
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -212,52 +211,6 @@ static void test_read_ranges_and_copies(void **state)
         close(fd);
 }
 
-/* shadow_read_ranges widens each range to 4 KiB boundaries within the
- * device (the scan reads O_DIRECT where the device takes it) and reads what
- * it was asked for either way: on a file of the build tree (direct where the
- * filesystem allows it) and on a memfd (which refuses O_DIRECT: the page
- * cache), ranges that start and end off 4 KiB, and a last range at the end of
- * a device whose size is not a multiple of 4 KiB (a short direct read there
- * is read again through the page cache). */
-static void test_read_ranges_widened(void **state)
-{
-        (void)state;
-        char path[] = "build/tests/probe-direct-XXXXXX";
-        int fds[2] = {mkstemp(path), memfd_create("test-disk", 0)};
-        assert_true(fds[0] >= 0 && fds[1] >= 0);
-        unlink(path);
-        const uint64_t size = 64 * MiB + 512;
-        for (size_t f = 0; f < 2; f++) {
-                int fd = fds[f];
-                assert_int_equal(ftruncate(fd, (off_t)size), 0);
-                uint8_t page[4096];
-                swap_page(page);
-                assert_int_equal(pwrite(fd, page, sizeof(page), (off_t)(8 * MiB)), (ssize_t)sizeof(page));
-                assert_int_equal(pwrite(fd, "tail", 4, (off_t)(size - 4)), 4);
-                struct shadow sh;
-                assert_int_equal(shadow_open(&sh, size), 0);
-                struct shadow_extent v[] = {{8 * MiB + 1000, 100}, {8 * MiB + 4000, 200}, {size - 300, 300}};
-                struct sbuf err = {0};
-                shadow_read_ranges(fd, &sh, v, sizeof(v) / sizeof(*v), &err);
-                assert_int_equal(err.len, 0);
-                assert_int_equal(sh.reads, 2);
-                assert_int_equal(sh.bytes_read, 8192 + 512);
-                /* the whole page is there, read once, with the bytes outside the ranges asked for */
-                struct probe_result pr;
-                assert_int_equal(probe_shadow(&sh, 8 * MiB, 1 * MiB, NULL, &pr), 0);
-                assert_int_equal(pr.n_sigs, 1);
-                assert_string_equal(pr.sigs[0].type, "swap");
-                probe_result_free(&pr);
-                uint8_t t[4] = {0};
-                assert_int_equal(pread(sh.fd, t, 4, (off_t)(size - 4)), 4);
-                assert_memory_equal(t, "tail", 4);
-                /* the descriptor's flags are as they were */
-                assert_false(fcntl(fd, F_GETFL) & O_DIRECT);
-                shadow_close(&sh);
-                close(fd);
-        }
-}
-
 /* probe_shadow_head leaves out the probers that find a magic only far from a
  * region's start. The premise, on libblkid itself: a Promise FastTrack and an
  * Intel (isw) RAID signature written where those formats keep them (a sector
@@ -308,7 +261,6 @@ int main(void)
                 cmocka_unit_test(test_windows),
                 cmocka_unit_test(test_partial_block),
                 cmocka_unit_test(test_read_ranges_and_copies),
-                cmocka_unit_test(test_read_ranges_widened),
                 cmocka_unit_test(test_in_use),
                 cmocka_unit_test(test_head_leaves_out_far_probers),
         };
