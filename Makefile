@@ -189,7 +189,7 @@ deps:
 
 # Benchmarks (not part of check): storprov's layout and tuning against the
 # usual defaults in the same VM boots; bench/README.md. BENCH_QUICK=1 for a
-# shorter run, BENCH_ONLY="rmw reads sync prov scale" for a subset.
+# shorter run, BENCH_ONLY="rmw reads sync prov prov-par scale" for a subset.
 bench:
 	bench/deps.sh
 	$(MAKE) all

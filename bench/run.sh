@@ -3,10 +3,11 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw agalign reads sync prov scale rmw-sweep partial-stripe"   benchmarks to run (default: all;
+#   BENCH_ONLY="rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe"   benchmarks
+#                     to run (default: all of these; "prov-par" is issue 34's storprov against
+#                     serial and xargs -P scripts, about 35 minutes);
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
-#                     run only when named: "prov-par" (issue 34: storprov, serial and
-#                     xargs -P scripts), "prov-jobs" (apply --jobs 1/2/8 against the
+#                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
 #                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
 #   RMW_SEED=N        rmw-sweep and partial-stripe: the seed of their layouts (default: the
 #                     time, printed)
@@ -30,13 +31,13 @@ set -euo pipefail
 top=$VM_TOP
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
-only=${BENCH_ONLY:-rmw agalign reads sync prov scale rmw-sweep partial-stripe}
+only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
-	MB=48 REPS=${BENCH_RMW_REPS:-3} SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 AG_ROUNDS=3 SWEEP_MB=96 PS_MB=32
+	MB=48 REPS=${BENCH_RMW_REPS:-3} SW_MB=256 SW_REPS=3 RD_MB=8 SY_SEC=8 SY_REPS=1 PROV_REPS=1 PP_REPS=2 AG_ROUNDS=3 SWEEP_MB=96 PS_MB=32
 else
-	MB=96 REPS=${BENCH_RMW_REPS:-5} SW_MB=512 SW_REPS=${BENCH_SWALLOC_REPS:-4} RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 AG_ROUNDS=4 SWEEP_MB=160 PS_MB=64
+	MB=96 REPS=${BENCH_RMW_REPS:-5} SW_MB=512 SW_REPS=${BENCH_SWALLOC_REPS:-4} RD_MB=16 SY_SEC=15 SY_REPS=2 PROV_REPS=1 PP_REPS=5 AG_ROUNDS=4 SWEEP_MB=160 PS_MB=64
 fi
 mkdir -p "$out" "$raw"
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -144,7 +145,7 @@ for b in $only; do
 		sp_profile "$top/profiles/md-raid6-lvm.xml" "$d.p/md-raid6-lvm.xml" \
 			hba1 '<match serial="a*"/>' hba2 '<match serial="b*"/>'
 		# shellcheck disable=SC2046
-		boot prov-par 5400 "$top/bench/guest/prov-par.sh" --udev --env BENCH_REPS="${BENCH_PROV_REPS:-5}" \
+		boot prov-par 5400 "$top/bench/guest/prov-par.sh" --udev --env BENCH_REPS="${BENCH_PROV_REPS:-$PP_REPS}" \
 			--env BENCH_CASES="${BENCH_PROV_CASES:-md-raid6-lvm:2 many-luns:8 many-luns:2}" \
 			--env BENCH_DISK_STATES="${BENCH_PROV_STATES:-fresh reused}" \
 			--env BENCH_TOOLS="${BENCH_PROV_TOOLS:-storprov serial parallel}" \
