@@ -21,10 +21,10 @@ plot "bench/results/.plot/thr.dat" index 0 with points pt 7 ps 0.6 lc rgb "#1f5f
 unset arrow
 set autoscale
 set title "provisioning wall time storprov / serial script, paired"
-set xrange [-0.6:11]
+set xrange [-0.6:5]
 set yrange [0:*]
-set xtics ("VM many-luns" 0, "VM md-raid6-lvm" 1, "prov-loop 1" 2, "prov-loop 2" 3, "prov-loop 8" 4, "prov-vm reused 1" 5, "prov-vm reused 2" 6, "prov-vm reused 8" 7, "prov-vm fresh 1" 8, "prov-vm fresh 2" 9, "prov-vm fresh 8" 10) rotate by -35 font ",7"
-set arrow from -0.6,1 to 11,1 nohead dt 2 lc rgb "#555555"
+set xtics ("VM many-luns" 0, "VM md-raid6-lvm" 1, "prov-loop 1" 2, "prov-loop 2" 3, "prov-loop 8" 4) rotate by -35 font ",7"
+set arrow from -0.6,1 to 5,1 nohead dt 2 lc rgb "#555555"
 plot "bench/results/.plot/prov.dat" index 0 with points pt 7 ps 0.6 lc rgb "#1f5fa8" title "each repetition", "" index 1 with points pt 5 ps 1.6 lc rgb "#1f5fa8" title "median"
 unset arrow
 set autoscale
