@@ -220,17 +220,6 @@ int probe_shadow_head(struct shadow *s, uint64_t offset, uint64_t size, uint64_t
         return shadow_probe(s, offset, size, NULL, far ? far_types : NULL, ret);
 }
 
-#ifndef SHADOW_READ_GAP_DEFAULT
-#define SHADOW_READ_GAP_DEFAULT (128 * 1024)
-#endif
-static uint64_t shadow_read_gap(void)
-{
-        const char *e = getenv("STORPROV_EXP_GAP");
-        return e ? strtoull(e, NULL, 0) : SHADOW_READ_GAP_DEFAULT;
-}
-#define SHADOW_READ_GAP shadow_read_gap()
-#define SHADOW_READ_SPAN (2ull << 20)
-
 static int cmp_range(const void *a, const void *b)
 {
         const struct shadow_extent *x = a, *y = b;
@@ -255,30 +244,6 @@ int probe_read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *e
         return 0;
 }
 
-/* Reads [v[a].off, end of v[b - 1]) in one call and keeps only the pieces
- * v[a..b) in the shadow (the bytes between them are not kept: the shadow
- * holds what the scan asked for, as it would piece by piece). false when
- * the read failed: the caller then reads the pieces one by one, so that a
- * gap that cannot be read refuses nothing and an error names the piece. */
-static bool read_group(int fd, struct shadow *sh, const struct shadow_extent *v, size_t a, size_t b,
-                       struct sbuf *err)
-{
-        uint64_t off = v[a].off, len = v[b - 1].off + v[b - 1].len - off;
-        uint8_t *buf = xmalloc(len);
-        struct sbuf e = {0};
-        sh->reads++;
-        sh->bytes_read += len;
-        bool ok = probe_read_at(fd, off, len, buf, &e) == 0;
-        for (size_t k = a; k < b && ok; k++)
-                if (shadow_put(sh, v[k].off, buf + (v[k].off - off), v[k].len) < 0) {
-                        sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "", strerror(ENOMEM));
-                        break;
-                }
-        free(buf);
-        free(e.s);
-        return ok;
-}
-
 void shadow_read_ranges(int fd, struct shadow *sh, struct shadow_extent *v, size_t n, struct sbuf *err)
 {
         qsort(v, n, sizeof(*v), cmp_range);
@@ -293,24 +258,13 @@ void shadow_read_ranges(int fd, struct shadow *sh, struct shadow_extent *v, size
                 } else
                         v[m++] = v[k];
         }
-        /* pieces less than SHADOW_READ_GAP apart go in one read, up to SHADOW_READ_SPAN */
-        for (size_t a = 0, b; a < m; a = b) {
-                for (b = a + 1; b < m && v[b].off - (v[b - 1].off + v[b - 1].len) < SHADOW_READ_GAP &&
-                                v[b].off + v[b].len - v[a].off <= SHADOW_READ_SPAN;
-                     b++)
-                        ;
-                if (b - a > 1 && read_group(fd, sh, v, a, b, err))
-                        continue;
-                for (size_t k = a; k < b; k++) {
-                        uint8_t *buf = xmalloc(v[k].len);
-                        sh->reads++;
-                        sh->bytes_read += v[k].len;
-                        if (probe_read_at(fd, v[k].off, v[k].len, buf, err) == 0 &&
-                            shadow_put(sh, v[k].off, buf, v[k].len) < 0)
-                                sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "",
-                                            strerror(ENOMEM));
-                        free(buf);
-                }
+        for (size_t k = 0; k < m; k++) {
+                uint8_t *buf = xmalloc(v[k].len);
+                sh->reads++;
+                sh->bytes_read += v[k].len;
+                if (probe_read_at(fd, v[k].off, v[k].len, buf, err) == 0 && shadow_put(sh, v[k].off, buf, v[k].len) < 0)
+                        sbuf_printf(err, "%scannot keep what was read (%s)", err->len ? "; " : "", strerror(ENOMEM));
+                free(buf);
         }
 }
 

@@ -211,54 +211,6 @@ static void test_read_ranges_and_copies(void **state)
         close(fd);
 }
 
-/* Pieces close together go in one read call, and the shadow keeps the pieces
- * alone: data in the gap between them was read but is not there to probe
- * (the scan finds what it looks for where it looks, as piece by piece). Pieces
- * further apart than the gap, or a group that would pass the span, read apart. */
-static void test_read_ranges_grouped(void **state)
-{
-        (void)state;
-        int fd = memfd_create("test-disk", 0);
-        assert_true(fd >= 0);
-        assert_int_equal(ftruncate(fd, 64 * MiB), 0);
-        uint8_t blk[4096];
-        memset(blk, 0xa5, sizeof(blk));
-        for (uint64_t at = 0; at < 8 * MiB; at += sizeof(blk))
-                assert_int_equal(pwrite(fd, blk, sizeof(blk), (off_t)at), (ssize_t)sizeof(blk));
-        struct shadow sh;
-        assert_int_equal(shadow_open(&sh, 64 * MiB), 0);
-        struct shadow_extent v[] = {{1 * MiB, 4096}, {1 * MiB + 64 * KiB, 4096}, {1 * MiB + 192 * KiB, 4096},
-                                    {32 * MiB, 4096}};
-        struct sbuf err = {0};
-        shadow_read_ranges(fd, &sh, v, sizeof(v) / sizeof(*v), &err);
-        assert_int_equal(err.len, 0);
-        assert_int_equal(sh.reads, 2); /* the first three in one call, the fourth alone */
-        assert_int_equal(sh.bytes_read, 192 * KiB + 4096 + 4096);
-        assert_true(shadow_has_data(&sh, 1 * MiB, 4096));
-        assert_true(shadow_has_data(&sh, 1 * MiB + 64 * KiB, 4096));
-        assert_true(shadow_has_data(&sh, 1 * MiB + 192 * KiB, 4096));
-        assert_false(shadow_has_data(&sh, 1 * MiB + 4096, 60 * KiB));   /* read, not kept */
-        assert_false(shadow_has_data(&sh, 1 * MiB + 68 * KiB, 124 * KiB)); /* read, not kept */
-        assert_false(shadow_has_data(&sh, 32 * MiB, 4096));              /* zeros */
-        uint8_t got[4096];
-        assert_int_equal(pread(sh.fd, got, sizeof(got), (off_t)(1 * MiB + 64 * KiB)), (ssize_t)sizeof(got));
-        assert_memory_equal(got, blk, sizeof(got));
-        shadow_close(&sh);
-        /* 4 KiB pieces every 128 KiB over 8 MiB: groups end at the span, so more than one read */
-        struct shadow_extent w[64];
-        for (size_t i = 0; i < 64; i++)
-                w[i] = (struct shadow_extent){i * 128 * KiB, 4096};
-        assert_int_equal(shadow_open(&sh, 64 * MiB), 0);
-        shadow_read_ranges(fd, &sh, w, 64, &err);
-        assert_int_equal(err.len, 0);
-        assert_true(sh.reads > 1 && sh.reads < 64);
-        for (size_t i = 0; i < 64; i++)
-                assert_true(shadow_has_data(&sh, i * 128 * KiB, 4096));
-        assert_false(shadow_has_data(&sh, 4096, 124 * KiB));
-        shadow_close(&sh);
-        close(fd);
-}
-
 /* probe_shadow_head leaves out the probers that find a magic only far from a
  * region's start. The premise, on libblkid itself: a Promise FastTrack and an
  * Intel (isw) RAID signature written where those formats keep them (a sector
@@ -309,7 +261,6 @@ int main(void)
                 cmocka_unit_test(test_windows),
                 cmocka_unit_test(test_partial_block),
                 cmocka_unit_test(test_read_ranges_and_copies),
-                cmocka_unit_test(test_read_ranges_grouped),
                 cmocka_unit_test(test_in_use),
                 cmocka_unit_test(test_head_leaves_out_far_probers),
         };
