@@ -5,7 +5,7 @@
 # Environment:
 #   BENCH_ONLY="rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe"   benchmarks
 #                     to run (default: all of these; "prov-par" is issue 34's storprov against
-#                     serial and xargs -P scripts, about 35 minutes);
+#                     serial and xargs -P scripts, 23 minutes at c09f87f);
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
 #                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
 #                     sfdisk script) and "inspect-cost" (where the inspection's time goes))

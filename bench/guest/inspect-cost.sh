@@ -8,18 +8,17 @@
 # INSPECT_DRYRUN, _HELP (storprov --help: start-up alone, libparted's
 # constructor included), _BLKID and _MKFS_N lines is the CPU of everything
 # the command ran (this shell's reaped children, cutime+cstime, no fork).
+# shellcheck source=bench/guest/lib.sh
 . /usr/lib/bench/lib.sh
 set -u
 reps=${BENCH_REPS:-3}
 read -r -a L <<<"$(disks lun 8)" || exit 1
 [ "${#L[@]}" -eq 8 ] || die "expected 8 LUNs, found ${#L[@]}"
 /usr/lib/bench/prov-profile.sh bench-inspect serial lun0 lun1 lun2 lun3 lun4 lun5 lun6 lun7 >/tmp/p.xml
-hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
-# cpu: CT = this shell's reaped children's CPU (cutime+cstime) in ms
+# cpu: CT in ms (lib.sh's cticks)
 cpu() {
-	local st
-	read -r -a st <"/proc/$$/stat"
-	CT=$(((st[15] + st[16]) * 1000 / hz))
+	cticks
+	CT=$((CT * 1000 / hz))
 }
 size=$(blockdev --getsize64 "${L[0]}")
 for r in $(seq "$reps"); do

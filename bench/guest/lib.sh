@@ -9,6 +9,16 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
 
+# cticks: CT = the calling shell's reaped children's CPU (cutime+cstime) in
+# clock ticks (hz of them a second), read without a fork: the tools a
+# benchmark times run in that shell ($$), which reaps them
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cticks() {
+	local st
+	read -r -a st <"/proc/$$/stat"
+	CT=$((st[15] + st[16]))
+}
+
 # disks PREFIX N: /dev names of the disks with serials PREFIX0..PREFIX(N-1)
 disks() {
 	local i out=()

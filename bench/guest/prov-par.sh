@@ -35,6 +35,7 @@
 #     that prints "LVMCMD case=C disks=S jobs=J rep=R tool=T start_ms=A
 #     end_ms=B resync=0|1 cmd=..." (ms from the tool's start; resync: an md
 #     resync was running when the command started): where a step's time goes.
+# shellcheck source=bench/guest/lib.sh
 . /usr/lib/bench/lib.sh
 set -u
 reps=${BENCH_REPS:-5}
@@ -42,16 +43,6 @@ SH=/usr/lib/bench/shipped
 read -r -a LUN <<<"$(disks lun 8)" || exit 1
 read -r -a A <<<"$(disks a 6)" || exit 1
 read -r -a B <<<"$(disks b 6)" || exit 1
-hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
-
-# cticks: CT = this shell's reaped children's CPU (cutime+cstime) in ticks,
-# no fork (the tools run in this shell, $$, which reaps them)
-cticks() {
-	local st
-	read -r -a st <"/proc/$$/stat"
-	CT=$((st[15] + st[16]))
-}
-
 # reset: the same state before every run of every tool (header comment)
 reset() {
 	local m d sz
