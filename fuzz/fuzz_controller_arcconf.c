@@ -4,8 +4,8 @@
  * controller count on any bytes; the invariants are in fuzz_controller.h. */
 #include "fuzz_controller.h"
 
-static int arcconf(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf(b, n, "1", l, e); }
-static int arcconf_json(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf_json(b, n, "1", l, e); }
+static int arcconf(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf(b, n, "arcconf", "1", l, e); }
+static int arcconf_json(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf_json(b, n, "arcconf", "1", l, e); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

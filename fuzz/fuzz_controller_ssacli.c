@@ -3,7 +3,7 @@
  * any bytes; the invariants are in fuzz_controller.h. */
 #include "fuzz_controller.h"
 
-static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_ssacli(b, n, l, e); }
+static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_ssacli(b, n, "ssacli", NULL, l, e); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -3,8 +3,8 @@
  * on any bytes, each input through both; the invariants are in fuzz_controller.h. */
 #include "fuzz_controller.h"
 
-static int storcli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli(b, n, "storcli", l, e); }
-static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli2(b, n, "storcli2", l, e); }
+static int storcli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli(b, n, "storcli", NULL, l, e); }
+static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli2(b, n, "storcli2", NULL, l, e); }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

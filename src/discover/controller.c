@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * The controller records: their geometry, their block devices, their memory.
- * The parsers are in ctl_json.c (storcli, storcli2) and
- * ctl_text.c (ssacli, arcconf); running the tools in ctl_collect.c. */
+ * The parsers are one file per vendor (ctl_<vendor>.c), over the line reader
+ * of ctl_lines.c or the JSON helpers of ctl_jsondoc.c; which tools there are,
+ * how each is run and captured, in the table of ctl_tools.c. */
 #include "discover/ctl_internal.h"
 
 #include <ctype.h>
@@ -22,7 +23,8 @@ struct ctl_vd *ctl_add(struct ctl_list *l, const char *tool, const char *control
 void ctl_vd_free(struct ctl_vd *v)
 {
         char **s[] = {&v->tool, &v->controller, &v->vd, &v->level, &v->level_raw, &v->state, &v->state_raw,
-                      &v->os_name, &v->naa, &v->device, &v->matched_by, &v->note};
+                      &v->os_name, &v->naa, &v->serial, &v->scsi_addr, &v->pci, &v->device,
+                      &v->matched_by, &v->note};
         for (size_t i = 0; i < ELEMENTSOF(s); i++) {
                 free(*s[i]);
                 *s[i] = NULL;
@@ -37,6 +39,14 @@ void ctl_truncate(struct ctl_list *l, size_t n)
                 free(l->v);
                 l->v = NULL;
         }
+}
+
+struct ctl_vd *ctl_find(struct ctl_list *l, size_t n0, const char *controller, const char *vd)
+{
+        for (size_t i = n0; i < l->n; i++)
+                if (streq_ptr(l->v[i].controller, controller) && streq_ptr(l->v[i].vd, vd))
+                        return &l->v[i];
+        return NULL;
 }
 
 void ctl_list_free(struct ctl_list *l)
@@ -98,8 +108,7 @@ int ctl_parse_strip(const char *s, uint64_t *ret_bytes)
         return -EINVAL;
 }
 
-/* Adds note (taken) to v's note, after what is there. */
-static void set_note(struct ctl_vd *v, char *note)
+void ctl_add_note(struct ctl_vd *v, char *note)
 {
         if (v->note) {
                 char *both = xasprintf("%s; %s", v->note, note);
@@ -140,17 +149,17 @@ void ctl_vd_geometry(struct ctl_vd *v)
         v->data_disks = 0;
         v->full_stripe_bytes = 0;
         if (!v->level) {
-                set_note(v, xasprintf("RAID level '%s' is not one storprov derives a stripe for: geometry unknown",
+                ctl_add_note(v, xasprintf("RAID level '%s' is not one storprov derives a stripe for: geometry unknown",
                                       v->level_raw ? v->level_raw : "(not printed)"));
                 return;
         }
         if (!v->drives_per_span || !v->spans) {
-                set_note(v, xstrdup("the tool did not print the drives per span and the spans: geometry unknown"));
+                ctl_add_note(v, xstrdup("the tool did not print the drives per span and the spans: geometry unknown"));
                 return;
         }
         unsigned per = data_per_span(v->level, v->drives_per_span, v->spans);
         if (!per) {
-                set_note(v, xasprintf("%s with %u drive%s per span and %u span%s is not a layout storprov knows: "
+                ctl_add_note(v, xasprintf("%s with %u drive%s per span and %u span%s is not a layout storprov knows: "
                                       "geometry unknown",
                                       v->level, v->drives_per_span, v->drives_per_span == 1 ? "" : "s", v->spans,
                                       v->spans == 1 ? "" : "s"));
@@ -158,7 +167,7 @@ void ctl_vd_geometry(struct ctl_vd *v)
         }
         v->data_disks = per * v->spans;
         if (!v->strip_bytes) {
-                set_note(v, xstrdup("the tool did not print a strip size: full stripe unknown"));
+                ctl_add_note(v, xstrdup("the tool did not print a strip size: full stripe unknown"));
                 return;
         }
         v->full_stripe_bytes = mul_sat_u64(v->strip_bytes, v->data_disks);
@@ -217,19 +226,19 @@ static void match_one(struct ctl_vd *v, const struct sysinfo *si)
         const struct blockdev *o = by_os_name(si, v->os_name);
         _cleanup_free_ char *o_naa = o ? disk_naa(o) : NULL;
         if (second)
-                set_note(v, xasprintf("NAA %s is the WWN of several disks (%s, ...): which one is not known; "
+                ctl_add_note(v, xasprintf("NAA %s is the WWN of several disks (%s, ...): which one is not known; "
                                       "device left unmatched", v->naa, second->name));
         else if (a && o && a != o)
-                set_note(v, xasprintf("NAA %s is %s but the tool names %s: device left unmatched", v->naa, a->name,
+                ctl_add_note(v, xasprintf("NAA %s is %s but the tool names %s: device left unmatched", v->naa, a->name,
                                       v->os_name));
         else if (!a && o && v->naa && o_naa && !startswith(v->naa, o_naa))
-                set_note(v, xasprintf("the tool names %s, whose WWN %s is not the VD's NAA %s: device left unmatched",
+                ctl_add_note(v, xasprintf("the tool names %s, whose WWN %s is not the VD's NAA %s: device left unmatched",
                                       v->os_name, o_naa, v->naa));
         else if (a || o) {
                 v->device = xstrdup((a ? a : o)->name);
                 v->matched_by = xstrdup(a ? "wwn" : "os-name");
         } else
-                set_note(v, xasprintf("no disk has %s%s%s%s: device unknown", v->naa ? "WWN " : "",
+                ctl_add_note(v, xasprintf("no disk has %s%s%s%s: device unknown", v->naa ? "WWN " : "",
                                       v->naa ? v->naa : "", v->naa && v->os_name ? " or the name " : "",
                                       v->os_name ? v->os_name : v->naa ? "" : "an identifier the tool printed"));
 }

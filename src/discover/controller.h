@@ -18,12 +18,16 @@
 /* One logical drive as its controller reports it. Strings may be NULL (not
  * printed); numbers are 0 when not known. */
 struct ctl_vd {
-        char *tool;               /* "storcli", "perccli", "storcli2", "perccli2", "ssacli", "arcconf" */
-        char *controller;         /* the tool's controller id: "0" (/c0), "slot=0" (ssacli), "1" (arcconf) */
-        char *vd;                 /* the tool's VD/LD id: "0" (/c0/v0), "1" (ssacli logicaldrive 1) */
+        char *tool;               /* the tool's label, CTL_TOOLS' first column ("storcli", "hpacucli", "tw_cli") */
+        char *controller;         /* the tool's controller id: "0" (/c0, MegaCli -a0), "slot=0" (ssacli),
+                                   * "1" (arcconf), "c0" (tw_cli) */
+        char *vd;                 /* the tool's VD/LD/unit id: "0" (/c0/v0), "1" (ssacli logicaldrive 1), "u0" */
         char *level;              /* "raid0" "raid1" "raid5" "raid6" "raid00" "raid10" "raid50" "raid60"
-                                   * "raid1-triple" "raid10-triple"; NULL: not one storprov knows */
-        char *level_raw;          /* as printed ("RAID1", "1+0", "5") */
+                                   * "raid1-triple" "raid10-triple": a stripe storprov derives (raid1: a
+                                   * mirror, no stripe); "simple" "spanned": no stripe at all (one drive, a
+                                   * concatenation); "raid1e" "raid5ee": a stripe storprov does not derive;
+                                   * NULL: not a level storprov knows */
+        char *level_raw;          /* as printed ("RAID1", "1+0", "5", "Primary-5, Secondary-0, RAID Level Qualifier-3") */
         uint64_t strip_bytes;     /* per-disk strip (chunk) */
         unsigned drives_per_span; /* member drives of one span (parity group, leg) */
         unsigned spans;           /* spans (RAID50/60 parity groups, RAID10 mirror pairs as storcli counts them) */
@@ -33,10 +37,15 @@ struct ctl_vd {
         char *state;              /* "optimal" "degraded" "partially-degraded" "rebuilding" "offline"
                                    * "failed" "foreign" "recovering" "other" */
         char *state_raw;          /* as printed ("Optl", "Interim Recovery Mode") */
+        /* what the tool prints that names the block device (ctl_match tries each) */
         char *os_name;            /* the tool's OS name ("/dev/sdb"), NULL if not printed */
         char *naa;                /* the VD's NAA / unique id, lower-case hex without prefix */
+        char *serial;             /* the unit's serial as the disk reports it (tw_cli), printable */
+        char *scsi_addr;          /* "channel:target:lun" under the controller's SCSI host, as the
+                                   * driver places the VD ("2:0:0": megaraid_sas VD target 0) */
+        char *pci;                /* the controller's PCI address ("0000:03:00.0"), NULL if not printed */
         char *device;             /* the kernel name it matched ("sdb"), NULL: not matched */
-        char *matched_by;         /* "wwn" or "os-name" */
+        char *matched_by;         /* "wwn", "os-name", "serial" or "scsi-address" */
         char *note;               /* why geometry or device is unknown, or a warning; NULL */
 };
 
@@ -46,18 +55,28 @@ struct ctl_list {
         char **errors;            /* one sentence per tool or file that failed (NULL-terminated) */
 };
 
-/* The parsers: buf holds len bytes of the tool's output (any bytes). Each
- * appends to l and returns 0, or returns -EINVAL with *ret_err set to a
- * sentence (what, where, what was expected); l is then left as it was.
- * tool names the records ("storcli" or "perccli" for the same format). */
-int ctl_parse_storcli(const char *buf, size_t len, const char *tool, struct ctl_list *l, char **ret_err);
-int ctl_parse_storcli2(const char *buf, size_t len, const char *tool, struct ctl_list *l, char **ret_err);
-int ctl_parse_ssacli(const char *buf, size_t len, struct ctl_list *l, char **ret_err);
-/* controller: the arcconf controller number the output is for ("1"). */
-int ctl_parse_arcconf(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err);
+/* The parsers, one per output format (the table of tools in ctl_tools.c says
+ * which tool prints which). Each is pure: buf holds len bytes of the tool's
+ * output (any bytes; a UTF-8 byte-order mark and CRLF line ends are taken);
+ * tool names the records (the label: "storcli" or "perccli" for the same
+ * format); controller is the controller the command was for ("1" for arcconf
+ * GETCONFIG 1, "c0" for tw_cli /c0/u1), NULL for outputs that name their
+ * controllers themselves. Each appends to l and returns 0, or returns
+ * -EINVAL with *ret_err set to a sentence (what, where, what was expected);
+ * l is then left as it was. Output that holds content but no logical drive
+ * is an error, unless the tool says in its own words that there is none. */
+int ctl_parse_storcli(const char *buf, size_t len, const char *tool, const char *controller, struct ctl_list *l,
+                      char **ret_err);
+int ctl_parse_storcli2(const char *buf, size_t len, const char *tool, const char *controller, struct ctl_list *l,
+                       char **ret_err);
+int ctl_parse_ssacli(const char *buf, size_t len, const char *tool, const char *controller, struct ctl_list *l,
+                     char **ret_err);
+int ctl_parse_arcconf(const char *buf, size_t len, const char *tool, const char *controller, struct ctl_list *l,
+                      char **ret_err);
 /* arcconf GETCONFIGJSON N (or N LD): the JSON line between arcconf's text lines.
  * The JSON has no parity-group count: a RAID50/60 keeps an unknown geometry. */
-int ctl_parse_arcconf_json(const char *buf, size_t len, const char *controller, struct ctl_list *l, char **ret_err);
+int ctl_parse_arcconf_json(const char *buf, size_t len, const char *tool, const char *controller,
+                           struct ctl_list *l, char **ret_err);
 /* "Controllers found: N" at the top of an arcconf output: N, or 0. */
 unsigned ctl_arcconf_count(const char *buf, size_t len);
 

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * What the controller parsers (ctl_*.c) share, inside src/discover/ only. */
+ * What the controller parsers (ctl_<vendor>.c) share, inside src/discover/ only:
+ * the records' memory (controller.c), the line reader and the vendors' words
+ * (ctl_lines.c), the JSON helpers (ctl_jsondoc.c). */
 #pragma once
+
+#include <json.h>
 
 #include "discover/controller.h"
 
@@ -13,5 +17,81 @@ void ctl_truncate(struct ctl_list *l, size_t n);
 char *ctl_printable(const char *s, size_t max);
 /* "ab12…" lower-cased, "0x"/"naa." dropped; NULL unless 16 or 32 hex digits. */
 char *ctl_naa(const char *s);
-/* A level as ssacli/arcconf print it ("1+0", "5", "1ADM", "60") → "raid10" ...; NULL if none. */
+/* Adds note (taken) to v's note, after what is there. */
+void ctl_add_note(struct ctl_vd *v, char *note);
+/* The record of l from index n0 on with this controller and VD id, NULL if none. */
+struct ctl_vd *ctl_find(struct ctl_list *l, size_t n0, const char *controller, const char *vd);
+
+/* ---- text outputs (ctl_lines.c) ------------------------------------------- */
+
+/* The reader of one output: ctl_text_init, ctl_text_next until 0 or < 0, then
+ * ctl_text_finish, which frees the line and, if any ctl_text_fail was called,
+ * takes back the records added since n0 and hands the first error out. */
+struct ctl_text {
+        const char *tool;           /* names the output in messages: "arcconf" */
+        const char *buf;
+        size_t len, pos;
+        unsigned no;                /* the number of the line last read, from 1 */
+        char *line, *raw;
+        char *err;                  /* the first failure: "TOOL output line N: ..." */
+};
+
+/* One line: key and value split at the first sep (both trimmed; value NULL
+ * without sep, or with sep 0); raw is the whole line, trimmed on the right
+ * only. Valid until the next call. */
+struct ctl_line {
+        unsigned no, indent;
+        char *key, *value;
+        const char *raw;
+};
+
+/* Skips a UTF-8 byte-order mark; CR before LF is taken as blank. */
+void ctl_text_init(struct ctl_text *c, const char *tool, const char *buf, size_t len);
+/* The next line into t: 1, 0 at the end, -EINVAL for a control byte (NUL...). */
+int ctl_text_next(struct ctl_text *c, struct ctl_line *t, char sep);
+int ctl_text_fail(struct ctl_text *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ctl_text_finish(struct ctl_text *c, struct ctl_list *l, size_t n0, char **ret_err);
+char *ctl_trim(char *s);
+
+/* A field name as the vendors print it across versions: any case, and any run
+ * of blanks where name has one ("RAID Level", "RAID level", "RAID  level"). */
+bool ctl_key_eq(const char *key, const char *name);
+/* ctl_key_eq against each of a NULL-terminated list of spellings. */
+bool ctl_key_in(const char *key, const char *const *names);
+/* key starts with prefix, matched as ctl_key_eq does; *ret_rest: what follows. */
+bool ctl_key_prefix(const char *key, const char *prefix, const char **ret_rest);
+
+/* A size field ("256 KB", "64K", "1 MB"), or a failure naming what. */
+int ctl_field_size(struct ctl_text *c, const char *what, const char *value, uint64_t *ret);
+/* A count field from 1 to 4096, or a failure naming what. */
+int ctl_field_count(struct ctl_text *c, const char *what, const char *value, unsigned *ret);
+
+/* A level as the tools print it ("1+0", "5", "RAID-5", "6 Reed-Solomon", "1ADM",
+ * "Simple_volume") → "raid10" ... (controller.h lists them); NULL if none. */
 const char *ctl_level_of(const char *raw);
+/* A state as printed ("Optimal", "OK", "Degraded, Rebuilding", "Interim
+ * Recovery Mode") → one of the states of struct ctl_vd ("other" if none). */
+const char *ctl_state_of(const char *raw);
+/* *p = a printable copy of v (at most max bytes), the old value freed. */
+void ctl_set_str(char **p, const char *v, size_t max);
+/* "/dev/sda (Disk0) ..." → "/dev/sda"; NULL unless it starts with /dev/. */
+char *ctl_dev_word(const char *v);
+
+/* ---- JSON outputs (ctl_jsondoc.c) ------------------------------------------ */
+
+struct ctl_json {
+        const char *tool;
+        char *err;
+};
+int ctl_json_fail(struct ctl_json *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* buf as one JSON document (a byte-order mark and white space around it
+ * allowed; with trailing_ok, anything after it); NULL after a failure. */
+json_object *ctl_json_doc(struct ctl_json *c, const char *buf, size_t len, bool trailing_ok);
+/* o[key] if it is of type, else NULL. */
+json_object *ctl_jobj(json_object *o, const char *key, json_type type);
+/* o[key] if it is a string, else NULL. */
+const char *ctl_jstring(json_object *o, const char *key);
+/* o[key] as a count 1..4096 (an integer, or a string of digits): 1 found, 0 absent or null, -1 otherwise. */
+int ctl_jcount(json_object *o, const char *key, unsigned *ret);
+/* Ends a JSON parse as ctl_text_finish does. */
+int ctl_json_finish(struct ctl_json *c, struct ctl_list *l, size_t n0, char **ret_err);

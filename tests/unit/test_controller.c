@@ -80,7 +80,7 @@ static void storcli_two_controllers(void **state)
         size_t len;
         char *buf = fixture("storcli-two-controllers.json", &len), *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_storcli(buf, len, "storcli", &l, &err), 0);
+        assert_int_equal(ctl_parse_storcli(buf, len, "storcli", NULL, &l, &err), 0);
         assert_null(err);
         static const struct want w[] = {
                 {"0", "0", "raid6", 256 * KiB, 10, 1, 8, 2 * MiB, "optimal"},
@@ -127,9 +127,9 @@ static void expect_error(int (*parse)(const char *, size_t, struct ctl_list *, c
         free(buf);
 }
 
-static int storcli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli(b, n, "storcli", l, e); }
-static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli2(b, n, "storcli2", l, e); }
-static int arcconf(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf(b, n, "1", l, e); }
+static int storcli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli(b, n, "storcli", NULL, l, e); }
+static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli2(b, n, "storcli2", NULL, l, e); }
+static int arcconf(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf(b, n, "arcconf", "1", l, e); }
 
 static void storcli_broken(void **state)
 {
@@ -143,16 +143,16 @@ static void storcli_broken(void **state)
         static const char text[] = "CLI Version = 007.2408\nStatus = Success\n";
         char *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_storcli(text, sizeof text - 1, "storcli", &l, &err), -EINVAL);
+        assert_int_equal(ctl_parse_storcli(text, sizeof text - 1, "storcli", NULL, &l, &err), -EINVAL);
         assert_non_null(strstr(err, "not JSON"));
         free(err);
         err = NULL;
-        assert_int_equal(ctl_parse_storcli("", 0, "storcli", &l, &err), -EINVAL);
+        assert_int_equal(ctl_parse_storcli("", 0, "storcli", NULL, &l, &err), -EINVAL);
         assert_non_null(strstr(err, "ends early"));
         free(err);
         err = NULL;
         static const char other[] = "{\"Controllers\": 3}";
-        assert_int_equal(ctl_parse_storcli(other, sizeof other - 1, "perccli", &l, &err), -EINVAL);
+        assert_int_equal(ctl_parse_storcli(other, sizeof other - 1, "perccli", NULL, &l, &err), -EINVAL);
         assert_non_null(strstr(err, "perccli output: no \"Controllers\" array"));
         free(err);
         assert_int_equal(l.n, 0);
@@ -165,9 +165,9 @@ static void storcli_error_keeps_earlier(void **state)
         size_t len, len2;
         char *good = fixture("storcli2.json", &len), *bad = fixture("storcli-garbled-strip.json", &len2), *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_storcli2(good, len, "storcli2", &l, &err), 0);
+        assert_int_equal(ctl_parse_storcli2(good, len, "storcli2", NULL, &l, &err), 0);
         assert_int_equal(l.n, 3);
-        assert_int_equal(ctl_parse_storcli(bad, len2, "storcli", &l, &err), -EINVAL);
+        assert_int_equal(ctl_parse_storcli(bad, len2, "storcli", NULL, &l, &err), -EINVAL);
         assert_int_equal(l.n, 3);
         assert_string_equal(l.v[2].tool, "storcli2");
         free(err);
@@ -182,7 +182,7 @@ static void storcli2_kib(void **state)
         size_t len;
         char *buf = fixture("storcli2.json", &len), *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_storcli2(buf, len, "storcli2", &l, &err), 0);
+        assert_int_equal(ctl_parse_storcli2(buf, len, "storcli2", NULL, &l, &err), 0);
         static const struct want w[] = {
                 {"0", "0", "raid5", 256 * KiB, 5, 1, 4, 1 * MiB, "optimal"},
                 /* 16 drives over 2 spans: per span or in all is not printed */
@@ -199,7 +199,7 @@ static void storcli2_kib(void **state)
 
 /* ---- ssacli ------------------------------------------------------------------ */
 
-static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_ssacli(b, n, l, e); }
+static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_ssacli(b, n, "ssacli", NULL, l, e); }
 
 static void ssacli_two_controllers(void **state)
 {
@@ -207,7 +207,7 @@ static void ssacli_two_controllers(void **state)
         size_t len;
         char *buf = fixture("ssacli-two-controllers.txt", &len), *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_ssacli(buf, len, &l, &err), 0);
+        assert_int_equal(ctl_parse_ssacli(buf, len, "ssacli", NULL, &l, &err), 0);
         static const struct want w[] = {
                 {"slot=0", "1", "raid10", 256 * KiB, 4, 1, 2, 512 * KiB, "optimal"},
                 /* Full Stripe Size 768 KB is one parity group's: 6 data of 8, × 2 groups */
@@ -237,7 +237,7 @@ static void ssacli_broken(void **state)
         static const char nul[] = "Smart Array P440ar in Slot 0\n   Logical Drive: 1\n\0\0\n";
         char *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_ssacli(nul, sizeof nul - 1, &l, &err), -EINVAL);
+        assert_int_equal(ctl_parse_ssacli(nul, sizeof nul - 1, "ssacli", NULL, &l, &err), -EINVAL);
         assert_non_null(strstr(err, "line 3: byte 0x00"));
         free(err);
 }
@@ -250,7 +250,7 @@ static void arcconf_text(void **state)
         size_t len;
         char *buf = fixture("arcconf-c1.txt", &len), *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_arcconf(buf, len, "1", &l, &err), 0);
+        assert_int_equal(ctl_parse_arcconf(buf, len, "arcconf", "1", &l, &err), 0);
         static const struct want w[] = {
                 {"1", "0", "raid5", 256 * KiB, 4, 1, 3, 768 * KiB, "optimal"},
                 {"1", "1", "raid60", 128 * KiB, 6, 2, 8, 1 * MiB, "rebuilding"},
@@ -277,13 +277,13 @@ static void arcconf_broken(void **state)
                                         "Command completed successfully.\n";
         char *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_arcconf(no_status, sizeof no_status - 1, "1", &l, &err), -EINVAL);
+        assert_int_equal(ctl_parse_arcconf(no_status, sizeof no_status - 1, "arcconf", "1", &l, &err), -EINVAL);
         assert_non_null(strstr(err, "logical device 0 ends without"));
         free(err);
         assert_int_equal(l.n, 0);
 }
 
-static int arcconf_json(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf_json(b, n, "1", l, e); }
+static int arcconf_json(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_arcconf_json(b, n, "arcconf", "1", l, e); }
 
 static void arcconf_getconfigjson(void **state)
 {
@@ -291,7 +291,7 @@ static void arcconf_getconfigjson(void **state)
         size_t len;
         char *buf = fixture("arcconf-getconfigjson-1.json", &len), *err = NULL;
         struct ctl_list l = {0};
-        assert_int_equal(ctl_parse_arcconf_json(buf, len, "1", &l, &err), 0);
+        assert_int_equal(ctl_parse_arcconf_json(buf, len, "arcconf", "1", &l, &err), 0);
         static const struct want w[] = {
                 /* StripeSize and fullStripeSize are KiB; members are the Chunk entries */
                 {"1", "0", "raid6", 256 * KiB, 8, 1, 6, 1536 * KiB, "optimal"},

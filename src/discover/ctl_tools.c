@@ -38,16 +38,16 @@ static int parse(const struct tool *t, const char *buf, size_t len, unsigned ctl
         char c[16];
         switch (t->fam) {
         case FAM_STORCLI:
-                return ctl_parse_storcli(buf, len, t->label, l, err);
+                return ctl_parse_storcli(buf, len, t->label, NULL, l, err);
         case FAM_STORCLI2:
-                return ctl_parse_storcli2(buf, len, t->label, l, err);
+                return ctl_parse_storcli2(buf, len, t->label, NULL, l, err);
         case FAM_SSACLI:
-                return ctl_parse_ssacli(buf, len, l, err);
+                return ctl_parse_ssacli(buf, len, t->label, NULL, l, err);
         default:
                 snprintf(c, sizeof c, "%u", ctl);
                 if (t->fam == FAM_ARCCONF_JSON)
-                        return ctl_parse_arcconf_json(buf, len, c, l, err);
-                return ctl_parse_arcconf(buf, len, c, l, err);
+                        return ctl_parse_arcconf_json(buf, len, t->label, c, l, err);
+                return ctl_parse_arcconf(buf, len, t->label, c, l, err);
         }
 }
 
