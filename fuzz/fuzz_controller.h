@@ -34,7 +34,8 @@ static bool in_set(const char *s, const char *const *set)
 static void ctl_check_record(const struct ctl_vd *v)
 {
         static const char *const levels[] = {"raid0",  "raid1",  "raid5",  "raid6",        "raid00",
-                                             "raid10", "raid50", "raid60", "raid1-triple", "raid10-triple", NULL};
+                                             "raid10", "raid50", "raid60", "raid1-triple", "raid10-triple", "raid1e",
+                                             "raid5ee", "simple", "spanned", NULL};
         static const char *const states[] = {"optimal", "degraded", "partially-degraded", "rebuilding", "recovering",
                                              "offline", "failed",   "foreign",            "other",      NULL};
         const char *s[] = {v->tool, v->controller, v->vd, v->level, v->level_raw, v->state,

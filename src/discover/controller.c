@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,20 @@ void ctl_truncate(struct ctl_list *l, size_t n)
                 free(l->v);
                 l->v = NULL;
         }
+}
+
+void ctl_nexts_add(struct ctl_nexts *x, unsigned step, const char *id)
+{
+        x->v = xrealloc(x->v, (x->n + 1) * sizeof *x->v);
+        struct ctl_next *n = &x->v[x->n++];
+        n->step = step;
+        snprintf(n->id, sizeof n->id, "%s", id ? id : "");
+}
+
+void ctl_nexts_free(struct ctl_nexts *x)
+{
+        free(x->v);
+        *x = (struct ctl_nexts){0};
 }
 
 struct ctl_vd *ctl_find(struct ctl_list *l, size_t n0, const char *controller, const char *vd)
@@ -151,6 +166,17 @@ void ctl_vd_geometry(struct ctl_vd *v)
         if (!v->level) {
                 ctl_add_note(v, xasprintf("RAID level '%s' is not one storprov derives a stripe for: geometry unknown",
                                       v->level_raw ? v->level_raw : "(not printed)"));
+                return;
+        }
+        if (!strcmp(v->level, "simple") || !strcmp(v->level, "spanned")) {
+                ctl_add_note(v, xasprintf("a %s volume has no stripe: nothing to align beyond the drives' own sectors",
+                                          v->level));
+                return;
+        }
+        if (!strcmp(v->level, "raid1e") || !strcmp(v->level, "raid5ee")) {
+                ctl_add_note(v, xasprintf("%s (printed '%s') spreads its rows over the drives without a fixed set of "
+                                          "data disks: storprov derives no stripe for it",
+                                          v->level, v->level_raw ? v->level_raw : "?"));
                 return;
         }
         if (!v->drives_per_span || !v->spans) {

@@ -77,6 +77,30 @@ int ctl_parse_arcconf(const char *buf, size_t len, const char *tool, const char 
  * The JSON has no parity-group count: a RAID50/60 keeps an unknown geometry. */
 int ctl_parse_arcconf_json(const char *buf, size_t len, const char *tool, const char *controller,
                            struct ctl_list *l, char **ret_err);
+/* A command that one output leads to: arcconf's "Controllers found: 3" leads
+ * to GETCONFIG 2 and 3, tw_cli's "show" to each controller, a controller to
+ * its units. step is the index in the tool's row of ctl_tools.c (the vendor
+ * file documents its steps); id is the controller or unit the command is for
+ * ("2", "c0", "c0/u1"): [A-Za-z0-9/] only, since it goes into an argv and a
+ * capture file name ('/' becomes '-' there). */
+struct ctl_next {
+        unsigned step;
+        char id[24];
+};
+struct ctl_nexts {
+        struct ctl_next *v;
+        size_t n;
+};
+void ctl_nexts_add(struct ctl_nexts *x, unsigned step, const char *id);
+void ctl_nexts_free(struct ctl_nexts *x);
+/* The followers: pure as the parsers, from one output to the commands it
+ * leads to (appended to next; on -EINVAL next is left as it was). id is the
+ * one the output's own command was for (NULL for the first command). */
+typedef int ctl_follow_fn(const char *buf, size_t len, const char *tool, const char *id, struct ctl_nexts *next,
+                          char **ret_err);
+typedef int ctl_parse_fn(const char *buf, size_t len, const char *tool, const char *controller, struct ctl_list *l,
+                         char **ret_err);
+
 /* "Controllers found: N" at the top of an arcconf output: N, or 0. */
 unsigned ctl_arcconf_count(const char *buf, size_t len);
 

@@ -18,9 +18,11 @@ static bool level_has_parity(const char *level)
                          !strcmp(level, "raid60"));
 }
 
+/* Levels with no stripe to align to: mirrors, one drive, a concatenation. */
 static bool level_is_mirror(const char *level)
 {
-        return level && (!strcmp(level, "raid1") || !strcmp(level, "raid1-triple"));
+        return level && (!strcmp(level, "raid1") || !strcmp(level, "raid1-triple") || !strcmp(level, "simple") ||
+                         !strcmp(level, "spanned"));
 }
 
 /* "storcli /c0/v1" style: the tool, its controller and VD, for messages. */
@@ -36,7 +38,8 @@ static char *vd_figures(const struct ctl_vd *v)
         char a[32], b[32], sp[32] = "";
         unsigned drives = v->drives_per_span * (v->spans ? v->spans : 1);
         if (level_is_mirror(v->level))
-                return xasprintf("%s, %u drives (mirrors: no stripe)", v->level, drives);
+                return xasprintf("%s, %u drive%s (%s: no stripe)", v->level, drives, drives == 1 ? "" : "s",
+                                 strstr(v->level, "raid1") ? "mirrors" : "no striping");
         if (v->spans > 1)
                 snprintf(sp, sizeof sp, " in %u spans", v->spans);
         return xasprintf("%s, %u drives%s x %s strip (%u data disks), full stripe %s", v->level ? v->level : "?",
