@@ -101,6 +101,23 @@ typedef int ctl_follow_fn(const char *buf, size_t len, const char *tool, const c
 typedef int ctl_parse_fn(const char *buf, size_t len, const char *tool, const char *controller, struct ctl_list *l,
                          char **ret_err);
 
+/* arcconf GETCONFIG 1 LD's "Controllers found: N": GETCONFIG 2 .. N (step 0). */
+ctl_follow_fn ctl_follow_arcconf;
+
+/* 3ware/LSI tw_cli (ctl_3ware.c). Steps: 0 "tw_cli show" (the controllers),
+ * 1 "tw_cli /cX show" (a controller's units), 2 "tw_cli /cX/uY show all" (one
+ * unit: its records). */
+ctl_follow_fn ctl_follow_twcli_show;
+ctl_follow_fn ctl_follow_twcli_ctl;
+ctl_parse_fn ctl_parse_twcli_unit;
+
+/* LSI MegaCli / MegaCli64 (ctl_megacli.c). Steps: 0 "-LdPdInfo -aALL" (every
+ * adapter's VDs: the records; "-LDInfo -Lall -aALL" is read the same way),
+ * 1 "-AdpGetPciInfo -aALL" (sets pci on the records of each adapter already
+ * in the list). */
+ctl_parse_fn ctl_parse_megacli_ld;
+ctl_parse_fn ctl_parse_megacli_pci;
+
 /* "Controllers found: N" at the top of an arcconf output: N, or 0. */
 unsigned ctl_arcconf_count(const char *buf, size_t len);
 
