@@ -68,8 +68,11 @@ int usage_error(const char *verb, const char *fmt, ...) __attribute__((format(pr
  * the plan; diagnostics on stderr, or moved to keep for the caller. */
 int load_plan(const struct args *a, const char *verb, struct profile *p, struct sysinfo *si, struct plan *pl,
               struct diags *keep);
-/* common.c: $STORPROV_CONTROLLER_TIMEOUT in ms (default 20 s); 0 when it is no number (said why). */
-unsigned controller_timeout_ms(void);
+/* common.c: $STORPROV_CONTROLLER_TIMEOUT (one command, default CTL_CALL_TIMEOUT_S) and
+ * $STORPROV_CONTROLLER_TOTAL_TIMEOUT (all of a run, CTL_TOTAL_TIMEOUT_S) into *ret;
+ * EXIT_USAGE, said under verb, when either is not seconds from 1 to 3600. */
+struct ctl_limits;
+int controller_limits(const char *verb, struct ctl_limits *ret);
 
 /* common.c: the machine alone (inventory, select). */
 int load_sysinfo(const struct args *a, struct sysinfo *si);

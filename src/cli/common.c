@@ -10,28 +10,34 @@
 #include "render/files.h"
 #include "render/tuned.h"
 
-#define CTL_TIMEOUT_S 20
-
-/* $STORPROV_CONTROLLER_TIMEOUT (seconds, 1..3600), else 20 s; 0 when it is
- * set to something else (said why). */
-unsigned controller_timeout_ms(void)
+/* One limit from the environment: seconds 1..3600, or def when unset. */
+static int limit_env(const char *verb, const char *name, unsigned def_s, unsigned *ret_ms)
 {
-        const char *e = getenv("STORPROV_CONTROLLER_TIMEOUT");
-        uint64_t s;
-        if (!e || !*e)
-                return CTL_TIMEOUT_S * 1000;
-        if (parse_uint_range(e, 1, 3600, &s) == 0)
-                return (unsigned)s * 1000;
-        usage_error("controller", "STORPROV_CONTROLLER_TIMEOUT='%s' is not a number of seconds from 1 to 3600; "
-                                  "unset it for the default 20", e);
+        const char *e = getenv(name);
+        uint64_t s = def_s;
+        if (e && *e && parse_uint_range(e, 1, 3600, &s) < 0) {
+                _cleanup_free_ char *p = comment_dup(e);
+                return usage_error(verb, "%s='%s' is not a number of seconds from 1 to 3600; unset it for the "
+                                         "default %u", name, p, def_s);
+        }
+        *ret_ms = (unsigned)s * 1000;
         return 0;
+}
+
+int controller_limits(const char *verb, struct ctl_limits *ret)
+{
+        int r = limit_env(verb, "STORPROV_CONTROLLER_TIMEOUT", CTL_CALL_TIMEOUT_S, &ret->call_ms);
+        if (!r)
+                r = limit_env(verb, "STORPROV_CONTROLLER_TOTAL_TIMEOUT", CTL_TOTAL_TIMEOUT_S, &ret->total_ms);
+        return r;
 }
 
 /* The RAID controllers' logical drives, when a <hwraid> needs them:
  * from="controller" takes each disk's geometry from its VD, and a stated one
  * is checked against it. Read from the captured outputs under --sysroot,
  * else from the vendor tools found in PATH (none: nothing to check). */
-static void load_controllers(const struct args *a, const struct profile *p, struct sysinfo *si)
+static void load_controllers(const struct args *a, const struct profile *p, const struct ctl_limits *lim,
+                             struct sysinfo *si)
 {
         bool want = false;
         for (size_t i = 0; i < p->n_disks; i++)
@@ -41,14 +47,14 @@ static void load_controllers(const struct args *a, const struct profile *p, stru
         si->controllers = xcalloc(1, sizeof(*si->controllers));
         if (a->sysroot)
                 ctl_collect_sysroot(si->controllers, a->sysroot);
-        else {
-                unsigned t = controller_timeout_ms();
-                ctl_collect_live(si->controllers, t ? t : 20 * 1000);
-        }
+        else
+                ctl_collect_live(si->controllers, lim);
         ctl_match(si->controllers, si);
         for (size_t i = 0; si->controllers->errors && si->controllers->errors[i]; i++)
                 fprintf(stderr, "storprov: warning: the RAID controller could not be read: %s\n",
                         si->controllers->errors[i]);
+        for (size_t i = 0; si->controllers->warnings && si->controllers->warnings[i]; i++)
+                fprintf(stderr, "storprov: warning: %s\n", si->controllers->warnings[i]);
 }
 
 /* Loads the profile, the machine (or, with --offline, made-up disks) and
@@ -58,8 +64,11 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                      struct diags *keep)
 {
         struct diags d = {0};
+        struct ctl_limits lim;
         if (!a->profile)
                 return usage_error(verb, "--profile FILE is required");
+        if (controller_limits(verb, &lim))
+                return EXIT_USAGE;
         int r = profile_load(a->profile, p, &d);
         if (r < 0) {
                 if (!d.n)
@@ -86,7 +95,7 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                 profile_free(p);
                 return a->sysroot || a->offline ? EXIT_USAGE : EXIT_RUNTIME;
         }
-        load_controllers(a, p, si);
+        load_controllers(a, p, &lim, si);
         _cleanup_free_ char *include = a->tuning != TUNING_UDEV ? root_tuned_include(a->root ? a->root : "/") : NULL;
         struct plan_options o = {
                 .sysroot = a->offline ? "(offline)" : sysroot,

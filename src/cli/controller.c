@@ -90,8 +90,8 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
 
 int cmd_controller(struct args *a)
 {
-        unsigned t = a->sysroot ? 0 : controller_timeout_ms();
-        if (!a->sysroot && !t)
+        struct ctl_limits lim;
+        if (controller_limits("controller", &lim))
                 return EXIT_USAGE;
         struct sysinfo si;
         int r = load_sysinfo(a, &si);
@@ -101,7 +101,7 @@ int cmd_controller(struct args *a)
         if (a->sysroot)
                 ctl_collect_sysroot(&l, a->sysroot);
         else
-                ctl_collect_live(&l, t);
+                ctl_collect_live(&l, &lim);
         ctl_match(&l, &si);
         if (a->format && !strcmp(a->format, "json"))
                 print_json_doc(&l, a->sysroot);
@@ -109,6 +109,8 @@ int cmd_controller(struct args *a)
                 print_text(&l, a->sysroot);
         for (size_t i = 0; l.errors && l.errors[i]; i++)
                 fprintf(stderr, "storprov controller: %s\n", l.errors[i]);
+        for (size_t i = 0; l.warnings && l.warnings[i]; i++)
+                fprintf(stderr, "storprov controller: warning: %s\n", l.warnings[i]);
         r = l.errors ? EXIT_RUNTIME : 0;
         ctl_list_free(&l);
         sysinfo_free(&si);

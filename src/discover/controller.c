@@ -68,6 +68,7 @@ void ctl_list_free(struct ctl_list *l)
 {
         ctl_truncate(l, 0);
         strv_free(l->errors);
+        strv_free(l->warnings);
         *l = (struct ctl_list){0};
 }
 

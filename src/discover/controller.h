@@ -53,6 +53,7 @@ struct ctl_list {
         struct ctl_vd *v;
         size_t n;
         char **errors;            /* one sentence per tool or file that failed (NULL-terminated) */
+        char **warnings;          /* what went wrong but was put right (a process left behind, ended) */
 };
 
 /* The parsers, one per output format (the table of tools in ctl_tools.c says
@@ -139,11 +140,26 @@ void ctl_match(struct ctl_list *l, const struct sysinfo *si);
 /* The record whose device is name ("sdb"), NULL if none: for the planner. */
 const struct ctl_vd *ctl_vd_for_device(const struct ctl_list *l, const char *name);
 
-/* Every supported tool found in PATH, run by argv with timeout_ms each
- * (absent ones skipped, failing ones in l->errors). */
-void ctl_collect_live(struct ctl_list *l, unsigned timeout_ms);
+/* The time limits of the tools' commands (live only): each command, and all
+ * commands of one run together (a node with many controllers, some hung). */
+struct ctl_limits {
+        unsigned call_ms, total_ms;
+};
+#define CTL_CALL_TIMEOUT_S 20
+#define CTL_TOTAL_TIMEOUT_S 60
+/* What a tool may print: past CTL_MAX_OUT_BYTES on stdout it is killed; of
+ * stderr the first CTL_MAX_ERR_BYTES are kept (the first line of it goes into
+ * a failing command's error), the rest dropped. */
+#define CTL_MAX_OUT_BYTES ((size_t)64 << 20)
+#define CTL_MAX_ERR_BYTES ((size_t)4096)
+
+/* Every supported tool found in PATH, run by argv under lim: the rows of
+ * ctl_tools.c, each command's output parsed and followed (absent tools
+ * skipped, failing commands in l->errors). Every process a tool starts is
+ * gone when it returns. */
+void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim);
 /* The captured outputs under SYSROOT/storprov-controller/ (CTL_CAPTURE_DIR;
- * the file names are CTL_CAPTURE_FILES, see storprov(8)). */
+ * the file names are the rows' captures, see storprov(8)). */
 #define CTL_CAPTURE_DIR "storprov-controller"
 void ctl_collect_sysroot(struct ctl_list *l, const char *sysroot);
 

@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * Where the controller outputs come from: the vendor tools found in PATH,
- * run by argv with a timeout, or the files a capture left in a sysroot. */
+ * Which controller tools storprov reads, how each is run and captured: one
+ * row per tool (CTL_TOOLS). A row names the executables to look for in PATH,
+ * the label its records carry, and its steps: the commands (argv after the
+ * executable), the file each output is kept in under
+ * SYSROOT/storprov-controller/, the parser that turns an output into records
+ * and the follower that says which commands it leads to. Adding a tool is
+ * one row here, its parser file (ctl_<vendor>.c) and its fixtures.
+ *
+ * The same walk runs the tools live (by argv, each command under a time
+ * limit, all of them under one overall limit, everything they start ended
+ * with them) or reads a captured sysroot's files. */
 #include "discover/ctl_internal.h"
 
 #include <errno.h>
@@ -12,129 +21,155 @@
 
 #include "sys/exec.h"
 
-/* 64 MiB: far more than any controller prints; a tool that goes on is broken. */
-#define CTL_MAX_OUT ((size_t)64 << 20)
+#define CTL_MAX_STEPS 3
+#define CTL_MAX_ARGS 8
+/* commands of one tool in one run: 64 controllers of 32 units is 2113 for tw_cli */
+#define CTL_MAX_CALLS 4096
 
-enum family { FAM_STORCLI, FAM_STORCLI2, FAM_SSACLI, FAM_ARCCONF, FAM_ARCCONF_JSON };
-
-static const struct tool {
-        enum family fam;
-        const char *label;
-        const char *names[3];     /* executables, the first one in PATH is run */
-        const char *capture;      /* the file under SYSROOT/storprov-controller/ */
-} tools[] = {
-        {FAM_STORCLI, "storcli", {"storcli64", "storcli", NULL}, "storcli-call-vall-show-all.json"},
-        {FAM_STORCLI, "perccli", {"perccli64", "perccli", NULL}, "perccli-call-vall-show-all.json"},
-        {FAM_STORCLI2, "storcli2", {"storcli2", NULL}, "storcli2-call-vall-show-all.json"},
-        {FAM_STORCLI2, "perccli2", {"perccli2", NULL}, "perccli2-call-vall-show-all.json"},
-        {FAM_SSACLI, "ssacli", {"ssacli", NULL}, "ssacli-ctrl-all-show-config-detail.txt"},
-        {FAM_ARCCONF, "arcconf", {"arcconf", NULL}, "arcconf-getconfig-%u-ld.txt"},
-        /* read from a capture only, when it has no arcconf text */
-        {FAM_ARCCONF_JSON, "arcconf", {NULL}, "arcconf-getconfigjson-%u.json"},
+struct ctl_step {
+        const char *argv[CTL_MAX_ARGS]; /* after the executable; "%s" is the id the command is for */
+        const char *capture;            /* under SYSROOT/storprov-controller/; "%s" the id, '/' as '-' */
+        ctl_parse_fn *parse;            /* the records of the output, NULL: a listing */
+        ctl_follow_fn *follow;          /* the commands it leads to, NULL: none */
+        const char *first;              /* run at the start with this id ("" none); NULL: only when followed */
 };
 
-static int parse(const struct tool *t, const char *buf, size_t len, unsigned ctl, struct ctl_list *l, char **err)
+struct ctl_tool {
+        const char *label;              /* the records' tool, and the captures' name */
+        const char *names[4];           /* executables, the first one in PATH runs; none: read from captures only */
+        const char *instead_of;         /* captures only: read when that tool's first capture is absent */
+        struct ctl_step steps[CTL_MAX_STEPS];
+};
+
+/* TEMPORARY until ctl_adaptec.c has ctl_follow_arcconf */
+static int arcconf_more(const char *buf, size_t len, const char *tool, const char *id, struct ctl_nexts *next,
+                        char **ret_err)
 {
-        char c[16];
-        switch (t->fam) {
-        case FAM_STORCLI:
-                return ctl_parse_storcli(buf, len, t->label, NULL, l, err);
-        case FAM_STORCLI2:
-                return ctl_parse_storcli2(buf, len, t->label, NULL, l, err);
-        case FAM_SSACLI:
-                return ctl_parse_ssacli(buf, len, t->label, NULL, l, err);
-        default:
-                snprintf(c, sizeof c, "%u", ctl);
-                if (t->fam == FAM_ARCCONF_JSON)
-                        return ctl_parse_arcconf_json(buf, len, t->label, c, l, err);
-                return ctl_parse_arcconf(buf, len, t->label, c, l, err);
+        (void)tool;
+        (void)ret_err;
+        unsigned n = id && strcmp(id, "1") ? 0 : ctl_arcconf_count(buf, len);
+        for (unsigned c = 2; c <= n; c++) {
+                char s[16];
+                snprintf(s, sizeof s, "%u", c);
+                ctl_nexts_add(next, 0, s);
         }
+        return 0;
 }
 
-/* The tool's argv (ctl: the arcconf controller number, written into num). */
-static void tool_argv(const struct tool *t, const char *path, unsigned ctl, char num[static 16], const char *argv[8])
+static const struct ctl_tool CTL_TOOLS[] = {
+        {"storcli", {"storcli64", "storcli"}, NULL,
+         {{{"/call/vall", "show", "all", "J"}, "storcli-call-vall-show-all.json", ctl_parse_storcli, NULL, ""}}},
+        {"perccli", {"perccli64", "perccli"}, NULL,
+         {{{"/call/vall", "show", "all", "J"}, "perccli-call-vall-show-all.json", ctl_parse_storcli, NULL, ""}}},
+        {"storcli2", {"storcli2"}, NULL,
+         {{{"/call/vall", "show", "all", "J"}, "storcli2-call-vall-show-all.json", ctl_parse_storcli2, NULL, ""}}},
+        {"perccli2", {"perccli2"}, NULL,
+         {{{"/call/vall", "show", "all", "J"}, "perccli2-call-vall-show-all.json", ctl_parse_storcli2, NULL, ""}}},
+        /* hpssacli and hpacucli are ssacli's older names, printing the same format */
+        {"ssacli", {"ssacli", "hpssacli", "hpacucli"}, NULL,
+         {{{"ctrl", "all", "show", "config", "detail"}, "ssacli-ctrl-all-show-config-detail.txt", ctl_parse_ssacli,
+           NULL, ""}}},
+        {"arcconf", {"arcconf"}, NULL,
+         {{{"GETCONFIG", "%s", "LD"}, "arcconf-getconfig-%s-ld.txt", ctl_parse_arcconf, arcconf_more, "1"}}},
+        {"arcconf", {NULL}, "arcconf-getconfig-1-ld.txt",
+         {{{NULL}, "arcconf-getconfigjson-%s.json", ctl_parse_arcconf_json, arcconf_more, "1"}}},
+};
+
+/* ---- one walk over a tool's commands ---------------------------------------- */
+
+/* Where the outputs come from: a live tool or a captured directory. */
+struct ctl_source {
+        const char *exe;                /* live: the executable's path; NULL: captures under dir */
+        const char *dir;
+        const struct ctl_limits *lim;
+        long long deadline;             /* live: the end of the overall limit (ms, monotonic) */
+};
+
+/* "%s" in pattern replaced by id; '/' in id as sep (a file name) or kept. */
+static char *fill(const char *pattern, const char *id, char sep)
 {
-        snprintf(num, 16, "%u", ctl);
-        const char *const *tail = t->fam == FAM_SSACLI    ? (const char *const[]){"ctrl", "all", "show", "config", "detail", NULL}
-                                  : t->fam == FAM_ARCCONF ? (const char *const[]){"GETCONFIG", num, "LD", NULL}
-                                                          : (const char *const[]){"/call/vall", "show", "all", "J", NULL};
-        argv[0] = path;
-        size_t i = 0;
-        for (; tail[i]; i++)
-                argv[i + 1] = tail[i];
-        argv[i + 1] = NULL;
+        _cleanup_free_ char *v = xstrdup(id ? id : "");
+        for (char *p = v; *p; p++)
+                if (*p == '/')
+                        *p = sep;
+        const char *at = strstr(pattern, "%s");
+        if (!at)
+                return xstrdup(pattern);
+        return xasprintf("%.*s%s%s", (int)(at - pattern), pattern, v, at + 2);
 }
 
-/* name looked up in PATH: the executable's path, NULL if none. */
-static char *in_path(const char *name)
+/* The command line of a step, as it is run and shown ("storcli64 /call/vall show all J"). */
+static char **step_argv(const char *exe, const struct ctl_step *s, const char *id)
 {
-        const char *path = getenv("PATH");
-        _cleanup_free_ char *copy = xstrdup(path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
-        for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-                char *p = xasprintf("%s/%s", *d ? d : ".", name);
-                struct stat st;
-                if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
-                        return p;
-                free(p);
+        char **argv = NULL;
+        strv_push(&argv, exe);
+        for (size_t i = 0; i < CTL_MAX_ARGS && s->argv[i]; i++) {
+                _cleanup_free_ char *a = fill(s->argv[i], id, '/');
+                strv_push(&argv, a);
         }
-        return NULL;
+        return argv;
 }
 
-/* Runs one command of the tool and parses it; 0, or -1 with an error added. */
-static int run_one(const struct tool *t, const char *path, unsigned ctl, unsigned timeout_ms, struct ctl_list *l,
-                   char **ret_out, size_t *ret_len)
+static bool id_ok(const char *id)
 {
-        char num[16];
-        const char *argv[8];
-        tool_argv(t, path, ctl, num, argv);
-        _cleanup_free_ char *cmd = strv_join((char *const *)argv, " ");
-        char *out = NULL, *err = NULL;
-        size_t len = 0;
-        int r = run_argv_timeout((char *const *)argv, timeout_ms, CTL_MAX_OUT, &out, &len);
+        size_t n = strlen(id);
+        return n < sizeof(((struct ctl_next *)0)->id) && strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                                     "0123456789/=") == n &&
+               !strstr(id, "//") && id[0] != '/';
+}
+
+/* The first line of what a failing tool said on stderr, for its error. */
+static char *stderr_hint(const struct run_result *res)
+{
+        if (!res->err || !*res->err)
+                return xstrdup("");
+        size_t n = strcspn(res->err, "\n");
+        _cleanup_free_ char *line = ctl_printable(res->err, n < 200 ? n : 200);
+        size_t more = res->err_len - n + res->err_dropped;
+        return more > 1 ? xasprintf(" (it said \"%s\", and %zu bytes more, kept to %zu)", line, more,
+                                    (size_t)CTL_MAX_ERR_BYTES)
+                        : xasprintf(" (it said \"%s\")", line);
+}
+
+/* Runs one command: its output in *ret (0), or -1 with an error added. */
+static int run_live(const struct ctl_source *src, char **argv, struct ctl_list *l, struct run_result *ret)
+{
+        _cleanup_free_ char *cmd = strv_join(argv, " ");
+        long long left = src->deadline - monotonic_ms();
+        if (left <= 0) {
+                strv_pushf(&l->errors, "%s was not run: the %u s for all controller commands of a run "
+                                       "(STORPROV_CONTROLLER_TOTAL_TIMEOUT) were used up",
+                           cmd, src->lim->total_ms / 1000);
+                return -1;
+        }
+        bool overall = left < src->lim->call_ms;
+        struct run_limits lim = {.timeout_ms = overall ? (unsigned)left : src->lim->call_ms,
+                                 .max_out = CTL_MAX_OUT_BYTES,
+                                 .max_err = CTL_MAX_ERR_BYTES};
+        int r = run_argv_limited(argv, &lim, ret);
+        _cleanup_free_ char *hint = stderr_hint(ret);
         if (r == -ETIME)
-                strv_pushf(&l->errors, "%s did not finish in %u s and was killed: the controller or its driver may "
-                                       "hang; run it by hand to see",
-                           cmd, timeout_ms / 1000);
+                strv_pushf(&l->errors, "%s did not finish in %.*f s (%s) and was killed with all it started: the "
+                                       "controller or its driver may hang; run it by hand to see%s",
+                           cmd, lim.timeout_ms % 1000 ? 1 : 0, lim.timeout_ms / 1000.0,
+                           overall ? "what was left of STORPROV_CONTROLLER_TOTAL_TIMEOUT"
+                                   : "STORPROV_CONTROLLER_TIMEOUT", hint);
         else if (r == -EFBIG)
-                strv_pushf(&l->errors, "%s printed more than %zu MiB and was killed", cmd, CTL_MAX_OUT >> 20);
+                strv_pushf(&l->errors, "%s printed more than %zu MiB and was killed", cmd,
+                           (size_t)CTL_MAX_OUT_BYTES >> 20);
         else if (r < 0)
                 strv_pushf(&l->errors, "%s could not be run: %s", cmd, strerror(-r));
-        else if (parse(t, out, len, ctl, l, &err) < 0) {
-                /* storcli exits non-zero when a controller's command fails,
-                 * and says so in its JSON: the exit status alone is no error */
-                if (r)
-                        strv_pushf(&l->errors, "%s exited with status %d: run it by hand to see why", cmd, r);
-                else
-                        strv_pushf(&l->errors, "%s: %s", cmd, err);
-                free(err);
-                r = -1;
+        if (r == 0 && ret->stuck)
+                strv_pushf(&l->warnings, "%s left processes behind that did not end when killed (stuck in the "
+                                         "kernel: the controller's driver may hang)", cmd);
+        else if (r == 0 && ret->leftovers)
+                strv_pushf(&l->warnings, "%s left %u process%s running; storprov ended %s", cmd, ret->leftovers,
+                           ret->leftovers == 1 ? "" : "es", ret->leftovers == 1 ? "it" : "them");
+        if (r < 0) {
+                run_result_free(ret);
+                return -1;
         }
-        if (r >= 0 && ret_out) {
-                *ret_out = out;
-                *ret_len = len;
-        } else
-                free(out);
-        return r < 0 ? -1 : 0;
-}
-
-void ctl_collect_live(struct ctl_list *l, unsigned timeout_ms)
-{
-        for (size_t i = 0; i < ELEMENTSOF(tools); i++) {
-                const struct tool *t = &tools[i];
-                _cleanup_free_ char *path = NULL;
-                for (size_t k = 0; !path && t->names[k]; k++)
-                        path = in_path(t->names[k]);
-                if (!path) /* also a capture-only format */
-                        continue;
-                char *out = NULL;
-                size_t len = 0;
-                if (run_one(t, path, 1, timeout_ms, l, t->fam == FAM_ARCCONF ? &out : NULL, &len) < 0)
-                        continue;
-                unsigned n = out ? ctl_arcconf_count(out, len) : 0;
-                free(out);
-                for (unsigned c = 2; c <= n; c++)
-                        run_one(t, path, c, timeout_ms, l, NULL, NULL);
-        }
+        return 0;
 }
 
 /* The whole file, NULs and all (read_file() stops at a NUL: a garbled
@@ -148,7 +183,7 @@ static int read_bytes(const char *path, char **ret, size_t *ret_len)
         char *buf = xmalloc(cap);
         for (;;) {
                 len += fread(buf + len, 1, cap - len - 1, f);
-                if (ferror(f) || len > CTL_MAX_OUT) {
+                if (ferror(f) || len > CTL_MAX_OUT_BYTES) {
                         int r = ferror(f) ? -EIO : -EFBIG;
                         fclose(f);
                         free(buf);
@@ -166,50 +201,132 @@ static int read_bytes(const char *path, char **ret, size_t *ret_len)
         return 0;
 }
 
-/* Reads and parses one captured file: 1 done, 0 absent, -1 error added. */
-static int read_one(const struct tool *t, const char *dir, unsigned ctl, struct ctl_list *l, unsigned *ret_count)
+/* Reads one captured file: 0 with its bytes, -1 with an error added (absent too). */
+static int read_capture(const struct ctl_source *src, const char *name, struct run_result *ret, struct ctl_list *l)
 {
-        char name[64];
-        snprintf(name, sizeof name, t->capture, ctl);
-        _cleanup_free_ char *p = xasprintf("%s/%s", dir, name);
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0;
-        char *err = NULL;
-        int r = read_bytes(p, &buf, &len);
+        _cleanup_free_ char *p = xasprintf("%s/%s", src->dir, name);
+        int r = read_bytes(p, &ret->out, &ret->out_len);
         if (r == -ENOENT)
-                return 0;
-        if (r < 0) {
-                strv_pushf(&l->errors, "%s: %s", p, strerror(-r));
-                return -1;
-        }
-        if (parse(t, buf, len, ctl, l, &err) < 0) {
-                strv_pushf(&l->errors, "%s: %s; capture it again (tests/fixtures/capture-sysroot.sh)", p, err);
+                strv_pushf(&l->errors, "%s is not there, but the tool's outputs captured lead to it: capture it "
+                                       "again (tests/fixtures/capture-sysroot.sh)", p);
+        else if (r < 0)
+                strv_pushf(&l->errors, "%s: %s", p, r == -EFBIG ? "larger than a controller tool prints" : strerror(-r));
+        return r < 0 ? -1 : 0;
+}
+
+/* One command of the walk: run or read, parse, follow. */
+static void walk_one(const struct ctl_tool *t, const struct ctl_source *src, const struct ctl_next *call,
+                     struct ctl_list *l, struct ctl_nexts *queue)
+{
+        const struct ctl_step *s = &t->steps[call->step];
+        const char *id = *call->id ? call->id : NULL;
+        _cleanup_free_ char *file = fill(s->capture, id, '-');
+        char **argv = src->exe ? step_argv(src->exe, s, id) : NULL;
+        _cleanup_free_ char *what = src->exe ? strv_join(argv, " ") : xasprintf("%s/%s", src->dir, file);
+        struct run_result res = {0};
+        int r = src->exe ? run_live(src, argv, l, &res) : read_capture(src, file, &res, l);
+        strv_free(argv);
+        if (r < 0)
+                return;
+        char *err = NULL;
+        if (s->parse && s->parse(res.out, res.out_len, t->label, id, l, &err) < 0) {
+                _cleanup_free_ char *hint = stderr_hint(&res);
+                if (res.status) /* what it printed then is its complaint, not a format to read */
+                        strv_pushf(&l->errors, "%s exited with status %d%s: run it by hand to see why", what,
+                                   res.status, hint);
+                else
+                        strv_pushf(&l->errors, "%s: %s%s", what, err,
+                                   src->exe ? "" : "; capture it again (tests/fixtures/capture-sysroot.sh)");
                 free(err);
-                return -1;
+        } else if (s->follow && s->follow(res.out, res.out_len, t->label, id, queue, &err) < 0) {
+                strv_pushf(&l->errors, "%s: %s", what, err);
+                free(err);
         }
-        if (ret_count)
-                *ret_count = ctl_arcconf_count(buf, len);
-        return 1;
+        run_result_free(&res);
+}
+
+static void walk(const struct ctl_tool *t, const struct ctl_source *src, struct ctl_list *l)
+{
+        struct ctl_nexts queue = {0};
+        for (unsigned k = 0; k < CTL_MAX_STEPS; k++)
+                if (t->steps[k].first)
+                        ctl_nexts_add(&queue, k, t->steps[k].first);
+        for (size_t i = 0; i < queue.n; i++) {
+                struct ctl_next call = queue.v[i];
+                if (call.step >= CTL_MAX_STEPS || !t->steps[call.step].capture || !id_ok(call.id)) {
+                        _cleanup_free_ char *p = ctl_printable(call.id, 32);
+                        strv_pushf(&l->errors, "%s: an output leads to step %u for \"%s\", which is not a command "
+                                               "storprov runs: ignored", t->label, call.step, p);
+                        continue;
+                }
+                if (i == CTL_MAX_CALLS) {
+                        strv_pushf(&l->errors, "%s: more than %d commands for one tool; the rest was not run",
+                                   t->label, CTL_MAX_CALLS);
+                        break;
+                }
+                walk_one(t, src, &call, l, &queue);
+        }
+        ctl_nexts_free(&queue);
+}
+
+/* ---- live and captured -------------------------------------------------------- */
+
+/* name looked up in PATH: the executable's path, NULL if none. */
+static char *in_path(const char *name)
+{
+        const char *path = getenv("PATH");
+        _cleanup_free_ char *copy = xstrdup(path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+        for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+                char *p = xasprintf("%s/%s", *d ? d : ".", name);
+                struct stat st;
+                if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
+                        return p;
+                free(p);
+        }
+        return NULL;
+}
+
+void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim)
+{
+        struct ctl_source src = {.lim = lim, .deadline = monotonic_ms() + lim->total_ms};
+        for (size_t i = 0; i < ELEMENTSOF(CTL_TOOLS); i++) {
+                const struct ctl_tool *t = &CTL_TOOLS[i];
+                _cleanup_free_ char *path = NULL;
+                for (size_t k = 0; !path && k < ELEMENTSOF(t->names) && t->names[k]; k++)
+                        path = in_path(t->names[k]);
+                if (!path) /* not installed, or a format read from captures only */
+                        continue;
+                src.exe = path;
+                walk(t, &src, l);
+        }
+}
+
+/* The first step's capture of t is in dir. */
+static bool captured(const struct ctl_tool *t, const char *dir)
+{
+        for (unsigned k = 0; k < CTL_MAX_STEPS; k++) {
+                if (!t->steps[k].first)
+                        continue;
+                _cleanup_free_ char *f = fill(t->steps[k].capture, t->steps[k].first, '-');
+                _cleanup_free_ char *p = xasprintf("%s/%s", dir, f);
+                return access(p, F_OK) == 0;
+        }
+        return false;
 }
 
 void ctl_collect_sysroot(struct ctl_list *l, const char *sysroot)
 {
         _cleanup_free_ char *dir = xasprintf("%s/%s", sysroot, CTL_CAPTURE_DIR);
-        bool arcconf_text = false;
-        for (size_t i = 0; i < ELEMENTSOF(tools); i++) {
-                const struct tool *t = &tools[i];
-                unsigned n = 0;
-                bool arc = t->fam == FAM_ARCCONF || t->fam == FAM_ARCCONF_JSON;
-                if ((t->fam == FAM_ARCCONF_JSON && arcconf_text) || read_one(t, dir, 1, l, arc ? &n : NULL) <= 0)
+        struct ctl_source src = {.dir = dir};
+        for (size_t i = 0; i < ELEMENTSOF(CTL_TOOLS); i++) {
+                const struct ctl_tool *t = &CTL_TOOLS[i];
+                if (!captured(t, dir))
                         continue;
-                arcconf_text = arcconf_text || t->fam == FAM_ARCCONF;
-                for (unsigned c = 2; c <= n; c++) {
-                        char first[64], name[64];
-                        snprintf(first, sizeof first, t->capture, 1u);
-                        snprintf(name, sizeof name, t->capture, c);
-                        if (read_one(t, dir, c, l, NULL) == 0)
-                                strv_pushf(&l->errors, "%s/%s says %u controllers, but %s is not there: capture it",
-                                           dir, first, n, name);
+                if (t->instead_of) {
+                        _cleanup_free_ char *p = xasprintf("%s/%s", dir, t->instead_of);
+                        if (access(p, F_OK) == 0)
+                                continue;
                 }
+                walk(t, &src, l);
         }
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "sys/exec.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -113,101 +115,252 @@ int run_argv(char *const *argv, char **ret_out)
         return wait_argv(pid);
 }
 
-static long long now_ms(void)
+long long monotonic_ms(void)
 {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* One stream of the child: what is kept of it and what was dropped. */
 struct capture {
+        int fd;
         char *s;
-        size_t len, cap, max;
+        size_t len, cap, keep;
+        size_t dropped;
+        bool eof;
 };
 
-/* Reads fd into c until EOF, the deadline or the cap: 0, -ETIME or -EFBIG. */
-static int read_until(int fd, long long deadline, struct capture *c)
+/* Reads what fd has now (non-blocking): 0, or -EFBIG once more than kill_past bytes came. */
+static int drain(struct capture *c, size_t kill_past)
 {
         for (;;) {
-                long long left = deadline - now_ms();
-                if (left <= 0)
-                        return -ETIME;
-                struct pollfd p = {.fd = fd, .events = POLLIN};
-                int r = poll(&p, 1, (int)(left > 1000 ? 1000 : left));
-                if (r < 0 && errno != EINTR)
-                        return -errno;
-                if (r <= 0)
-                        continue;
-                if (c->cap - c->len < 4097) {
-                        c->cap = c->cap ? 2 * c->cap : 65536;
-                        c->s = xrealloc(c->s, c->cap);
-                }
-                ssize_t n = read(fd, c->s + c->len, c->cap - c->len - 1);
-                if (n == 0)
+                char buf[16384];
+                ssize_t n = read(c->fd, buf, sizeof buf);
+                if (n == 0) {
+                        c->eof = true;
                         return 0;
-                if (n < 0) {
-                        if (errno == EINTR || errno == EAGAIN)
-                                continue;
-                        return -errno;
                 }
-                c->len += (size_t)n;
-                c->s[c->len] = 0;
-                if (c->len > c->max)
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return 0; /* EAGAIN: nothing more now */
+                }
+                size_t take = (size_t)n;
+                if (c->len + take > c->keep)
+                        take = c->len < c->keep ? c->keep - c->len : 0;
+                if (take) {
+                        if (c->len + take + 1 > c->cap) {
+                                c->cap = c->len + take + 1 > 2 * c->cap ? c->len + take + 1 : 2 * c->cap;
+                                c->s = xrealloc(c->s, c->cap);
+                        }
+                        memcpy(c->s + c->len, buf, take);
+                        c->len += take;
+                        c->s[c->len] = 0;
+                }
+                c->dropped += (size_t)n - take;
+                if (kill_past && c->len + c->dropped > kill_past)
                         return -EFBIG;
         }
 }
 
-/* Waits for pid until the deadline: its status as wait_argv, or -ETIME. */
-static int wait_until(pid_t pid, long long deadline)
+/* The pid's parent and process group from /proc/PID/stat; -1 if it cannot be read. */
+static pid_t parent_of(pid_t pid, pid_t *ret_pgrp)
+{
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -1;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+                return -1;
+        buf[n] = 0;
+        const char *rp = strrchr(buf, ')'); /* the command name may hold blanks and parentheses */
+        int ppid, pgrp;
+        char state;
+        if (!rp || sscanf(rp + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+                return -1;
+        if (ret_pgrp)
+                *ret_pgrp = pgrp;
+        return ppid;
+}
+
+/* Our own children now (with pgrp 0), or the members of process group pgrp:
+ * to tell what a command leaves behind, and to count it. */
+static size_t list_procs(pid_t pgrp, pid_t **ret)
+{
+        DIR *d = opendir("/proc");
+        pid_t *v = NULL, self = getpid();
+        size_t n = 0;
+        for (struct dirent *e; d && (e = readdir(d));) {
+                char *end;
+                long pid = strtol(e->d_name, &end, 10);
+                pid_t g = -1;
+                if (*end || pid <= 0)
+                        continue;
+                pid_t pp = parent_of((pid_t)pid, &g);
+                if (pgrp ? g != pgrp : pp != self)
+                        continue;
+                v = xrealloc(v, (n + 1) * sizeof *v);
+                v[n++] = (pid_t)pid;
+        }
+        if (d)
+                closedir(d);
+        *ret = v;
+        return n;
+}
+
+static bool in_set(pid_t p, const pid_t *v, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (v[i] == p)
+                        return true;
+        return false;
+}
+
+/* Ends everything the command started: its process group, and (storprov being
+ * their subreaper while it ran) whatever left the group with setsid() or was
+ * orphaned, found as our children that were not there before. Returns how
+ * many were killed; *ret_stuck: how many did not end within 2 s (a process in
+ * an uninterruptible wait in the kernel, a hung controller driver). */
+static unsigned end_leftovers(pid_t pgid, const pid_t *before, size_t n_before, unsigned *ret_stuck)
+{
+        pid_t *members;
+        unsigned killed = (unsigned)list_procs(pgid, &members);
+        free(members);
+        long long until = monotonic_ms() + 2000;
+        pid_t *waiting = NULL;
+        size_t n_waiting = 0;
+        (void)kill(-pgid, SIGKILL);
+        for (;;) {
+                pid_t *kids;
+                size_t n = list_procs(0, &kids);
+                bool any = false;
+                for (size_t i = 0; i < n; i++) {
+                        if (in_set(kids[i], before, n_before))
+                                continue;
+                        any = true;
+                        if (!in_set(kids[i], waiting, n_waiting)) {
+                                pid_t g = -1;
+                                (void)parent_of(kids[i], &g);
+                                kill(kids[i], SIGKILL);
+                                killed += g != pgid; /* the group's were counted */
+                                waiting = xrealloc(waiting, (n_waiting + 1) * sizeof *waiting);
+                                waiting[n_waiting++] = kids[i];
+                        }
+                        (void)waitpid(kids[i], NULL, WNOHANG);
+                }
+                free(kids);
+                bool group_left = kill(-pgid, 0) == 0;
+                if ((!any && !group_left) || monotonic_ms() >= until) {
+                        *ret_stuck = any || group_left;
+                        break;
+                }
+                struct timespec ts = {0, 5 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+        }
+        free(waiting);
+        return killed;
+}
+
+static int nonblocking_pipe(int fds[2])
+{
+        if (pipe2(fds, O_CLOEXEC) < 0)
+                return -errno;
+        int fl = fcntl(fds[0], F_GETFL);
+        if (fl >= 0)
+                (void)fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
+        return 0;
+}
+
+/* Reads both streams until the child ends (then what they hold, even if a
+ * background child keeps them open), the deadline, or the stdout cap. */
+static int supervise(pid_t pid, long long deadline, const struct run_limits *lim, struct capture *out,
+                     struct capture *err, int *ret_status)
 {
         for (;;) {
                 int st;
-                pid_t r = waitpid(pid, &st, WNOHANG);
-                if (r < 0 && errno != EINTR)
+                pid_t w = waitpid(pid, &st, WNOHANG);
+                bool ended = w == pid;
+                if (drain(out, lim->max_out) < 0)
+                        return -EFBIG;
+                drain(err, 0);
+                if (ended) {
+                        *ret_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                        return 0;
+                }
+                if (w < 0 && errno != EINTR)
                         return -errno;
-                if (r == pid)
-                        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-                if (now_ms() >= deadline)
+                long long left = deadline - monotonic_ms();
+                if (left <= 0)
                         return -ETIME;
-                struct timespec ts = {0, 10 * 1000 * 1000};
-                nanosleep(&ts, NULL);
+                struct pollfd p[2] = {{.fd = out->eof ? -1 : out->fd, .events = POLLIN},
+                                      {.fd = err->eof ? -1 : err->fd, .events = POLLIN}};
+                /* the child's end is not a pollable event before Linux 5.3 (pidfd): look every 20 ms */
+                if (poll(p, 2, (int)(left > 20 ? 20 : left)) < 0 && errno != EINTR)
+                        return -errno;
         }
 }
 
-int run_argv_timeout(char *const *argv, unsigned timeout_ms, size_t max_out, char **ret_out, size_t *ret_len)
+int run_argv_limited(char *const *argv, const struct run_limits *lim, struct run_result *res)
 {
-        int fds[2];
-        if (pipe2(fds, O_CLOEXEC) < 0)
-                return -errno;
+        *res = (struct run_result){0};
+        int o[2], e[2], r;
+        if ((r = nonblocking_pipe(o)) < 0)
+                return r;
+        if ((r = nonblocking_pipe(e)) < 0) {
+                close(o[0]);
+                close(o[1]);
+                return r;
+        }
+        pid_t *before;
+        size_t n_before = list_procs(0, &before);
+        int was_reaper = 0;
+        (void)prctl(PR_GET_CHILD_SUBREAPER, &was_reaper);
+        (void)prctl(PR_SET_CHILD_SUBREAPER, 1);
         fflush(stdout);
         fflush(stderr);
-        long long deadline = now_ms() + timeout_ms;
+        long long deadline = monotonic_ms() + lim->timeout_ms;
         pid_t pid = fork();
-        if (pid < 0) {
-                int r = -errno;
-                close(fds[0]);
-                close(fds[1]);
-                return r;
-        }
         if (pid == 0) {
                 setpgid(0, 0);
-                child_exec(argv, fds[1], STDERR_FILENO);
+                child_exec(argv, o[1], e[1]);
         }
-        setpgid(pid, pid);
-        close(fds[1]);
-        struct capture c = {.max = max_out};
-        int r = read_until(fds[0], deadline, &c);
-        close(fds[0]);
-        if (r == 0)
-                r = wait_until(pid, deadline);
+        r = pid < 0 ? -errno : 0;
+        close(o[1]);
+        close(e[1]);
+        struct capture out = {.fd = o[0], .keep = lim->max_out}, err = {.fd = e[0], .keep = lim->max_err};
+        if (pid > 0) {
+                setpgid(pid, pid);
+                r = supervise(pid, deadline, lim, &out, &err, &res->status);
+                if (r < 0) {
+                        kill(-pid, SIGKILL);
+                        kill(pid, SIGKILL);
+                        (void)wait_argv(pid);
+                }
+                res->leftovers = end_leftovers(pid, before, n_before, &res->stuck);
+        }
+        (void)prctl(PR_SET_CHILD_SUBREAPER, was_reaper);
+        free(before);
+        close(o[0]);
+        close(e[0]);
+        res->err = err.s ? err.s : xstrdup("");
+        res->err_len = err.len;
+        res->err_dropped = err.dropped;
         if (r < 0) {
-                kill(-pid, SIGKILL);
-                kill(pid, SIGKILL);
-                wait_argv(pid);
-                free(c.s);
+                free(out.s);
                 return r;
         }
-        *ret_out = c.s ? c.s : xstrdup("");
-        *ret_len = c.len;
-        return r;
+        res->out = out.s ? out.s : xstrdup("");
+        res->out_len = out.len;
+        return 0;
+}
+
+void run_result_free(struct run_result *res)
+{
+        free(res->out);
+        free(res->err);
+        *res = (struct run_result){0};
 }

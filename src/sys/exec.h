@@ -27,9 +27,33 @@ int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd);
 int wait_argv(pid_t pid);
 
 
-/* As run_argv with ret_out, but the child (and what it started: it runs in
- * its own process group) is killed after timeout_ms, and its stdout is
- * capped at max_out bytes. Returns the exit status as run_argv does,
- * -ETIME after the timeout, -EFBIG past the cap; *ret_out (NUL-terminated,
- * *ret_len bytes, which may hold NULs) only on >= 0. */
-int run_argv_timeout(char *const *argv, unsigned timeout_ms, size_t max_out, char **ret_out, size_t *ret_len);
+/* CLOCK_MONOTONIC in milliseconds. */
+long long monotonic_ms(void);
+
+/* Limits for run_argv_limited. */
+struct run_limits {
+        unsigned timeout_ms;      /* the command and all it started are killed after it */
+        size_t max_out;           /* stdout: past it the command is killed (-EFBIG) */
+        size_t max_err;           /* stderr: the first max_err bytes are kept, the rest counted and dropped */
+};
+
+struct run_result {
+        int status;               /* exit status 0..255, or 128+signal */
+        char *out;                /* stdout, NUL-terminated; may hold NULs (out_len bytes) */
+        size_t out_len;
+        char *err;                /* the first max_err bytes of stderr, NUL-terminated */
+        size_t err_len, err_dropped;
+        unsigned leftovers;       /* processes the command left running (in its process group, or escaped
+                                   * from it with setsid() or by double fork) that were killed after it */
+        unsigned stuck;           /* 1 if some of them did not end within 2 s (stuck in the kernel) */
+};
+
+/* Runs argv with stdin /dev/null, stdout and stderr captured, in a process
+ * group of its own, with storprov its subreaper while it runs; when it ends
+ * (or at the timeout, or past the stdout cap) everything it started is
+ * killed and reaped, setsid() children and background children of a
+ * successful run too. 0 with *res filled (status, out, err), or -ETIME,
+ * -EFBIG, -errno with res->err filled (what stderr said) and no out.
+ * Not while other children of storprov run: they would be taken for its own. */
+int run_argv_limited(char *const *argv, const struct run_limits *lim, struct run_result *res);
+void run_result_free(struct run_result *res);

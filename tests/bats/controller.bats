@@ -54,7 +54,7 @@ tools() {
 	cp -r "$CTL/megaraid-ctl" "$BATS_TEST_TMPDIR/s"
 	cp "$CTL/ssacli-garbled-strip.txt" "$BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt"
 	run -1 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s"
-	[[ $stderr == *"storprov controller: $BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt: ssacli output line 83: \"sixty-four\" is not a size"* ]]
+	[[ $stderr == *"storprov controller: $BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt: ssacli output line 83: Strip Size \"sixty-four\" is not a size"* ]]
 	[ "$(grep -c '^storcli ' <<<"$output")" = 8 ]
 	[ "$(grep -c '^ssacli ' <<<"$output" || true)" = 0 ]
 	# no capture at all: nothing to list, and no error
@@ -88,7 +88,7 @@ arcconf GETCONFIG 2 LD"
 	start=$SECONDS
 	run -1 --separate-stderr "$SP" controller
 	[ $((SECONDS - start)) -lt 10 ]
-	[[ $stderr == *"storprov controller: $BIN/storcli64 /call/vall show all J did not finish in 2 s and was killed"* ]]
+	[[ $stderr == *"storprov controller: $BIN/storcli64 /call/vall show all J did not finish in 2 s (STORPROV_CONTROLLER_TIMEOUT) and was killed with all it started"* ]]
 	# the other tool still answered
 	[ "$(grep -c '^ssacli ' <<<"$output")" = 5 ]
 	# what the tool started went with it (its own process group); killed, it
@@ -106,8 +106,7 @@ arcconf GETCONFIG 2 LD"
 @test "controller: a tool that exits non-zero is named with its status; exit 1" {
 	tools ssacli arcconf
 	FAKE_CTL_MODE_ssacli=fail run -1 --separate-stderr "$SP" controller
-	[[ $stderr == *"ssacli: cannot talk to the controller"* ]]
-	[[ $stderr == *"storprov controller: $BIN/ssacli ctrl all show config detail exited with status 3: run it by hand to see why"* ]]
+	[[ $stderr == *"storprov controller: $BIN/ssacli ctrl all show config detail exited with status 3 (it said \"ssacli: cannot talk to the controller\"): run it by hand to see why"* ]]
 	[ "$(grep -c '^arcconf ' <<<"$output")" = 4 ]
 }
 
@@ -148,4 +147,70 @@ storcli-call-vall-show-all.json"
 	run -0 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s" --format json
 	[ "$(jq -c '[.logical_drives[] | select(.tool == "arcconf") | .level]' <<<"$output")" = \
 		'["raid5","raid60","raid1","raid10"]' ]
+}
+
+# gone PID: not running, or a zombie nobody reaped (PID 1 of a container)
+gone() {
+	! kill -0 "$1" 2>/dev/null || grep -q '^State:.*zombie' "/proc/$1/status"
+}
+
+@test "controller: a child that left the tool's process group (setsid) is killed with it at the timeout" {
+	tools storcli64
+	export FAKE_CTL_MODE_storcli64=hang-setsid FAKE_CTL_PIDFILE=$BATS_TEST_TMPDIR/sleep.pid STORPROV_CONTROLLER_TIMEOUT=2
+	run -1 --separate-stderr "$SP" controller
+	[[ $stderr == *"show all J did not finish in 2 s"* ]]
+	pid=$(cat "$BATS_TEST_TMPDIR/sleep.pid")
+	[ -n "$pid" ]
+	# in a session of its own: out of reach of a process-group kill
+	gone "$pid" || { ps -o pid,sid,pgid,args -p "$pid"; kill "$pid"; false; }
+}
+
+@test "controller: a background child left by a tool that succeeded is ended, and named; the output still read" {
+	tools storcli64
+	export FAKE_CTL_MODE_storcli64=bg FAKE_CTL_PIDFILE=$BATS_TEST_TMPDIR/sleep.pid STORPROV_CONTROLLER_TIMEOUT=10
+	start=$SECONDS
+	run -0 --separate-stderr "$SP" controller
+	# the child holds stdout open: storprov does not wait for it to close
+	[ $((SECONDS - start)) -lt 8 ]
+	[ "$(grep -c '^storcli ' <<<"$output")" = 8 ]
+	[[ $stderr == *"warning: $BIN/storcli64 /call/vall show all J left 1 process running; storprov ended it"* ]]
+	pid=$(cat "$BATS_TEST_TMPDIR/sleep.pid")
+	gone "$pid" || { kill "$pid"; false; }
+}
+
+@test "controller: a tool's stderr is kept to its first 4096 bytes and shown only when it fails" {
+	tools storcli64 ssacli
+	FAKE_CTL_MODE_storcli64=spew run -0 --separate-stderr "$SP" controller
+	[ -z "$stderr" ]
+	export FAKE_CTL_MODE_ssacli=fail
+	run -1 --separate-stderr "$SP" controller
+	[ "${#stderr}" -lt 1000 ]
+}
+
+@test "controller: one overall limit for all commands of a run (64 controllers, the others hung)" {
+	tools arcconf
+	export FAKE_CTL_ARCCONF_COUNT=64 FAKE_CTL_HANG_MATCH='GETCONFIG [2-9]* LD' STORPROV_CONTROLLER_TIMEOUT=2 \
+		STORPROV_CONTROLLER_TOTAL_TIMEOUT=3
+	start=$SECONDS
+	run -1 --separate-stderr "$SP" controller
+	# at 2 s a call, 63 hung controllers took 126 s before; now the 3 s of the run bound them all
+	[ $((SECONDS - start)) -lt 8 ]
+	[ "$(grep -c '^arcconf ' <<<"$output")" = 4 ]
+	[[ $stderr == *"arcconf GETCONFIG 2 LD did not finish in 2 s (STORPROV_CONTROLLER_TIMEOUT)"* ]]
+	[[ $stderr == *"arcconf GETCONFIG 3 LD did not finish in "*" s (what was left of STORPROV_CONTROLLER_TOTAL_TIMEOUT)"* ]]
+	[[ $stderr == *"arcconf GETCONFIG 64 LD was not run: the 3 s for all controller commands of a run (STORPROV_CONTROLLER_TOTAL_TIMEOUT) were used up"* ]]
+}
+
+@test "controller: a bad time limit is an error under every verb, before anything is read" {
+	for verb in controller plan validate apply verify render; do
+		args=(--sysroot "$SYSROOT/grid-3ware")
+		[ "$verb" = controller ] || args+=(--profile "$TOP/profiles/grid-3ware-raid5.xml")
+		[ "$verb" != render ] || args+=(--root "$BATS_TEST_TMPDIR/root")
+		STORPROV_CONTROLLER_TIMEOUT=soon run -2 --separate-stderr "$SP" "$verb" "${args[@]}"
+		[[ $stderr == *"storprov $verb: STORPROV_CONTROLLER_TIMEOUT='soon' is not a number of seconds from 1 to 3600"* ]] ||
+			{ echo "$verb: $stderr"; false; }
+		STORPROV_CONTROLLER_TOTAL_TIMEOUT=0 run -2 --separate-stderr "$SP" "$verb" "${args[@]}"
+		[[ $stderr == *"storprov $verb: STORPROV_CONTROLLER_TOTAL_TIMEOUT='0' is not a number of seconds"* ]] ||
+			{ echo "$verb: $stderr"; false; }
+	done
 }
