@@ -32,6 +32,9 @@ static json_object *vd_json(const struct ctl_vd *v)
         json_object_object_add(j, "state_raw", jstr(v->state_raw));
         json_object_object_add(j, "os_name", jstr(v->os_name));
         json_object_object_add(j, "naa", jstr(v->naa));
+        json_object_object_add(j, "serial", jstr(v->serial));
+        json_object_object_add(j, "scsi_address", jstr(v->scsi_addr));
+        json_object_object_add(j, "pci", jstr(v->pci));
         json_object_object_add(j, "device", jstr(v->device));
         json_object_object_add(j, "matched_by", jstr(v->matched_by));
         json_object_object_add(j, "note", jstr(v->note));
@@ -48,6 +51,7 @@ static void print_json_doc(const struct ctl_list *l, const char *sysroot)
                 json_object_array_add(a, vd_json(&l->v[i]));
         json_object_object_add(j, "logical_drives", a);
         json_object_object_add(j, "errors", jstrv(l->errors));
+        json_object_object_add(j, "warnings", jstrv(l->warnings));
         print_json(j);
         json_object_put(j);
 }

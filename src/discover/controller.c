@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/numbers.h"
 
@@ -209,65 +210,153 @@ static char *disk_naa(const struct blockdev *b)
         return n ? n : ctl_naa(b->wwn);
 }
 
-/* The one whole disk whose WWID or WWN is naa in full; NULL, with *several
- * set, when more than one is (paths of one LUN). */
-static const struct blockdev *by_naa(const struct sysinfo *si, const char *naa, const struct blockdev **second)
+/* The disk's place as udev's ID_PATH gives it: the controller's PCI address
+ * (the last "pci-" part) and "channel:target:lun" (the "-scsi-H:C:T:L" part
+ * without the host, which path_id already counts from the controller's first). */
+static bool disk_place(const struct blockdev *b, char *pci, size_t pci_size, char *addr, size_t addr_size)
 {
-        const struct blockdev *found = NULL;
-        *second = NULL;
-        for (size_t i = 0; i < si->n_devs; i++) {
-                const struct blockdev *b = &si->devs[i];
-                if (b->is_partition)
-                        continue;
+        const char *path = b->id_path, *scsi = NULL, *p;
+        for (p = path; p && (p = strstr(p, "-scsi-")); p++)
+                scsi = p;
+        unsigned h, c, t, l;
+        int end = 0;
+        if (!scsi || sscanf(scsi, "-scsi-%u:%u:%u:%u%n", &h, &c, &t, &l, &end) != 4 || scsi[end])
+                return false;
+        snprintf(addr, addr_size, "%u:%u:%u", c, t, l);
+        const char *last = NULL;
+        for (p = path; (p = strstr(p, "pci-")) && p < scsi; p++)
+                if (p == path || p[-1] == '-')
+                        last = p + 4;
+        size_t n = last ? (size_t)(scsi - last) : 0;
+        snprintf(pci, pci_size, "%.*s", n < pci_size ? (int)n : 0, last ? last : "");
+        return true;
+}
+
+enum id_kind { ID_NAA, ID_OS_NAME, ID_SERIAL, ID_ADDR, _ID_MAX };
+static const char *const id_kind_name[_ID_MAX] = {"wwn", "os-name", "serial", "scsi-address"};
+static const char *const id_kind_label[_ID_MAX] = {"WWN", "the name", "serial", "SCSI address"};
+
+/* Does whole disk b carry the record's identifier of kind k? */
+static bool disk_has(const struct ctl_vd *v, const struct blockdev *b, enum id_kind k)
+{
+        switch (k) {
+        case ID_NAA: {
                 _cleanup_free_ char *w = b->wwid && startswith(b->wwid, "naa.") ? ctl_naa(b->wwid) : NULL;
                 _cleanup_free_ char *n = ctl_naa(b->wwn);
-                if (!streq_ptr(w, naa) && !streq_ptr(n, naa))
-                        continue;
-                if (found) {
-                        *second = b;
-                        return NULL;
-                }
-                found = b;
+                return streq_ptr(w, v->naa) || streq_ptr(n, v->naa);
         }
-        return found;
+        case ID_OS_NAME:
+                return startswith(v->os_name, "/dev/") && !strchr(v->os_name + 5, '/') &&
+                       !strcmp(b->name, v->os_name + 5);
+        case ID_SERIAL:
+                return b->serial && !strcmp(b->serial, v->serial);
+        case ID_ADDR: {
+                char pci[64], addr[48];
+                return disk_place(b, pci, sizeof pci, addr, sizeof addr) && !strcmp(addr, v->scsi_addr) &&
+                       (!v->pci || !strcasecmp(pci, v->pci));
+        }
+        default:
+                return false;
+        }
 }
 
-static const struct blockdev *by_os_name(const struct sysinfo *si, const char *os_name)
+static const char *id_value(const struct ctl_vd *v, enum id_kind k)
 {
-        if (!os_name || !startswith(os_name, "/dev/") || strchr(os_name + 5, '/'))
-                return NULL;
-        /* a plain search, not sysinfo_find: discover.c frees the controllers with the sysinfo, so this file
-         * calls nothing there (no call circle between the two) */
-        for (size_t i = 0; i < si->n_devs; i++)
-                if (!strcmp(si->devs[i].name, os_name + 5))
-                        return &si->devs[i];
-        return NULL;
+        const char *val[_ID_MAX] = {v->naa, v->os_name, v->serial, v->scsi_addr};
+        return val[k];
 }
 
-/* A disk named by the tool but carrying another NAA (not even the 64-bit
- * start of this one, which is all udev's ID_WWN keeps) is another disk. */
+/* The whole disks carrying the identifier: 0, 1 (*ret), or 2 (several; *ret, *second). */
+static unsigned disks_with(const struct ctl_vd *v, const struct sysinfo *si, enum id_kind k,
+                           const struct blockdev **ret, const struct blockdev **second)
+{
+        unsigned n = 0;
+        for (size_t i = 0; i < si->n_devs && n < 2; i++) {
+                const struct blockdev *b = &si->devs[i];
+                if (b->is_partition || !disk_has(v, b, k))
+                        continue;
+                *(n++ ? second : ret) = b;
+        }
+        return n;
+}
+
+/* Each identifier the tool printed names at most one disk, and all name the
+ * same one; a disk named by the tool but carrying another NAA (not even the
+ * 64-bit start of this one, which is all udev's ID_WWN keeps) is another
+ * disk. Anything else leaves the record unmatched, with the reason. */
 static void match_one(struct ctl_vd *v, const struct sysinfo *si)
 {
-        const struct blockdev *second = NULL;
-        const struct blockdev *a = v->naa ? by_naa(si, v->naa, &second) : NULL;
-        const struct blockdev *o = by_os_name(si, v->os_name);
-        _cleanup_free_ char *o_naa = o ? disk_naa(o) : NULL;
-        if (second)
-                ctl_add_note(v, xasprintf("NAA %s is the WWN of several disks (%s, ...): which one is not known; "
-                                      "device left unmatched", v->naa, second->name));
-        else if (a && o && a != o)
-                ctl_add_note(v, xasprintf("NAA %s is %s but the tool names %s: device left unmatched", v->naa, a->name,
-                                      v->os_name));
-        else if (!a && o && v->naa && o_naa && !startswith(v->naa, o_naa))
-                ctl_add_note(v, xasprintf("the tool names %s, whose WWN %s is not the VD's NAA %s: device left unmatched",
-                                      v->os_name, o_naa, v->naa));
-        else if (a || o) {
-                v->device = xstrdup((a ? a : o)->name);
-                v->matched_by = xstrdup(a ? "wwn" : "os-name");
-        } else
-                ctl_add_note(v, xasprintf("no disk has %s%s%s%s: device unknown", v->naa ? "WWN " : "",
-                                      v->naa ? v->naa : "", v->naa && v->os_name ? " or the name " : "",
-                                      v->os_name ? v->os_name : v->naa ? "" : "an identifier the tool printed"));
+        const struct blockdev *found = NULL, *b = NULL, *b2 = NULL;
+        enum id_kind by = ID_NAA;
+        char what[160] = "";
+        for (enum id_kind k = 0; k < _ID_MAX; k++) {
+                const char *val = id_value(v, k);
+                if (!val)
+                        continue;
+                size_t o = strlen(what);
+                snprintf(what + o, sizeof what - o, "%s%s %s", o ? " or " : "", id_kind_label[k], val);
+                unsigned n = disks_with(v, si, k, &b, &b2);
+                if (n == 2) {
+                        ctl_add_note(v, xasprintf("%s %s is that of several disks (%s, %s, ...): which one is not "
+                                                  "known; device left unmatched", id_kind_label[k], val, b->name,
+                                                  b2->name));
+                        return;
+                }
+                if (n == 1 && found && found != b) {
+                        ctl_add_note(v, xasprintf("%s %s is %s but %s %s is %s: device left unmatched",
+                                                  id_kind_label[by], id_value(v, by), found->name, id_kind_label[k], val,
+                                                  b->name));
+                        return;
+                }
+                if (n == 1 && !found) {
+                        found = b;
+                        by = k;
+                }
+        }
+        if (!found) {
+                ctl_add_note(v, xasprintf("no disk has %s: device unknown",
+                                          *what ? what : "an identifier the tool printed"));
+                return;
+        }
+        _cleanup_free_ char *d_naa = disk_naa(found);
+        if (v->naa && by != ID_NAA && d_naa && !startswith(v->naa, d_naa)) {
+                _cleanup_free_ char *named = by == ID_OS_NAME ? xstrdup(v->os_name)
+                                                              : xasprintf("%s (%s %s)", found->name, id_kind_label[by],
+                                                                          id_value(v, by));
+                ctl_add_note(v, xasprintf("the tool names %s, whose WWN %s is not the VD's NAA %s: device left "
+                                          "unmatched", named, d_naa, v->naa));
+                return;
+        }
+        v->device = xstrdup(found->name);
+        v->matched_by = xstrdup(id_kind_name[by]);
+}
+
+bool ctl_vd_same_geometry(const struct ctl_vd *a, const struct ctl_vd *b)
+{
+        return streq_ptr(a->level, b->level) && a->strip_bytes == b->strip_bytes && a->data_disks == b->data_disks &&
+               a->full_stripe_bytes == b->full_stripe_bytes;
+}
+
+static char *vd_short(const struct ctl_vd *v)
+{
+        char s[32];
+        return xasprintf("%s controller %s VD %s (%s, strip %s, %u data disks)", v->tool, v->controller,
+                         v->vd ? v->vd : "?", v->level ? v->level : v->level_raw ? v->level_raw : "level unknown",
+                         v->strip_bytes ? fmt_size_exact(v->strip_bytes, s) : "unknown", v->data_disks);
+}
+
+/* Two records of one disk (two tools, two controllers) that disagree: each says so. */
+static void mark_conflicts(struct ctl_list *l)
+{
+        for (size_t i = 0; i < l->n; i++)
+                for (size_t j = i + 1; l->v[i].device && j < l->n; j++) {
+                        struct ctl_vd *a = &l->v[i], *b = &l->v[j];
+                        if (!streq_ptr(a->device, b->device) || ctl_vd_same_geometry(a, b))
+                                continue;
+                        _cleanup_free_ char *sa = vd_short(a), *sb = vd_short(b);
+                        ctl_add_note(a, xasprintf("conflict: %s is also %s", a->device, sb));
+                        ctl_add_note(b, xasprintf("conflict: %s is also %s", b->device, sa));
+                }
 }
 
 void ctl_match(struct ctl_list *l, const struct sysinfo *si)
@@ -278,6 +367,16 @@ void ctl_match(struct ctl_list *l, const struct sysinfo *si)
                 l->v[i].device = l->v[i].matched_by = NULL;
                 match_one(&l->v[i], si);
         }
+        mark_conflicts(l);
+}
+
+size_t ctl_vds_for_device(const struct ctl_list *l, const char *name, const struct ctl_vd **out, size_t max)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < l->n; i++)
+                if (streq_ptr(l->v[i].device, name) && n < max)
+                        out[n++] = &l->v[i];
+        return n;
 }
 
 const struct ctl_vd *ctl_vd_for_device(const struct ctl_list *l, const char *name)

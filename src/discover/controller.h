@@ -132,11 +132,20 @@ void ctl_vd_geometry(struct ctl_vd *v);
  * the tools mean binary units). -EINVAL for anything else. */
 int ctl_parse_strip(const char *s, uint64_t *ret_bytes);
 
-/* Sets device and matched_by of every record: by NAA against the disk's
- * WWID/WWN (the whole identifier, never a prefix), else by the OS name the
- * tool printed. Never by guess: no match, or two that disagree, leave device
- * NULL and say so in note. */
+/* Sets device and matched_by of every record from what the tool printed: the
+ * NAA against the disk's WWID/WWN (the whole identifier, never a prefix), the
+ * OS name, the unit serial against the disk's serial (ID_SERIAL_SHORT), the
+ * SCSI address (and the controller's PCI address when printed) against
+ * udev's ID_PATH. Never by guess: an identifier that names several disks, or
+ * two that name different ones, leave device NULL and say so in note. Two
+ * records of one disk that give different geometries both get a note
+ * starting "conflict:". */
 void ctl_match(struct ctl_list *l, const struct sysinfo *si);
+/* The records whose device is name ("sdb"), at most max, in the list's order:
+ * two tools (MegaCli beside storcli) or two controllers may name one disk. */
+size_t ctl_vds_for_device(const struct ctl_list *l, const char *name, const struct ctl_vd **out, size_t max);
+/* a and b give one geometry (level, strip, data disks, full stripe). */
+bool ctl_vd_same_geometry(const struct ctl_vd *a, const struct ctl_vd *b);
 /* The record whose device is name ("sdb"), NULL if none: for the planner. */
 const struct ctl_vd *ctl_vd_for_device(const struct ctl_list *l, const char *name);
 

@@ -47,11 +47,33 @@ static char *vd_figures(const struct ctl_vd *v)
                          fmt_size_exact(v->full_stripe_bytes, b));
 }
 
-static const struct ctl_vd *vd_of(const struct ctx *c, const struct pl_obj *o)
+#define MAX_VDS 8 /* records of one disk: tools beside each other (MegaCli and storcli), paths */
+
+/* Every record that names the disk, in the order the tools were read. */
+static size_t vds_of(const struct ctx *c, const struct pl_obj *o, const struct ctl_vd *out[MAX_VDS])
 {
         if (!c->si->controllers || !o->disk.bd)
-                return NULL;
-        return ctl_vd_for_device(c->si->controllers, o->disk.bd->name);
+                return 0;
+        return ctl_vds_for_device(c->si->controllers, o->disk.bd->name, out, MAX_VDS);
+}
+
+/* Two records of the disk that disagree: refused, both named. */
+static bool conflict(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o,
+                     const struct ctl_vd *const *v, size_t n)
+{
+        for (size_t i = 1; i < n; i++) {
+                if (ctl_vd_same_geometry(v[0], v[i]))
+                        continue;
+                _cleanup_free_ char *a = vd_name(v[0]), *fa = vd_figures(v[0]), *b = vd_name(v[i]),
+                                    *fb = vd_figures(v[i]);
+                err(c, g->hwraid.line, what, "controller-conflict",
+                    "%s: %s reports %s, but %s reports %s for the same disk: storprov does not choose between two "
+                    "tools' words; find out which is right (the tools' own outputs: 'storprov controller'), then "
+                    "declare the <hwraid> or remove the stale tool",
+                    o->disk.bd->name, a, fa, b, fb);
+                return true;
+        }
+        return false;
 }
 
 void controller_geometry(struct ctx *c, const struct p_disks *g, const char *what, struct pl_obj *o)
@@ -63,7 +85,11 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
                 o->geom_why = xstrdup("the controller's VD (not read without the machine)");
                 return;
         }
-        const struct ctl_vd *v = vd_of(c, o);
+        const struct ctl_vd *all[MAX_VDS];
+        size_t n = vds_of(c, o, all);
+        const struct ctl_vd *v = n ? all[0] : NULL;
+        if (n > 1 && conflict(c, g, what, o, all, n))
+                return;
         if (!v) {
                 err(c, g->hwraid.line, what, "hwraid-controller",
                     "%s: <hwraid from=\"controller\"/>, but no RAID controller VD found is this disk ('storprov "
@@ -95,10 +121,11 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
                      v->state_raw ? v->state_raw : v->state);
 }
 
-void controller_check(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o)
+/* A stated <hwraid> against one record of the disk. */
+static void check_one(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o,
+                      const struct ctl_vd *v)
 {
-        const struct ctl_vd *v = vd_of(c, o);
-        if (!v || !v->level || (!level_is_mirror(v->level) && !v->full_stripe_bytes))
+        if (!v->level || (!level_is_mirror(v->level) && !v->full_stripe_bytes))
                 return; /* nothing the controller says to check against */
         const struct stripe_geom *s = &o->geom;
         bool mirror = level_is_mirror(v->level);
@@ -115,4 +142,14 @@ void controller_check(struct ctx *c, const struct p_disks *g, const char *what, 
             o->disk.bd->name, o->geom_why ? o->geom_why : "a stripe", fmt_size_exact(s->su_bytes, a),
             fmt_size_exact(s->full_stripe_bytes, b), s->parity ? ", parity" : "", name, fig,
             level_has_parity(v->level) ? " (parity)" : "");
+}
+
+void controller_check(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o)
+{
+        const struct ctl_vd *all[MAX_VDS];
+        size_t n = vds_of(c, o, all);
+        if (n > 1 && conflict(c, g, what, o, all, n))
+                return;
+        for (size_t i = 0; i < n; i++)
+                check_one(c, g, what, o, all[i]);
 }

@@ -70,3 +70,24 @@ setup() {
 	[ ! -s "$FAKE_LOG" ]
 	[ ! -e "$BATS_TEST_TMPDIR/root/etc/fstab" ]
 }
+
+# the node with ssacli's slot=0 LD 2 naming sdb too (sdb is storcli's /c0/v0)
+two_tools() {
+	cp -r "$S" "$BATS_TEST_TMPDIR/s"
+	sed -i -e "s/Unique Identifier: 600508B1001C5B3F1E2D3C4B5A697802/Unique Identifier: 600605B00A5E2F60261C6B0C1B2F6D01/" \
+		-e "s|Disk Name: /dev/sdj|Disk Name: /dev/sdb|" "$BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt"
+}
+
+@test "controller: two tools that describe one disk differently are a refusal naming both (controller-conflict)" {
+	two_tools
+	run -2 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1
+	assert_output --partial "[controller-conflict]"
+	assert_output --partial "sdb: storcli controller 0 VD 0 reports raid6, 10 drives x 256k strip (8 data disks), full stripe 2m, but ssacli controller slot=0 VD 2 reports"
+	# a stated <hwraid> too: checked against every VD that names the disk
+	run -2 "$SP" plan --profile "$P/stated-right.xml" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1
+	assert_output --partial "[controller-conflict]"
+	# storprov controller shows the conflict on both records
+	run -0 "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s"
+	assert_output --partial "note: storcli controller 0 VD 0: conflict: sdb is also ssacli controller slot=0 VD 2"
+	assert_output --partial "note: ssacli controller slot=0 VD 2: conflict: sdb is also storcli controller 0 VD 0"
+}

@@ -232,7 +232,7 @@ static void ssacli_broken(void **state)
         expect_error(ssacli, "ssacli-truncated.txt",
                      (const char *const[]){"ssacli output line", "logical drive 1", "cut short", NULL});
         expect_error(ssacli, "ssacli-garbled-strip.txt",
-                     (const char *const[]){"ssacli output line 83", "\"sixty-four\"", NULL});
+                     (const char *const[]){"ssacli output line 90", "\"sixty-four\"", NULL});
         expect_error(ssacli, "storcli-two-controllers.json", (const char *const[]){"no controller line", NULL});
         static const char nul[] = "Smart Array P440ar in Slot 0\n   Logical Drive: 1\n\0\0\n";
         char *err = NULL;
@@ -405,8 +405,8 @@ static void matching(void **state)
                 {"sdd", "os-name", NULL},
                 {NULL, NULL, "no disk has WWN " NAA_A "4"},
                 {NULL, NULL, "is not the VD's NAA"},
-                {NULL, NULL, "is sdb but the tool names /dev/sdc"},
-                {NULL, NULL, "the WWN of several disks"},
+                {NULL, NULL, "is sdb but the name /dev/sdc is sdc: device left unmatched"},
+                {NULL, NULL, "is that of several disks"},
                 {NULL, NULL, "device unknown"},
         };
         for (size_t i = 0; i < l.n; i++) {
