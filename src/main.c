@@ -25,7 +25,7 @@ static const struct verb verbs[] = {
                        0}},
         {"inventory", cmd_inventory, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
         {"select", cmd_select, (const int[]){OPT_PROFILES, OPT_SYSROOT, OPT_FORMAT, 0}},
-        {"controller", cmd_controller, (const int[]){OPT_SYSROOT, OPT_FORMAT, 0}},
+        {"controller", cmd_controller, (const int[]){OPT_SYSROOT, OPT_FORMAT, OPT_CAPTURE, 0}},
 };
 
 int main(int argc, char **argv)

@@ -43,6 +43,7 @@ static const struct option all_options[] = {
         {"ks-include", required_argument, NULL, OPT_KS_INCLUDE},
         {"autorelabel", no_argument, NULL, OPT_AUTORELABEL},
         {"tuning", required_argument, NULL, OPT_TUNING},
+        {"capture", required_argument, NULL, OPT_CAPTURE},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -165,6 +166,7 @@ static int parse_option(const struct verb *v, int c, struct args *a)
         switch (c) {
         case OPT_PROFILE: a->profile = optarg; break;
         case OPT_SYSROOT: a->sysroot = optarg; break;
+        case OPT_CAPTURE: a->capture = optarg; break;
         case OPT_ROOT: a->root = optarg; break;
         case OPT_FORMAT:
                 if (strcmp(optarg, "text") && strcmp(optarg, "json") &&

@@ -36,6 +36,7 @@ struct args {
         enum tuning_mode tuning;  /* --tuning */
         const char *lock_file;
         const char *profiles;
+        const char *capture;      /* controller --capture DIR */
         unsigned jobs;
         /* geometry */
         const char *level, *chunk, *layout;
@@ -48,7 +49,7 @@ struct args {
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_TUNING,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_TUNING, OPT_CAPTURE,
         OPT_HELP,
 };
 

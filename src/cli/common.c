@@ -48,7 +48,7 @@ static void load_controllers(const struct args *a, const struct profile *p, cons
         if (a->sysroot)
                 ctl_collect_sysroot(si->controllers, a->sysroot);
         else
-                ctl_collect_live(si->controllers, lim);
+                ctl_collect_live(si->controllers, lim, NULL);
         ctl_match(si->controllers, si);
         for (size_t i = 0; si->controllers->errors && si->controllers->errors[i]; i++)
                 fprintf(stderr, "storprov: warning: the RAID controller could not be read: %s\n",

@@ -97,6 +97,9 @@ int cmd_controller(struct args *a)
         struct ctl_limits lim;
         if (controller_limits("controller", &lim))
                 return EXIT_USAGE;
+        if (a->capture && a->sysroot)
+                return usage_error("controller", "--capture runs the tools of this machine; --sysroot reads "
+                                                 "what was captured: not both");
         struct sysinfo si;
         int r = load_sysinfo(a, &si);
         if (r)
@@ -105,7 +108,7 @@ int cmd_controller(struct args *a)
         if (a->sysroot)
                 ctl_collect_sysroot(&l, a->sysroot);
         else
-                ctl_collect_live(&l, &lim);
+                ctl_collect_live(&l, &lim, a->capture);
         ctl_match(&l, &si);
         if (a->format && !strcmp(a->format, "json"))
                 print_json_doc(&l, a->sysroot);

@@ -169,15 +169,20 @@ const char *const apply_help =
 
 
 const char *const controller_help =
-        "Usage: storprov controller [--sysroot DIR] [--format text|json]\n"
+        "Usage: storprov controller [--sysroot DIR | --capture DIR] [--format text|json]\n"
         "\n"
         "Lists every logical drive the RAID controllers report: tool, controller, VD, RAID\n"
         "level, strip, drives per span, spans, data disks, full stripe, state, and the block\n"
-        "device it is (matched by WWN, else by the OS name the tool prints; never guessed).\n"
-        "Runs each of storcli64/storcli, perccli64/perccli, storcli2, perccli2, ssacli and\n"
-        "arcconf found in PATH (absent ones are skipped; each is killed after\n"
-        "$STORPROV_CONTROLLER_TIMEOUT seconds, default 20).\n"
+        "device it is (matched by WWN, OS name, unit serial or SCSI address, whichever the\n"
+        "tool prints; never guessed). Runs each of storcli64/storcli, perccli64/perccli,\n"
+        "storcli2, perccli2, ssacli (or hpssacli, hpacucli), arcconf, tw_cli and\n"
+        "MegaCli64/MegaCli found in PATH, by argv; absent ones are skipped. Each command is\n"
+        "killed after $STORPROV_CONTROLLER_TIMEOUT seconds (default 20), all of a run after\n"
+        "$STORPROV_CONTROLLER_TOTAL_TIMEOUT (default 60), with everything they started; a\n"
+        "tool's stdout is capped at 64 MiB, its stderr kept to 4 KiB and shown when it fails.\n"
         "  --sysroot DIR   read the captured outputs under DIR/storprov-controller/ instead\n"
-        "                  (see storprov(8) for the file names) and DIR's disks\n"
+        "                  (see storprov-controller(8) for the file names) and DIR's disks\n"
+        "  --capture DIR   also keep each output in DIR under those names (for --sysroot)\n"
         "  --format F      text (default) or json\n"
-        "Exit status: 0, or 1 when a tool or capture failed (what was read is still listed).\n";
+        "Exit status: 0, or 1 when a tool or capture failed (what was read is still listed).\n"
+        "See storprov(8), CONTROLLER TOOLS, for every command, field and quirk read.\n";

@@ -165,8 +165,9 @@ struct ctl_limits {
 /* Every supported tool found in PATH, run by argv under lim: the rows of
  * ctl_tools.c, each command's output parsed and followed (absent tools
  * skipped, failing commands in l->errors). Every process a tool starts is
- * gone when it returns. */
-void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim);
+ * gone when it returns. With capture_dir, each output is also written there
+ * under its capture name (what --sysroot reads), parsed or not. */
+void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim, const char *capture_dir);
 /* The captured outputs under SYSROOT/storprov-controller/ (CTL_CAPTURE_DIR;
  * the file names are the rows' captures, see storprov(8)). */
 #define CTL_CAPTURE_DIR "storprov-controller"

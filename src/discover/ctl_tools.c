@@ -83,6 +83,7 @@ struct ctl_source {
         const char *dir;
         const struct ctl_limits *lim;
         long long deadline;             /* live: the end of the overall limit (ms, monotonic) */
+        const char *capture_dir;        /* live: where to keep each output, NULL: nowhere */
 };
 
 /* "%s" in pattern replaced by id; '/' in id as sep (a file name) or kept. */
@@ -214,6 +215,16 @@ static int read_capture(const struct ctl_source *src, const char *name, struct r
         return r < 0 ? -1 : 0;
 }
 
+/* The output into the capture directory, as the tool printed it. */
+static void keep_output(const struct ctl_source *src, const char *file, const struct run_result *res,
+                        struct ctl_list *l)
+{
+        _cleanup_free_ char *p = xasprintf("%s/%s", src->capture_dir, file);
+        int r = write_file_atomic(p, res->out, res->out_len, 0600);
+        if (r < 0)
+                strv_pushf(&l->errors, "%s: cannot keep the output: %s", p, strerror(-r));
+}
+
 /* One command of the walk: run or read, parse, follow. */
 static void walk_one(const struct ctl_tool *t, const struct ctl_source *src, const struct ctl_next *call,
                      struct ctl_list *l, struct ctl_nexts *queue)
@@ -228,6 +239,8 @@ static void walk_one(const struct ctl_tool *t, const struct ctl_source *src, con
         strv_free(argv);
         if (r < 0)
                 return;
+        if (src->capture_dir)
+                keep_output(src, file, &res, l);
         char *err = NULL;
         if (s->parse && s->parse(res.out, res.out_len, t->label, id, l, &err) < 0) {
                 _cleanup_free_ char *hint = stderr_hint(&res);
@@ -286,9 +299,9 @@ static char *in_path(const char *name)
         return NULL;
 }
 
-void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim)
+void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim, const char *capture_dir)
 {
-        struct ctl_source src = {.lim = lim, .deadline = monotonic_ms() + lim->total_ms};
+        struct ctl_source src = {.lim = lim, .deadline = monotonic_ms() + lim->total_ms, .capture_dir = capture_dir};
         for (size_t i = 0; i < ELEMENTSOF(CTL_TOOLS); i++) {
                 const struct ctl_tool *t = &CTL_TOOLS[i];
                 _cleanup_free_ char *path = NULL;

@@ -120,19 +120,27 @@ arcconf GETCONFIG 2 LD"
 	assert_output --partial "STORPROV_CONTROLLER_TIMEOUT='0' is not a number of seconds from 1 to 3600"
 }
 
-@test "controller: capture-sysroot.sh keeps the tools' outputs where --sysroot reads them" {
+@test "controller: capture-sysroot.sh keeps the tools' outputs where --sysroot reads them (by storprov, and by hand)" {
 	tools storcli64 ssacli arcconf
-	FAKE_CTL_ARCCONF_COUNT=2 run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap"
+	export FAKE_CTL_ARCCONF_COUNT=2
+	# storprov in PATH: "storprov controller --capture", the very commands storprov reads
+	STORPROV=$SP run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap"
 	assert_output --partial "4 RAID controller outputs into $BATS_TEST_TMPDIR/cap/storprov-controller"
 	run -0 ls "$BATS_TEST_TMPDIR/cap/storprov-controller"
 	assert_output "arcconf-getconfig-1-ld.txt
 arcconf-getconfig-2-ld.txt
 ssacli-ctrl-all-show-config-detail.txt
 storcli-call-vall-show-all.json"
+	# without storprov: the script's own list of the same commands, the same files
+	: >"$FAKE_CTL_LOG"
+	run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap2"
+	diff -r "$BATS_TEST_TMPDIR/cap/storprov-controller" "$BATS_TEST_TMPDIR/cap2/storprov-controller"
 	"$SP" controller --sysroot "$BATS_TEST_TMPDIR/cap" --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/a"
-	FAKE_CTL_ARCCONF_COUNT=2 "$SP" controller --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/b"
+	"$SP" controller --format json | jq -c '[.logical_drives[] | del(.device, .matched_by, .note)]' >"$BATS_TEST_TMPDIR/b"
 	diff -u "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
 	[ "$(jq length "$BATS_TEST_TMPDIR/a")" = 21 ]
+	run -2 "$SP" controller --capture "$BATS_TEST_TMPDIR/c3" --sysroot "$BATS_TEST_TMPDIR/cap"
+	assert_output --partial "not both"
 }
 
 @test "controller: a captured arcconf GETCONFIGJSON is read when there is no arcconf text" {
