@@ -181,7 +181,7 @@ const char *const controller_help =
         "$STORPROV_CONTROLLER_TOTAL_TIMEOUT (default 60), with everything they started; a\n"
         "tool's stdout is capped at 64 MiB, its stderr kept to 4 KiB and shown when it fails.\n"
         "  --sysroot DIR   read the captured outputs under DIR/storprov-controller/ instead\n"
-        "                  (see storprov-controller(8) for the file names) and DIR's disks\n"
+        "                  (see storprov(8), CONTROLLER TOOLS, for the file names) and DIR's disks\n"
         "  --capture DIR   also keep each output in DIR under those names (for --sysroot)\n"
         "  --format F      text (default) or json\n"
         "Exit status: 0, or 1 when a tool or capture failed (what was read is still listed).\n"

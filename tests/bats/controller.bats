@@ -112,7 +112,7 @@ arcconf GETCONFIG 2 LD"
 
 @test "controller: --help, and only text or json" {
 	run -0 "$SP" controller --help
-	assert_output --partial "Usage: storprov controller [--sysroot DIR] [--format text|json]"
+	assert_output --partial "Usage: storprov controller [--sysroot DIR | --capture DIR] [--format text|json]"
 	run -2 "$SP" controller --format yaml
 	assert_output --partial "--format takes text or json, not 'yaml'"
 	run -2 "$SP" controller --profile x.xml
