@@ -70,8 +70,8 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
                 if (sysroot)
                         printf("no logical drive in the captured outputs under %s/%s\n", sysroot, CTL_CAPTURE_DIR);
                 else
-                        printf("no logical drive: no controller tool (storcli, perccli, storcli2, perccli2, ssacli, "
-                               "arcconf) in PATH reported one\n");
+                        printf("no logical drive: no controller tool in PATH (storcli, perccli, storcli2, perccli2, "
+                               "ssacli, hpssacli, hpacucli, arcconf, tw_cli, MegaCli) reported one\n");
                 return;
         }
         printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %s\n", "TOOL", "CTL", "VD", "LEVEL", "STRIP",
