@@ -38,8 +38,8 @@ static void ctl_check_record(const struct ctl_vd *v)
                                              "raid5ee", "simple", "spanned", NULL};
         static const char *const states[] = {"optimal", "degraded", "partially-degraded", "rebuilding", "recovering",
                                              "offline", "failed",   "foreign",            "other",      NULL};
-        const char *s[] = {v->tool, v->controller, v->vd, v->level, v->level_raw, v->state,
-                           v->state_raw, v->os_name, v->naa, v->note};
+        const char *s[] = {v->tool,    v->controller, v->vd,        v->level,  v->level_raw, v->state, v->state_raw,
+                           v->os_name, v->naa,        v->serial,    v->scsi_addr, v->pci,     v->note};
         for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
                 ctl_printable_or_null("a record's string", s[i]);
         if (!v->tool || !v->controller)

@@ -142,8 +142,8 @@ bool ctl_key_prefix(const char *key, const char *prefix, const char **ret_rest)
 int ctl_field_size(struct ctl_text *c, const char *what, const char *value, uint64_t *ret)
 {
         if (ctl_parse_strip(value, ret) < 0) {
-                _cleanup_free_ char *p = ctl_printable(value ? value : "", 40);
-                return ctl_text_fail(c, "%s \"%s\" is not a size such as \"256 KB\"", what, p);
+                _cleanup_free_ char *p = ctl_printable(value ? value : "", 40), *w = ctl_printable(what, 40);
+                return ctl_text_fail(c, "%s \"%s\" is not a size such as \"256 KB\"", w, p);
         }
         return 0;
 }
@@ -154,8 +154,8 @@ int ctl_field_count(struct ctl_text *c, const char *what, const char *value, uns
         errno = 0;
         unsigned long n = value && isdigit((unsigned char)*value) ? strtoul(value, &end, 10) : 0;
         if (!n || errno || *ctl_trim(end) || n > 4096) {
-                _cleanup_free_ char *p = ctl_printable(value ? value : "", 40);
-                return ctl_text_fail(c, "%s \"%s\" is not a count from 1 to 4096", what, p);
+                _cleanup_free_ char *p = ctl_printable(value ? value : "", 40), *w = ctl_printable(what, 40);
+                return ctl_text_fail(c, "%s \"%s\" is not a count from 1 to 4096", w, p);
         }
         *ret = (unsigned)n;
         return 0;

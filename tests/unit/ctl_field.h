@@ -96,7 +96,7 @@ static unsigned long long ctl_field_num(const char *where, const char *s)
 /* Checks one record against the columns from "controller" on. */
 static void ctl_field_record(const char *where, const struct ctl_vd *v, char **col)
 {
-        char msg[512];
+        char msg[2400];
 #define CF_STR(have, want)                                                                                            \
         do {                                                                                                          \
                 const char *w_ = !strcmp(want, "-") ? NULL : want;                                                    \

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ * The MegaCli readers (src/discover/ctl_megacli.c) on the field fixtures of
+ * tests/fixtures/controller/field/megacli/ (layouts of public captures, our
+ * own values, figures by hand in expected.tsv), every fixture cut at every
+ * line, garbled line by line, and the cases no fixture shows: SCSI addresses
+ * past channel 2, level codes the public record does not show, a PCI address
+ * that contradicts the records. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discover/controller.h"
+#include "ctl_field.h"
+
+#define TOOL "megacli"
+
+static char *field_file(const char *name, size_t *len)
+{
+        char dir[1024], path[1400];
+        snprintf(path, sizeof path, "%s/%s", ctl_field_dir("megacli", dir, sizeof dir), name);
+        return ctl_field_read(path, len);
+}
+
+/* "ld+pci": the LD output named by arg, then this PCI output on its records. */
+static int ld_then_pci(const char *buf, size_t len, const char *tool, const char *arg, struct ctl_list *l, char **err)
+{
+        size_t ld_len;
+        char *ld = field_file(arg, &ld_len);
+        int r = ctl_parse_megacli_ld(ld, ld_len, tool, NULL, l, err);
+        free(ld);
+        if (r == 0 && (r = ctl_parse_megacli_pci(buf, len, tool, NULL, l, err)) < 0)
+                ctl_list_free(l); /* the table's runs start from an empty list */
+        return r;
+}
+
+static const struct ctl_field_parser megacli_parsers[] = {
+        { "ld", ctl_parse_megacli_ld, NULL, TOOL },
+        { "pci", ctl_parse_megacli_pci, NULL, TOOL },
+        { "ld+pci", ld_then_pci, NULL, TOOL },
+        { 0 },
+};
+
+static void field_table(void **state)
+{
+        (void)state;
+        assert_true(ctl_field_check("megacli", megacli_parsers) >= 20);
+}
+
+/* ---- cut and garbled ----------------------------------------------------------------- */
+
+static bool same_geometry(const struct ctl_vd *a, const struct ctl_vd *b)
+{
+        return streq_ptr(a->level, b->level) && a->strip_bytes == b->strip_bytes &&
+               a->drives_per_span == b->drives_per_span && a->spans == b->spans && a->data_disks == b->data_disks &&
+               a->full_stripe_bytes == b->full_stripe_bytes;
+}
+
+static bool same_record(const struct ctl_vd *a, const struct ctl_vd *b)
+{
+        return same_geometry(a, b) && streq_ptr(a->controller, b->controller) && streq_ptr(a->vd, b->vd) &&
+               streq_ptr(a->state, b->state) && streq_ptr(a->scsi_addr, b->scsi_addr) && streq_ptr(a->pci, b->pci);
+}
+
+/* The fixtures a parser reads alone: the LD outputs. */
+static bool ld_fixture(const char *name)
+{
+        return !strncmp(name, "ldinfo-", 7) || !strncmp(name, "ldpdinfo-", 9);
+}
+
+static char **ld_fixtures(void)
+{
+        char dir[1024];
+        DIR *d = opendir(ctl_field_dir("megacli", dir, sizeof dir));
+        assert_non_null(d);
+        char **names = NULL;
+        for (struct dirent *e; (e = readdir(d));)
+                if (ld_fixture(e->d_name))
+                        strv_push(&names, e->d_name);
+        closedir(d);
+        assert_non_null(names);
+        return names;
+}
+
+/* Each prefix ending at a line end: an error, or the full parse's first
+ * records unchanged (the parse never ends with a changed figure). */
+static void cut_at_every_line(void **state)
+{
+        (void)state;
+        char **names = ld_fixtures();
+        for (size_t f = 0; names[f]; f++) {
+                size_t len;
+                char *buf = field_file(names[f], &len);
+                struct ctl_list full = { 0 };
+                char *err = NULL;
+                int rf = ctl_parse_megacli_ld(buf, len, TOOL, NULL, &full, &err);
+                free(err);
+                for (size_t k = 0; k < len; k++) {
+                        if (buf[k] != '\n' || k + 1 == len)
+                                continue;
+                        struct ctl_list l = { 0 };
+                        err = NULL;
+                        int r = ctl_parse_megacli_ld(buf, k + 1, TOOL, NULL, &l, &err);
+                        if (r == 0 && (rf < 0 || l.n > full.n))
+                                fail_msg("%s cut after byte %zu: parses where the whole does not", names[f], k + 1);
+                        for (size_t i = 0; r == 0 && i < l.n; i++)
+                                if (!same_record(&l.v[i], &full.v[i]))
+                                        fail_msg("%s cut after byte %zu: record %zu changed", names[f], k + 1, i);
+                        if (r < 0 && (!err || !strstr(err, "megacli output")))
+                                fail_msg("%s cut after byte %zu: error \"%s\"", names[f], k + 1, err ? err : "(none)");
+                        free(err);
+                        ctl_list_free(&l);
+                }
+                ctl_list_free(&full);
+                free(buf);
+        }
+        strv_free(names);
+}
+
+/* A variant: an error, or the same records, each with the full parse's
+ * geometry or an unknown one with a note; never a changed figure. */
+static void check_variant(const char *name, const char *what, size_t line, const char *buf, size_t len,
+                          const struct ctl_list *full)
+{
+        struct ctl_list l = { 0 };
+        char *err = NULL;
+        int r = ctl_parse_megacli_ld(buf, len, TOOL, NULL, &l, &err);
+        if (r == 0 && l.n != full->n)
+                fail_msg("%s, line %zu %s: %zu records where the whole gives %zu", name, line, what, l.n, full->n);
+        for (size_t i = 0; r == 0 && i < l.n; i++) {
+                const struct ctl_vd *v = &l.v[i], *w = &full->v[i];
+                if (!streq_ptr(v->controller, w->controller) || !streq_ptr(v->vd, w->vd))
+                        fail_msg("%s, line %zu %s: record %zu is another VD", name, line, what, i);
+                /* an unknown geometry stays unknown, but for the one line that made it so */
+                if (!w->full_stripe_bytes && v->full_stripe_bytes && !strstr(what, "Reconstruction"))
+                        fail_msg("%s, line %zu %s: VD %s/%s gets a geometry the whole does not have", name, line, what,
+                                 v->controller, v->vd);
+                if (v->full_stripe_bytes ? w->full_stripe_bytes && !same_geometry(v, w) : !v->note)
+                        fail_msg("%s, line %zu %s: VD %s/%s has a changed geometry (%s, %u data, %llu)", name, line,
+                                 what, v->controller, v->vd, v->level ? v->level : "-", v->data_disks,
+                                 (unsigned long long)v->full_stripe_bytes);
+        }
+        free(err);
+        ctl_list_free(&l);
+}
+
+/* buf with line [a, b) replaced by repl (NULL: deleted; "=": doubled). */
+static char *variant(const char *buf, size_t len, size_t a, size_t b, const char *repl, size_t *out_len)
+{
+        size_t rl = !repl ? 0 : !strcmp(repl, "=") ? b - a : strlen(repl);
+        char *o = xmalloc(len + rl + 1);
+        memcpy(o, buf, b);
+        size_t n = b;
+        if (repl && !strcmp(repl, "="))
+                memcpy(o + n, buf + a, rl);
+        else {
+                n = a;
+                memcpy(o + n, repl ? repl : "", rl);
+        }
+        n += rl;
+        memcpy(o + n, buf + b, len - b);
+        n += len - b;
+        o[n] = 0;
+        *out_len = n;
+        return o;
+}
+
+static void garble_one(const char *name, const char *buf, size_t len, const struct ctl_list *full)
+{
+        size_t a = 0;
+        for (size_t line = 1; a < len; line++) {
+                const char *nl = memchr(buf + a, '\n', len - a);
+                size_t b = nl ? (size_t)(nl - buf) + 1 : len;
+                const char *colon = memchr(buf + a, ':', b - a);
+                char repl[256];
+                /* the key kept, its value garbled */
+                snprintf(repl, sizeof repl, "%.*s: x?garbled%s", colon ? (int)(colon - buf - a) : 0, buf + a,
+                         nl ? "\n" : "");
+                const char *variants[][2] = { { NULL, "deleted" },
+                                              { "=", "doubled" },
+                                              { "garbled words\n", "replaced" },
+                                              { colon && colon - buf - a < 200 ? repl : NULL, "value garbled" } };
+                for (size_t k = 0; k < ELEMENTSOF(variants); k++) {
+                        if (k == 3 && !colon)
+                                continue;
+                        size_t vl;
+                        char *v = variant(buf, len, a, b, variants[k][0], &vl);
+                        char what[96];
+                        snprintf(what, sizeof what, "%s (\"%.*s\")", variants[k][1],
+                                 (int)(b - a > 48 ? 48 : b - a - (nl ? 1 : 0)), buf + a);
+                        check_variant(name, what, line, v, vl, full);
+                        free(v);
+                }
+                a = b;
+        }
+}
+
+static void garbled_lines(void **state)
+{
+        (void)state;
+        char **names = ld_fixtures();
+        for (size_t f = 0; names[f]; f++) {
+                size_t len;
+                char *buf = field_file(names[f], &len);
+                struct ctl_list full = { 0 };
+                char *err = NULL;
+                if (ctl_parse_megacli_ld(buf, len, TOOL, NULL, &full, &err) == 0)
+                        garble_one(names[f], buf, len, &full);
+                free(err);
+                ctl_list_free(&full);
+                free(buf);
+        }
+        strv_free(names);
+}
+
+/* ---- what no fixture shows -------------------------------------------------------------- */
+
+static int parse_text(const char *text, struct ctl_list *l, char **err)
+{
+        return ctl_parse_megacli_ld(text, strlen(text), TOOL, NULL, l, err);
+}
+
+/* One LDInfo VD of an 8.x layout with the given header, level, drive line and depth. */
+static char *one_vd(const char *header, const char *level, const char *drives, unsigned depth, const char *strip)
+{
+        return xasprintf("Adapter 0 -- Virtual Drive Information:\n%s\nName                :\n"
+                         "RAID Level          : %s\nState               : Optimal\nStrip Size          : %s\n"
+                         "%s\nSpan Depth          : %u\n\nExit Code: 0x00\n",
+                         header, level, strip, drives, depth);
+}
+
+static void scsi_addresses(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *header, *addr;
+        } cases[] = {
+                { "Virtual Drive: 0 (Target Id: 0)", "2:0:0" },   { "Virtual Drive: 5 (Target Id: 127)", "2:127:0" },
+                { "Virtual Drive: 6 (Target Id: 128)", "3:0:0" }, { "Virtual Drive: 7 (Target Id: 255)", "3:127:0" },
+                { "Virtual Disk: 3 (target id: 200)", "3:72:0" }, { "Virtual Drive: 9 (Target Id: 256)", NULL },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char *t = one_vd(cases[i].header, "Primary-1, Secondary-0, RAID Level Qualifier-0",
+                                 "Number Of Drives    : 2", 1, "64 KB");
+                struct ctl_list l = { 0 };
+                char *err = NULL;
+                assert_int_equal(parse_text(t, &l, &err), 0);
+                assert_int_equal(l.n, 1);
+                if (cases[i].addr)
+                        assert_string_equal(l.v[0].scsi_addr, cases[i].addr);
+                else {
+                        assert_null(l.v[0].scsi_addr);
+                        assert_non_null(strstr(l.v[0].note, "no SCSI address"));
+                }
+                assert_int_equal(l.v[0].full_stripe_bytes, 65536);
+                ctl_list_free(&l);
+                free(t);
+        }
+}
+
+/* Level codes: the combinations the captures show, and the rest unknown. */
+static void level_codes(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *level, *drives, *want;
+                unsigned depth, data;
+        } cases[] = {
+                { "Primary-0, Secondary-0, RAID Level Qualifier-0", "Number Of Drives    : 4", "raid0", 1, 4 },
+                { "Primary-0, Secondary-3, RAID Level Qualifier-0", "Number Of Drives per span:2", "raid00", 2, 4 },
+                { "Primary-1, Secondary-3, RAID Level Qualifier-0", "Number Of Drives per span:2", "raid10", 3, 3 },
+                { "primary-5 , secondary-3 , raid level qualifier-3", "Number Of Drives per span:5", "raid50", 2, 8 },
+                { "Primary-6, Secondary-0, RAID Level Qualifier-3", "Number Of Drives per span:6", "raid60", 3, 12 },
+                /* a RAID1 of 3 is no layout storprov knows; DDF's RLQ 1 (three-way) and the rest: unknown */
+                { "Primary-1, Secondary-0, RAID Level Qualifier-0", "Number Of Drives    : 3", "raid10", 1, 0 },
+                { "Primary-1, Secondary-0, RAID Level Qualifier-1", "Number Of Drives    : 3", NULL, 1, 0 },
+                { "Primary-5, Secondary-0, RAID Level Qualifier-0", "Number Of Drives    : 4", NULL, 1, 0 },
+                { "Primary-5, Secondary-1, RAID Level Qualifier-3", "Number Of Drives    : 4", NULL, 1, 0 },
+                { "Primary-17, Secondary-0, RAID Level Qualifier-0", "Number Of Drives    : 4", NULL, 1, 0 },
+                { "RAID5", "Number Of Drives    : 4", NULL, 1, 0 },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char *t = one_vd("Virtual Drive: 0 (Target Id: 0)", cases[i].level, cases[i].drives, cases[i].depth,
+                                 "64 KB");
+                struct ctl_list l = { 0 };
+                char *err = NULL;
+                assert_int_equal(parse_text(t, &l, &err), 0);
+                if (cases[i].want)
+                        assert_string_equal(l.v[0].level, cases[i].want);
+                else
+                        assert_null(l.v[0].level);
+                assert_int_equal(l.v[0].data_disks, cases[i].data);
+                if (!cases[i].data)
+                        assert_non_null(l.v[0].note);
+                ctl_list_free(&l);
+                free(t);
+        }
+}
+
+static void strips_and_failures(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *strip;
+                uint64_t bytes;
+        } strips[] = { { "64 KB", 65536 },     { "64kB", 65536 }, { "1.0 MB", 1048576 },
+                       { "2.00 MB", 2097152 }, { "1.5 MB", 0 },   { "N/A", 0 } };
+        for (size_t i = 0; i < ELEMENTSOF(strips); i++) {
+                char *t = one_vd("Virtual Drive: 0 (Target Id: 0)", "Primary-0, Secondary-0, RAID Level Qualifier-0",
+                                 "Number Of Drives    : 1", 1, strips[i].strip);
+                struct ctl_list l = { 0 };
+                char *err = NULL;
+                int r = parse_text(t, &l, &err);
+                if (strips[i].bytes) {
+                        assert_int_equal(r, 0);
+                        assert_int_equal(l.v[0].strip_bytes, strips[i].bytes);
+                } else {
+                        assert_int_equal(r, -EINVAL);
+                        assert_non_null(strstr(err, "Strip Size"));
+                }
+                free(err);
+                ctl_list_free(&l);
+                free(t);
+        }
+        static const struct {
+                const char *text, *err;
+        } bad[] = {
+                { "Adapter #0\n\nNumber of Virtual Disks: 0\n\nExit Code: 0x01\n", "Exit Code: 0x01" },
+                { "Adapter 0: Get Virtual Drive Information Failed.\nExit Code: 0x00\n", "Failed" },
+                { "Virtual Drive: 0 (Target Id: 0)\nExit Code: 0x00\n", "before any adapter" },
+                { "Adapter #0\n\nExit Code: 0x00\n", "lists no virtual drive" },
+                { "\r                                     \n", "empty" },
+                { "Adapter #0\nNumber of Virtual Disks: 0\nAdapter #0\nExit Code: 0x00\n", "a second time" },
+                { "Adapter 1 -- Virtual Drive Information: 4\nAdapter 1: No Virtual Drive Configured.\nExit Code: "
+                  "0x00\n",
+                  "neither" },
+                { "Adapter #0\nNumber of Virtual Disks: 0\nExit Code: 0x00\nAdapter #1\n", "after \"Exit Code\"" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                struct ctl_list l = { 0 };
+                char *err = NULL;
+                assert_int_equal(parse_text(bad[i].text, &l, &err), -EINVAL);
+                if (!strstr(err, bad[i].err))
+                        fail_msg("case %zu: \"%s\" holds no \"%s\"", i, err, bad[i].err);
+                assert_int_equal(l.n, 0);
+                free(err);
+        }
+}
+
+/* A failed parse takes back its own records only; a PCI output that fails
+ * or contradicts the records leaves every record as it was. */
+static void failures_keep_the_list(void **state)
+{
+        (void)state;
+        size_t len, plen;
+        char *ld = field_file("ldpdinfo-two-adapters.txt", &len);
+        char *pci = field_file("pci-two-adapters.txt", &plen);
+        struct ctl_list l = { 0 };
+        char *err = NULL;
+        assert_int_equal(ctl_parse_megacli_ld(ld, len, TOOL, NULL, &l, &err), 0);
+        assert_int_equal(l.n, 2);
+        assert_int_equal(ctl_parse_megacli_ld(ld, len / 2, TOOL, NULL, &l, &err), -EINVAL);
+        assert_int_equal(l.n, 2);
+        free(err);
+        err = NULL;
+        /* cut short: nothing set */
+        assert_int_equal(ctl_parse_megacli_pci(pci, plen - 5, TOOL, NULL, &l, &err), -EINVAL);
+        assert_null(l.v[0].pci);
+        assert_null(l.v[1].pci);
+        free(err);
+        err = NULL;
+        /* another tool's records are not touched */
+        assert_int_equal(ctl_parse_megacli_pci(pci, plen, "perccli", NULL, &l, &err), 0);
+        assert_null(l.v[0].pci);
+        assert_int_equal(ctl_parse_megacli_pci(pci, plen, TOOL, NULL, &l, &err), 0);
+        assert_string_equal(l.v[0].pci, "0000:3b:00.0");
+        assert_string_equal(l.v[1].pci, "0000:d8:00.0");
+        /* a second output that places controller 1 elsewhere: refused, nothing changed */
+        const char *moved = "PCI information for Controller 0\n--------------------------------\n"
+                            "Bus Number      : 3b\nDevice Number   : 0\nFunction Number : 0\n\n"
+                            "PCI information for Controller 1\n--------------------------------\n"
+                            "Bus Number      : 5e\nDevice Number   : 0\nFunction Number : 0\n\nExit Code: 0x00\n";
+        assert_int_equal(ctl_parse_megacli_pci(moved, strlen(moved), TOOL, NULL, &l, &err), -EINVAL);
+        assert_non_null(strstr(err, "already say 0000:d8:00.0"));
+        assert_string_equal(l.v[1].pci, "0000:d8:00.0");
+        free(err);
+        ctl_list_free(&l);
+        free(ld);
+        free(pci);
+}
+
+static void pci_garbled(void **state)
+{
+        (void)state;
+        static const struct {
+                const char *text, *err;
+        } bad[] = {
+                { "PCI information for Controller 0\nBus Number      : 3g\nDevice Number   : 0\nFunction Number : 0\n"
+                  "Exit Code: 0x00\n",
+                  "not a PCI bus number" },
+                { "PCI information for Controller 1\nBus Number      : 2\nDevice Number   : FF\nFunction Number : 0\n"
+                  "Exit Code: 0x00\n",
+                  "not a PCI device number" },
+                { "PCI information for Controller 0\nBus Number      : 2\nDevice Number   : 0\nExit Code: 0x00\n",
+                  "lacks one of" },
+                { "PCI information for Controller 0\nBus Number      : 2\nDevice Number   : 0\nFunction Number : 0\n"
+                  "Domain Number   : 1\nExit Code: 0x00\n",
+                  "not a line MegaCli prints" },
+                { "\r                                     \n\nExit Code: 0x00\n", "no \"PCI information" },
+                { "PCI information for Controller 0\nBus Number      : 2\nDevice Number   : 0\nFunction Number : 0\n"
+                  "PCI information for Controller 0\nBus Number      : 2\nDevice Number   : 0\nFunction Number : 0\n"
+                  "Exit Code: 0x00\n",
+                  "a second time" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                struct ctl_list l = { 0 };
+                char *err = NULL;
+                assert_int_equal(ctl_parse_megacli_pci(bad[i].text, strlen(bad[i].text), TOOL, NULL, &l, &err),
+                                 -EINVAL);
+                if (!strstr(err, bad[i].err))
+                        fail_msg("case %zu: \"%s\" holds no \"%s\"", i, err, bad[i].err);
+                free(err);
+        }
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(field_table),
+                cmocka_unit_test(cut_at_every_line),
+                cmocka_unit_test(garbled_lines),
+                cmocka_unit_test(scsi_addresses),
+                cmocka_unit_test(level_codes),
+                cmocka_unit_test(strips_and_failures),
+                cmocka_unit_test(failures_keep_the_list),
+                cmocka_unit_test(pci_garbled),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
