@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The ssacli "ctrl all show config detail" reader (src/discover/ctl_text.c) on
- * any bytes; the invariants are in fuzz_controller.h. */
+ * The HPE Smart Array reader (src/discover/ctl_hpe.c: ssacli "ctrl all show
+ * config detail", hpssacli and hpacucli, which print the same format) on any
+ * bytes; the invariants are in fuzz_controller.h. */
 #include "fuzz_controller.h"
 
-static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_ssacli(b, n, "ssacli", NULL, l, e); }
+static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e)
+{
+        return ctl_parse_ssacli(b, n, "ssacli", NULL, l, e);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

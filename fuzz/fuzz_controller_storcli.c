@@ -1,10 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The storcli/perccli and storcli2/perccli2 JSON readers (src/discover/ctl_json.c)
- * on any bytes, each input through both; the invariants are in fuzz_controller.h. */
+ * The Broadcom MegaRAID JSON readers (src/discover/ctl_broadcom.c: storcli,
+ * perccli, storcli2, perccli2) on any bytes, each input through both entry
+ * points; the invariants are in fuzz_controller.h. */
 #include "fuzz_controller.h"
 
-static int storcli(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli(b, n, "storcli", NULL, l, e); }
-static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e) { return ctl_parse_storcli2(b, n, "storcli2", NULL, l, e); }
+static int storcli(const char *b, size_t n, struct ctl_list *l, char **e)
+{
+        return ctl_parse_storcli(b, n, "storcli", NULL, l, e);
+}
+
+static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e)
+{
+        return ctl_parse_storcli2(b, n, "storcli2", NULL, l, e);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

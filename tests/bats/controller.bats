@@ -54,7 +54,7 @@ tools() {
 	cp -r "$CTL/megaraid-ctl" "$BATS_TEST_TMPDIR/s"
 	cp "$CTL/ssacli-garbled-strip.txt" "$BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt"
 	run -1 --separate-stderr "$SP" controller --sysroot "$BATS_TEST_TMPDIR/s"
-	[[ $stderr == *"storprov controller: $BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt: ssacli output line 83: Strip Size \"sixty-four\" is not a size"* ]]
+	[[ $stderr == *"storprov controller: $BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt: ssacli output line 90: Strip Size \"sixty-four\" is not a size"* ]]
 	[ "$(grep -c '^storcli ' <<<"$output")" = 8 ]
 	[ "$(grep -c '^ssacli ' <<<"$output" || true)" = 0 ]
 	# no capture at all: nothing to list, and no error
