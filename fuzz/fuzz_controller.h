@@ -88,3 +88,33 @@ static void ctl_fuzz_one(int (*parse)(const char *, size_t, struct ctl_list *, c
         free(err);
         ctl_list_free(&l);
 }
+
+/* A follower (the commands one output leads to) on any bytes: 0 with no
+ * error or -EINVAL with one printable error and nothing added; every command
+ * it adds is one of the steps in steps_mask (bit k: step k), for an id of
+ * [A-Za-z0-9/=] under 24 bytes. */
+static void ctl_fuzz_follow(ctl_follow_fn *follow, const uint8_t *data, size_t size, const char *id,
+                            unsigned steps_mask)
+{
+        struct ctl_nexts nx = {0};
+        char *err = NULL;
+        ctl_nexts_add(&nx, 0, "x"); /* one already there: a failure leaves it alone */
+        int r = follow((const char *)data, size, "fuzz", id, &nx, &err);
+        if (r != 0 && r != -EINVAL)
+                FUZZ_FAIL("follower returned %d", r);
+        if ((r == 0) != (err == NULL))
+                FUZZ_FAIL("follower returned %d with error %s", r, err ? err : "(none)");
+        ctl_printable_or_null("the follower's error", err);
+        if (r < 0 && nx.n != 1)
+                FUZZ_FAIL("a failed follower added %zu commands", nx.n - 1);
+        for (size_t i = 1; i < nx.n; i++) {
+                const char *s = nx.v[i].id;
+                size_t n = strnlen(s, sizeof nx.v[i].id);
+                if (n >= sizeof nx.v[i].id || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/=") != n)
+                        FUZZ_FAIL("follower id \"%.*s\"", (int)n, s);
+                if (nx.v[i].step >= 32 || !(steps_mask & (1u << nx.v[i].step)))
+                        FUZZ_FAIL("follower step %u", nx.v[i].step);
+        }
+        free(err);
+        ctl_nexts_free(&nx);
+}

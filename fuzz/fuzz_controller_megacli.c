@@ -92,5 +92,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         ctl_fuzz_one(ld_then_pci, data, size, &fuzz_si[0]);
         pci_alone(data, size);
+        ctl_fuzz_follow(ctl_follow_megacli_count, data, size, NULL, 1u << 1 | 1u << 2);
         return 0;
 }

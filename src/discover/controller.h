@@ -112,10 +112,12 @@ ctl_follow_fn ctl_follow_twcli_show;
 ctl_follow_fn ctl_follow_twcli_ctl;
 ctl_parse_fn ctl_parse_twcli_unit;
 
-/* LSI MegaCli / MegaCli64 (ctl_megacli.c). Steps: 0 "-LdPdInfo -aALL" (every
+/* LSI MegaCli / MegaCli64 (ctl_megacli.c). Steps: 0 "-AdpCount" (how many
+ * adapters: with none, nothing else runs), 1 "-LdPdInfo -aALL" (every
  * adapter's VDs: the records; "-LDInfo -Lall -aALL" is read the same way),
- * 1 "-AdpGetPciInfo -aALL" (sets pci on the records of each adapter already
+ * 2 "-AdpGetPciInfo -aALL" (sets pci on the records of each adapter already
  * in the list). */
+ctl_follow_fn ctl_follow_megacli_count;
 ctl_parse_fn ctl_parse_megacli_ld;
 ctl_parse_fn ctl_parse_megacli_pci;
 

@@ -702,3 +702,52 @@ int ctl_parse_megacli_pci(const char *buf, size_t len, const char *tool, const c
         free(x.v);
         return ctl_text_finish(&c, l, n0, ret_err);
 }
+
+/* ---- -AdpCount: is there a MegaRAID adapter at all ----------------------------- */
+
+/* "Controller Count: N." then "Exit Code: 0xNN", where MegaCli makes the exit
+ * code the count (0x01 for one adapter: not a failure). A node with MegaCli
+ * installed and no adapter says "Controller Count: 0.", and its -LdPdInfo
+ * prints nothing but "Exit Code: 0x00", which cannot be told from a cut-short
+ * output: the count is asked first, and the rest only when it is not 0. */
+int ctl_follow_megacli_count(const char *buf, size_t len, const char *tool, const char *id, struct ctl_nexts *next,
+                             char **ret_err)
+{
+        (void)id;
+        struct ctl_text c;
+        ctl_text_init(&c, tool, buf, len);
+        struct ctl_line t;
+        bool counted = false, ended = false;
+        unsigned count = 0, code = 0;
+        int r;
+        while ((r = ctl_text_next(&c, &t, ':')) > 0 && !c.err) {
+                const char *v = t.value ? t.value : "";
+                if (!*t.key && !t.value)
+                        continue;
+                if (ctl_key_eq(t.key, "Controller Count") && !counted) {
+                        char num[16];
+                        size_t n = strspn(v, "0123456789");
+                        snprintf(num, sizeof num, "%.*s", n < sizeof num ? (int)n : 0, v);
+                        if (!n || n > 3 || (v[n] && strcmp(v + n, ".")))
+                                ctl_text_fail(&c, "\"Controller Count\" is not a count such as \"1.\"");
+                        count = (unsigned)strtoul(num, NULL, 10);
+                        counted = true;
+                } else if (ctl_key_eq(t.key, "Exit Code") && counted && !ended) {
+                        if (!mc_exit_value(v, &code) || code != count)
+                                ctl_text_fail(&c, "\"Exit Code\" is not the count (MegaCli exits with the number "
+                                                  "of adapters it counted)");
+                        ended = true;
+                } else
+                        ctl_text_fail(&c, "a line that is not MegaCli's \"Controller Count: N.\" and \"Exit Code\"");
+        }
+        if (!c.err && (!counted || !ended))
+                ctl_text_fail(&c, "no \"Controller Count: N.\" with its \"Exit Code\": is it \"MegaCli64 -AdpCount\"?");
+        struct ctl_list none = {0};
+        if (ctl_text_finish(&c, &none, 0, ret_err) < 0)
+                return -EINVAL;
+        if (count) { /* -LdPdInfo -aALL, then -AdpGetPciInfo -aALL */
+                ctl_nexts_add(next, 1, "");
+                ctl_nexts_add(next, 2, "");
+        }
+        return 0;
+}

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,6 +72,12 @@ static const struct ctl_tool CTL_TOOLS[] = {
            NULL, ""}}},
         {"arcconf", {"arcconf"}, NULL,
          {{{"GETCONFIG", "%s", "LD"}, "arcconf-getconfig-%s-ld.txt", ctl_parse_arcconf, arcconf_more, "1"}}},
+        /* MegaCli's exit code is the adapter count: only a parse failure is a failure */
+        {"megacli", {"MegaCli64", "MegaCli", "megacli"}, NULL,
+         {{{"-AdpCount", "-NoLog"}, "megacli-adpcount.txt", NULL, ctl_follow_megacli_count, ""},
+          {{"-LdPdInfo", "-aALL", "-NoLog"}, "megacli-ldpdinfo-aall.txt", ctl_parse_megacli_ld, NULL, NULL},
+          {{"-AdpGetPciInfo", "-aALL", "-NoLog"}, "megacli-adpgetpciinfo-aall.txt", ctl_parse_megacli_pci, NULL,
+           NULL}}},
         {"arcconf", {NULL}, "arcconf-getconfig-1-ld.txt",
          {{{NULL}, "arcconf-getconfigjson-%s.json", ctl_parse_arcconf_json, arcconf_more, "1"}}},
 };
@@ -84,6 +91,7 @@ struct ctl_source {
         const struct ctl_limits *lim;
         long long deadline;             /* live: the end of the overall limit (ms, monotonic) */
         const char *capture_dir;        /* live: where to keep each output, NULL: nowhere */
+        const char *cwd;                /* live: where the tools run (a directory of their own) */
 };
 
 /* "%s" in pattern replaced by id; '/' in id as sep (a file name) or kept. */
@@ -146,7 +154,8 @@ static int run_live(const struct ctl_source *src, char **argv, struct ctl_list *
         bool overall = left < src->lim->call_ms;
         struct run_limits lim = {.timeout_ms = overall ? (unsigned)left : src->lim->call_ms,
                                  .max_out = CTL_MAX_OUT_BYTES,
-                                 .max_err = CTL_MAX_ERR_BYTES};
+                                 .max_err = CTL_MAX_ERR_BYTES,
+                                 .cwd = src->cwd};
         int r = run_argv_limited(argv, &lim, ret);
         _cleanup_free_ char *hint = stderr_hint(ret);
         if (r == -ETIME)
@@ -299,9 +308,33 @@ static char *in_path(const char *name)
         return NULL;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void)st;
+        (void)ftw;
+        return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+/* The tools run in a directory of their own, removed after them: storcli
+ * writes storcli.log, MegaCli MegaSAS.log (without -NoLog) where they start,
+ * which would otherwise be the admin's directory or the installer's /. */
+static char *tools_dir(struct ctl_list *l)
+{
+        const char *tmp = getenv("TMPDIR");
+        char *d = xasprintf("%s/storprov-ctl.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+        if (mkdtemp(d))
+                return d;
+        strv_pushf(&l->warnings, "cannot make %s (%s): the tools run in the current directory, where some write "
+                                 "a log", d, strerror(errno));
+        free(d);
+        return NULL;
+}
+
 void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim, const char *capture_dir)
 {
-        struct ctl_source src = {.lim = lim, .deadline = monotonic_ms() + lim->total_ms, .capture_dir = capture_dir};
+        _cleanup_free_ char *cwd = tools_dir(l);
+        struct ctl_source src = {.lim = lim, .deadline = monotonic_ms() + lim->total_ms, .capture_dir = capture_dir,
+                                 .cwd = cwd};
         for (size_t i = 0; i < ELEMENTSOF(CTL_TOOLS); i++) {
                 const struct ctl_tool *t = &CTL_TOOLS[i];
                 _cleanup_free_ char *path = NULL;
@@ -312,6 +345,8 @@ void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim, const ch
                 src.exe = path;
                 walk(t, &src, l);
         }
+        if (cwd)
+                (void)nftw(cwd, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The first step's capture of t is in dir. */

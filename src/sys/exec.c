@@ -326,6 +326,10 @@ int run_argv_limited(char *const *argv, const struct run_limits *lim, struct run
         pid_t pid = fork();
         if (pid == 0) {
                 setpgid(0, 0);
+                if (lim->cwd && chdir(lim->cwd) < 0) {
+                        dprintf(e[1], "storprov: cannot enter %s: %s\n", lim->cwd, strerror(errno));
+                        _exit(127);
+                }
                 child_exec(argv, o[1], e[1]);
         }
         r = pid < 0 ? -errno : 0;

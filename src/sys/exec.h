@@ -35,6 +35,7 @@ struct run_limits {
         unsigned timeout_ms;      /* the command and all it started are killed after it */
         size_t max_out;           /* stdout: past it the command is killed (-EFBIG) */
         size_t max_err;           /* stderr: the first max_err bytes are kept, the rest counted and dropped */
+        const char *cwd;          /* where it runs (tools that write logs where they start), NULL: here */
 };
 
 struct run_result {

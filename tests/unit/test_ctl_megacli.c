@@ -45,6 +45,7 @@ static const struct ctl_field_parser megacli_parsers[] = {
         { "ld", ctl_parse_megacli_ld, NULL, TOOL },
         { "pci", ctl_parse_megacli_pci, NULL, TOOL },
         { "ld+pci", ld_then_pci, NULL, TOOL },
+        { "count", NULL, ctl_follow_megacli_count, TOOL },
         { 0 },
 };
 
