@@ -27,17 +27,10 @@
 #include <string.h>
 #include <strings.h>
 
-#define TW_WORDS    16  /* more columns than any tw_cli table has */
 #define TW_MAX_ROWS 512 /* a 9750 has at most 128 drives, 32 per unit */
 
 enum tw_table { TW_NONE, TW_CTL, TW_UNIT, TW_PORT, TW_OTHER };
 enum tw_event { TW_EV_LINE, TW_EV_ROW, TW_EV_END };
-
-struct tw_words {
-        char *copy;
-        size_t n; /* TW_WORDS + 1: more than that */
-        char *w[TW_WORDS];
-};
 
 /* The line reader with tw_cli's tables on top. */
 struct tw_reader {
@@ -47,22 +40,8 @@ struct tw_reader {
         bool ruled;          /* its rule of dashes has been read */
         unsigned head_line;
         size_t rows;
-        struct tw_words head, row;
+        struct ctl_words head, row;
 };
-
-static void tw_split(struct tw_words *x, const char *s)
-{
-        free(x->copy);
-        *x = (struct tw_words){ .copy = xstrdup(s) };
-        char *save = NULL;
-        for (char *w = strtok_r(x->copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-                if (x->n == TW_WORDS) {
-                        x->n++;
-                        break;
-                }
-                x->w[x->n++] = w;
-        }
-}
 
 static void tw_init(struct tw_reader *r, const char *tool, const char *buf, size_t len)
 {
@@ -86,9 +65,9 @@ static bool tw_rule(const char *s)
         return n >= 4 && !s[n];
 }
 
-static enum tw_table tw_header(const struct tw_words *h)
+static enum tw_table tw_header(const struct ctl_words *h)
 {
-        if (h->n < 2 || h->n > TW_WORDS)
+        if (h->n < 2 || h->n > CTL_WORDS)
                 return TW_NONE;
         if (!strcasecmp(h->w[0], "Ctl") && !strcasecmp(h->w[1], "Model"))
                 return TW_CTL;
@@ -163,7 +142,7 @@ static int tw_next(struct tw_reader *r, struct ctl_line *t, enum tw_event *ev)
                                                      "more than %d rows in the table of line %u: the output is "
                                                      "garbled",
                                                      TW_MAX_ROWS, r->head_line);
-                        tw_split(&r->row, s);
+                        ctl_words_split(&r->row, s);
                         *ev = TW_EV_ROW;
                         return 1;
                 }
@@ -173,7 +152,7 @@ static int tw_next(struct tw_reader *r, struct ctl_line *t, enum tw_event *ev)
                         r->head_line = t->no - 1;
                         continue;
                 }
-                tw_split(&r->head, s);
+                ctl_words_split(&r->head, s);
                 enum tw_table h = tw_header(&r->head);
                 if (h != TW_NONE) {
                         r->table = h;
@@ -359,12 +338,12 @@ static void tw_ctl_port_row(struct tw_reader *r, struct tw_ctl *x)
 {
         if (r->rows == 1) {
                 x->unit_col = SIZE_MAX;
-                for (size_t i = 2; i < r->head.n && i < TW_WORDS && x->unit_col == SIZE_MAX; i++)
+                for (size_t i = 2; i < r->head.n && i < CTL_WORDS && x->unit_col == SIZE_MAX; i++)
                         if (!strcasecmp(r->head.w[i], "Unit"))
                                 x->unit_col = i;
         }
         unsigned u;
-        if (x->unit_col < r->row.n && r->row.n <= TW_WORDS && tw_id(r->row.w[x->unit_col], 'u', &u)) {
+        if (x->unit_col < r->row.n && r->row.n <= CTL_WORDS && tw_id(r->row.w[x->unit_col], 'u', &u)) {
                 x->named = xrealloc(x->named, (x->n_named + 1) * sizeof *x->named);
                 x->named[x->n_named++] = u;
         }
@@ -595,9 +574,9 @@ static int tw_unit_key(struct tw_reader *r, struct tw_unit *u, const struct ctl_
         return 0;
 }
 
-static size_t tw_col(const struct tw_words *h, const char *const *names)
+static size_t tw_col(const struct ctl_words *h, const char *const *names)
 {
-        for (size_t i = 0; i < h->n && i < TW_WORDS; i++)
+        for (size_t i = 0; i < h->n && i < CTL_WORDS; i++)
                 for (size_t k = 0; names[k]; k++)
                         if (!strcasecmp(h->w[i], names[k]))
                                 return i;
@@ -619,7 +598,7 @@ static int tw_unit_header(struct tw_reader *r, struct tw_unit *u)
         u->col_port = tw_col(&r->head, (const char *const[]){ "Port", "VPort", NULL });
         u->col_stripe = tw_col(&r->head, (const char *const[]){ "Stripe", NULL });
         u->col_size = SIZE_MAX;
-        for (size_t i = 0; i < r->head.n && i < TW_WORDS && u->col_size == SIZE_MAX; i++)
+        for (size_t i = 0; i < r->head.n && i < CTL_WORDS && u->col_size == SIZE_MAX; i++)
                 if (!strncasecmp(r->head.w[i], "Size", 4))
                         u->col_size = i;
         if (u->col_status == SIZE_MAX || u->col_stripe == SIZE_MAX)
@@ -676,7 +655,7 @@ static struct tw_group *tw_group(struct tw_unit *u, unsigned no)
 }
 
 /* A drive (DISK) of the unit: its size for the size check. */
-static void tw_unit_disk(struct tw_unit *u, const struct tw_words *w)
+static void tw_unit_disk(struct tw_unit *u, const struct ctl_words *w)
 {
         double gb = u->col_size < w->n ? tw_gb(w->w[u->col_size]) : 0;
         if (gb > 0 && (u->disk_size == 0 || gb < u->disk_size))
@@ -686,7 +665,7 @@ static void tw_unit_disk(struct tw_unit *u, const struct tw_words *w)
 /* The unit's own row, the first of its table. */
 static int tw_unit_own_row(struct tw_reader *r, struct tw_unit *u, const struct tw_rowid *id)
 {
-        const struct tw_words *w = &r->row;
+        const struct ctl_words *w = &r->row;
         if (id->depth || id->volume)
                 return ctl_text_fail(&r->c,
                                      "the unit table starts with \"%s\", not with the unit's own row: the output "
@@ -708,7 +687,7 @@ static int tw_unit_own_row(struct tw_reader *r, struct tw_unit *u, const struct 
 
 static int tw_unit_row(struct tw_reader *r, struct tw_unit *u)
 {
-        const struct tw_words *w = &r->row;
+        const struct ctl_words *w = &r->row;
         struct tw_rowid id;
         if (w->n != r->head.n)
                 return ctl_text_fail(&r->c,
@@ -787,28 +766,6 @@ static int tw_unit_event(struct tw_reader *r, struct tw_unit *u, const struct ct
         return 0;
 }
 
-/* A unit's Status as tw_cli prints it: OK, VERIFYING, VERIFY-PAUSED,
- * INITIALIZING, INIT-PAUSED, REBUILDING, REBUILD-PAUSED, REBUILD-VERIFY,
- * DEGRADED, MIGRATING, MIGRATE-PAUSED, RECOVERY, INOPERABLE, UNKNOWN; a '*'
- * after it marks a drive error. Verifying keeps all redundancy ("Not Optimal
- * refers to any state except OK and VERIFYING", the CLI guide). */
-static const char *tw_state(const char *raw)
-{
-        static const struct {
-                const char *word, *state;
-        } map[] = {
-                { "OK", "optimal" },        { "VERIFYING", "optimal" },   { "VERIFY-PAUSED", "optimal" },
-                { "DEGRADED", "degraded" }, { "RECOVERY", "recovering" }, { "INOPERABLE", "failed" },
-        };
-        char s[32];
-        snprintf(s, sizeof s, "%s", raw);
-        s[strcspn(s, "*")] = 0;
-        for (size_t i = 0; i < ELEMENTSOF(map); i++)
-                if (!strcasecmp(s, map[i].word))
-                        return map[i].state;
-        return !strncasecmp(s, "REBUILD", 7) ? "rebuilding" : "other";
-}
-
 static bool tw_level_is(const struct ctl_vd *v, const char *level)
 {
         return v->level && !strcmp(v->level, level);
@@ -885,7 +842,7 @@ static int tw_unit_record(struct tw_reader *r, struct tw_unit *u, struct ctl_lis
         v->level_raw = ctl_printable(u->type, 32);
         v->level = xstrdup(ctl_level_of(u->type));
         v->state_raw = ctl_printable(u->status, 32);
-        v->state = xstrdup(tw_state(u->status));
+        v->state = xstrdup(ctl_state_of(u->status));
         v->strip_bytes = u->strip;
         if (u->serial && *u->serial)
                 v->serial = ctl_printable(u->serial, 64);

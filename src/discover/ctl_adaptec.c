@@ -172,24 +172,6 @@ static bool arc_layout_field(enum arc_field f)
         return f != ARC_DISK && f != ARC_UID && f != ARC_VUID && f != ARC_SIZE && f != ARC_PARITY;
 }
 
-/* "6 Reed-Solomon" (RAID 6's usual name), "1E", "Simple_volume"...: the
- * shared names, and a Reed-Solomon suffix on any other spelling of 6 or 60. */
-static const char *arc_level_of(const char *raw)
-{
-        const char *lv = ctl_level_of(raw);
-        size_t n = raw ? strlen(raw) : 0;
-        if (lv || n < 13 || n > 40)
-                return lv;
-        char head[41];
-        memcpy(head, raw, n + 1);
-        char *rs = head + n - 12;
-        if (strcasecmp(rs, "Reed-Solomon") && strcasecmp(rs, "Reed Solomon"))
-                return NULL;
-        *rs = 0;
-        lv = ctl_level_of(ctl_trim(head));
-        return lv && (!strcmp(lv, "raid6") || !strcmp(lv, "raid60")) ? lv : NULL;
-}
-
 /* ---- one logical device ------------------------------------------------------------ */
 
 struct arc_ld {
@@ -284,7 +266,7 @@ static int arc_value(struct ctl_text *c, struct arc_ld *ld, enum arc_field f, co
         switch (f) {
         case ARC_LEVEL:
                 ctl_set_str(&v->level_raw, value, 40);
-                v->level = xstrdup(arc_level_of(value));
+                v->level = xstrdup(ctl_level_of(value));
                 return 0;
         case ARC_STRIP:
                 return ctl_field_size(c, arc_field_names[f], value, &v->strip_bytes);
@@ -849,7 +831,7 @@ static int arc_json_ld(struct ctl_json *c, struct ctl_list *l, size_t n0, const 
         v->vd = xstrdup(vd);
         v->level_raw = level;
         level = NULL;
-        v->level = xstrdup(arc_level_of(v->level_raw));
+        v->level = xstrdup(ctl_level_of(v->level_raw));
         arc_json_state(v, ld);
         if (arc_json_kib(ld, "StripeSize", &v->strip_bytes) < 0 ||
             arc_json_kib(ld, "fullStripeSize", &v->reported_full_stripe_bytes) < 0)

@@ -222,13 +222,11 @@ static void ssa_set_level(struct ctl_vd *v, const char *value)
         v->level = xstrdup(ctl_level_of(value));
 }
 
-/* ssacli's "Ready for Rebuild": a drive is missing and no rebuild runs yet
- * (the shared words would take "Rebuild" for one running). */
 static void ssa_set_status(struct ctl_vd *v, const char *value)
 {
         ctl_set_str(&v->state_raw, value, 48);
         free(v->state);
-        v->state = xstrdup(strcasestr(value, "Ready for Rebuild") ? "degraded" : ctl_state_of(value));
+        v->state = xstrdup(ctl_state_of(value));
 }
 
 /* The field names read, every spelling the versions print (any case, any

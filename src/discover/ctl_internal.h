@@ -69,9 +69,20 @@ int ctl_field_count(struct ctl_text *c, const char *what, const char *value, uns
 /* A level as the tools print it ("1+0", "5", "RAID-5", "6 Reed-Solomon", "1ADM",
  * "Simple_volume") → "raid10" ... (controller.h lists them); NULL if none. */
 const char *ctl_level_of(const char *raw);
-/* A state as printed ("Optimal", "OK", "Degraded, Rebuilding", "Interim
- * Recovery Mode") → one of the states of struct ctl_vd ("other" if none). */
+/* A state as printed ("Optimal", "OK", "OK*", "Degraded, Rebuilding", "Interim
+ * Recovery Mode", "VERIFY-PAUSED", "INOPERABLE") → one of the states of struct
+ * ctl_vd ("other" if none: "INITIALIZING", "MIGRATING"). */
 const char *ctl_state_of(const char *raw);
+/* A table row's words (blank-separated): n of them, CTL_WORDS + 1 when there
+ * were more than CTL_WORDS (more columns than any tool's table has). */
+#define CTL_WORDS 16
+struct ctl_words {
+        char *copy;
+        size_t n;
+        char *w[CTL_WORDS];
+};
+void ctl_words_split(struct ctl_words *x, const char *s);
+void ctl_words_free(struct ctl_words *x);
 /* *p = a printable copy of v (at most max bytes), the old value freed. */
 void ctl_set_str(char **p, const char *v, size_t max);
 /* "/dev/sda (Disk0) ..." → "/dev/sda"; NULL unless it starts with /dev/. */

@@ -184,6 +184,7 @@ const char *ctl_level_of(const char *raw)
                 {"10", "raid10"},         {"5", "raid5"},           {"6", "raid6"},
                 {"6adg", "raid6"},        {"6reed-solomon", "raid6"}, {"50", "raid50"},
                 {"5+0", "raid50"},        {"60", "raid60"},         {"6+0", "raid60"},
+                {"6reedsolomon", "raid6"}, {"60reed-solomon", "raid60"}, {"60reedsolomon", "raid60"},
                 {"00", "raid00"},         {"1adm", "raid1-triple"}, {"1triple", "raid1-triple"},
                 {"1+0adm", "raid10-triple"}, {"10adm", "raid10-triple"}, {"10triple", "raid10-triple"},
                 {"1e", "raid1e"},         {"5ee", "raid5ee"},       {"simple_volume", "simple"},
@@ -203,22 +204,49 @@ const char *ctl_level_of(const char *raw)
 
 const char *ctl_state_of(const char *raw)
 {
+        /* in this order: "REBUILD-VERIFY" is a rebuild, "Interim Recovery Mode" (ssacli) a degraded
+         * array, tw_cli's "RECOVERY" a recovering one; "Ready for Rebuild" (ssacli) waits for a drive */
         static const struct {
                 const char *word, *state;
         } map[] = {
-                {"rebuild", "rebuilding"},     {"recovering", "rebuilding"}, {"interim recovery", "degraded"},
-                {"partially degraded", "partially-degraded"},               {"degraded", "degraded"},
-                {"impacted", "degraded"},      {"critical", "degraded"},     {"failed", "failed"},
-                {"offline", "offline"},        {"foreign", "foreign"},       {"optimal", "optimal"},
+                {"ready for rebuild", "degraded"},  {"rebuild", "rebuilding"},       {"recovering", "rebuilding"},
+                {"interim recovery", "degraded"},   {"recovery", "recovering"},
+                {"partially degraded", "partially-degraded"},                        {"degraded", "degraded"},
+                {"impacted", "degraded"},           {"critical", "degraded"},        {"failed", "failed"},
+                {"inoperable", "failed"},           {"offline", "offline"},          {"foreign", "foreign"},
+                {"optimal", "optimal"},             {"verify", "optimal"},           {"verifying", "optimal"},
         };
         if (!raw)
                 return "other";
-        if (!strcasecmp(raw, "OK") || !strcasecmp(raw, "Okay") || !strcasecmp(raw, "Normal"))
+        char s[64]; /* tw_cli marks a drive error with a '*' after the state ("OK*") */
+        snprintf(s, sizeof s, "%s", raw);
+        s[strcspn(s, "*")] = 0;
+        if (!strcasecmp(s, "OK") || !strcasecmp(s, "Okay") || !strcasecmp(s, "Normal"))
                 return "optimal";
         for (size_t i = 0; i < ELEMENTSOF(map); i++)
-                if (strcasestr(raw, map[i].word))
+                if (strcasestr(s, map[i].word))
                         return map[i].state;
         return "other";
+}
+
+void ctl_words_split(struct ctl_words *x, const char *s)
+{
+        free(x->copy);
+        *x = (struct ctl_words){.copy = xstrdup(s)};
+        char *save = NULL;
+        for (char *w = strtok_r(x->copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+                if (x->n == CTL_WORDS) {
+                        x->n++;
+                        break;
+                }
+                x->w[x->n++] = w;
+        }
+}
+
+void ctl_words_free(struct ctl_words *x)
+{
+        free(x->copy);
+        *x = (struct ctl_words){0};
 }
 
 void ctl_set_str(char **p, const char *v, size_t max)

@@ -42,21 +42,6 @@ struct ctl_tool {
         struct ctl_step steps[CTL_MAX_STEPS];
 };
 
-/* TEMPORARY until ctl_adaptec.c has ctl_follow_arcconf */
-static int arcconf_more(const char *buf, size_t len, const char *tool, const char *id, struct ctl_nexts *next,
-                        char **ret_err)
-{
-        (void)tool;
-        (void)ret_err;
-        unsigned n = id && strcmp(id, "1") ? 0 : ctl_arcconf_count(buf, len);
-        for (unsigned c = 2; c <= n; c++) {
-                char s[16];
-                snprintf(s, sizeof s, "%u", c);
-                ctl_nexts_add(next, 0, s);
-        }
-        return 0;
-}
-
 static const struct ctl_tool CTL_TOOLS[] = {
         {"storcli", {"storcli64", "storcli"}, NULL,
          {{{"/call/vall", "show", "all", "J"}, "storcli-call-vall-show-all.json", ctl_parse_storcli, NULL, ""}}},
@@ -71,7 +56,12 @@ static const struct ctl_tool CTL_TOOLS[] = {
          {{{"ctrl", "all", "show", "config", "detail"}, "ssacli-ctrl-all-show-config-detail.txt", ctl_parse_ssacli,
            NULL, ""}}},
         {"arcconf", {"arcconf"}, NULL,
-         {{{"GETCONFIG", "%s", "LD"}, "arcconf-getconfig-%s-ld.txt", ctl_parse_arcconf, arcconf_more, "1"}}},
+         {{{"GETCONFIG", "%s", "LD"}, "arcconf-getconfig-%s-ld.txt", ctl_parse_arcconf, ctl_follow_arcconf, "1"}}},
+        /* tw_cli: the controllers, each one's units, each unit; ids "c0", "c0/u1" */
+        {"tw_cli", {"tw_cli"}, NULL,
+         {{{"show"}, "tw_cli-show.txt", NULL, ctl_follow_twcli_show, ""},
+          {{"/%s", "show"}, "tw_cli-%s-show.txt", NULL, ctl_follow_twcli_ctl, NULL},
+          {{"/%s", "show", "all"}, "tw_cli-%s-show-all.txt", ctl_parse_twcli_unit, NULL, NULL}}},
         /* MegaCli's exit code is the adapter count: only a parse failure is a failure */
         {"megacli", {"MegaCli64", "MegaCli", "megacli"}, NULL,
          {{{"-AdpCount", "-NoLog"}, "megacli-adpcount.txt", NULL, ctl_follow_megacli_count, ""},
@@ -79,7 +69,7 @@ static const struct ctl_tool CTL_TOOLS[] = {
           {{"-AdpGetPciInfo", "-aALL", "-NoLog"}, "megacli-adpgetpciinfo-aall.txt", ctl_parse_megacli_pci, NULL,
            NULL}}},
         {"arcconf", {NULL}, "arcconf-getconfig-1-ld.txt",
-         {{{NULL}, "arcconf-getconfigjson-%s.json", ctl_parse_arcconf_json, arcconf_more, "1"}}},
+         {{{NULL}, "arcconf-getconfigjson-%s.json", ctl_parse_arcconf_json, ctl_follow_arcconf, "1"}}},
 };
 
 /* ---- one walk over a tool's commands ---------------------------------------- */
