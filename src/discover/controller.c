@@ -236,6 +236,20 @@ enum id_kind { ID_NAA, ID_OS_NAME, ID_SERIAL, ID_ADDR, _ID_MAX };
 static const char *const id_kind_name[_ID_MAX] = {"wwn", "os-name", "serial", "scsi-address"};
 static const char *const id_kind_label[_ID_MAX] = {"WWN", "the name", "serial", "SCSI address"};
 
+/* The disk's serial is the unit's: as it is, or behind the T10 vendor id
+ * 3ware's 9xxx firmware puts before it in its VPD page 0x83 designator, which
+ * udev keeps (ID_SERIAL "1AMCC_<serial>", ID_SERIAL_SHORT "AMCC_<serial>";
+ * the GLPI agent matches tw_cli's serial the same way). Whole strings only. */
+static bool serial_is(const struct blockdev *b, const char *serial)
+{
+        const char *s = b->serial;
+        if (s && startswith(s, "AMCC_"))
+                s += 5;
+        if (s && !strcmp(s, serial))
+                return true;
+        return b->id_serial && startswith(b->id_serial, "1AMCC_") && !strcmp(b->id_serial + 6, serial);
+}
+
 /* Does whole disk b carry the record's identifier of kind k? */
 static bool disk_has(const struct ctl_vd *v, const struct blockdev *b, enum id_kind k)
 {
@@ -249,7 +263,7 @@ static bool disk_has(const struct ctl_vd *v, const struct blockdev *b, enum id_k
                 return startswith(v->os_name, "/dev/") && !strchr(v->os_name + 5, '/') &&
                        !strcmp(b->name, v->os_name + 5);
         case ID_SERIAL:
-                return b->serial && !strcmp(b->serial, v->serial);
+                return serial_is(b, v->serial);
         case ID_ADDR: {
                 char pci[64], addr[48];
                 return disk_place(b, pci, sizeof pci, addr, sizeof addr) && !strcmp(addr, v->scsi_addr) &&
@@ -280,14 +294,17 @@ static unsigned disks_with(const struct ctl_vd *v, const struct sysinfo *si, enu
         return n;
 }
 
-/* Each identifier the tool printed names at most one disk, and all name the
- * same one; a disk named by the tool but carrying another NAA (not even the
- * 64-bit start of this one, which is all udev's ID_WWN keeps) is another
- * disk. Anything else leaves the record unmatched, with the reason. */
+/* Each identifier the tool printed names one disk, or several among which
+ * another identifier names one (a unit serial beside a SCSI address that two
+ * controllers have), and all agree; a disk named by the tool but carrying
+ * another NAA (not even the 64-bit start of this one, which is all udev's
+ * ID_WWN keeps) is another disk. Anything else leaves the record unmatched,
+ * with the reason. */
 static void match_one(struct ctl_vd *v, const struct sysinfo *si)
 {
-        const struct blockdev *found = NULL, *b = NULL, *b2 = NULL;
-        enum id_kind by = ID_NAA;
+        const struct blockdev *found = NULL, *b = NULL, *b2 = NULL, *several[2] = {NULL, NULL};
+        enum id_kind by = ID_NAA, vague = ID_NAA;
+        bool any_vague = false;
         char what[160] = "";
         for (enum id_kind k = 0; k < _ID_MAX; k++) {
                 const char *val = id_value(v, k);
@@ -296,22 +313,27 @@ static void match_one(struct ctl_vd *v, const struct sysinfo *si)
                 size_t o = strlen(what);
                 snprintf(what + o, sizeof what - o, "%s%s %s", o ? " or " : "", id_kind_label[k], val);
                 unsigned n = disks_with(v, si, k, &b, &b2);
-                if (n == 2) {
-                        ctl_add_note(v, xasprintf("%s %s is that of several disks (%s, %s, ...): which one is not "
-                                                  "known; device left unmatched", id_kind_label[k], val, b->name,
-                                                  b2->name));
-                        return;
-                }
-                if (n == 1 && found && found != b) {
+                if (n == 2 && !any_vague) {
+                        any_vague = true;
+                        vague = k;
+                        several[0] = b;
+                        several[1] = b2;
+                } else if (n == 1 && found && found != b) {
                         ctl_add_note(v, xasprintf("%s %s is %s but %s %s is %s: device left unmatched",
                                                   id_kind_label[by], id_value(v, by), found->name, id_kind_label[k], val,
                                                   b->name));
                         return;
-                }
-                if (n == 1 && !found) {
+                } else if (n == 1 && !found) {
                         found = b;
                         by = k;
                 }
+        }
+        if (any_vague && (!found || !disk_has(v, found, vague))) {
+                ctl_add_note(v, xasprintf("%s %s is that of several disks (%s, %s, ...)%s%s: which one is not known; "
+                                          "device left unmatched", id_kind_label[vague], id_value(v, vague),
+                                          several[0]->name, several[1]->name, found ? ", none of them " : "",
+                                          found ? found->name : ""));
+                return;
         }
         if (!found) {
                 ctl_add_note(v, xasprintf("no disk has %s: device unknown",

@@ -41,6 +41,10 @@ static const struct blockdev disks[] = {
         {.name = (char *)"sdd", .id_path = (char *)"pci-0000:03:00.0-scsi-0:2:0:0"},
         {.name = (char *)"sde", .id_path = (char *)"pci-0000:80:01.0-pci-0000:81:00.0-scsi-0:2:0:0"},
         {.name = (char *)"sdf", .id_path = (char *)"pci-0000:03:00.0-scsi-0:2:1:0", .serial = (char *)"X1"},
+        /* a 9550SX unit as udev names it: the T10 vendor id before the unit serial */
+        {.name = (char *)"sdh", .id_path = (char *)"pci-0000:05:00.0-scsi-0:0:0:0", .serial = (char *)"AMCC_9QJ2NQ5Y0000C4A8D4B8",
+         .id_serial = (char *)"1AMCC_9QJ2NQ5Y0000C4A8D4B8"},
+        {.name = (char *)"sdi", .id_serial = (char *)"1AMCC_ZZ0000000000000001"},
         /* an HBA's disk: a SAS path, no "-scsi-" part */
         {.name = (char *)"sdg", .id_path = (char *)"pci-0000:3b:00.0-sas-exp0x500304801f3ce03f-phy0-lun-0"},
 };
@@ -62,6 +66,12 @@ static void by_serial_and_address(void **state)
                 rec("megacli", "0", "X1", "2:0:0", "0000:03:00.0"),
                 rec("tw_cli", "c1", "NOSUCHSERIAL", NULL, NULL),
                 rec("megacli", "0", NULL, "2:9:0", "0000:3B:00.0"),
+                rec("tw_cli", "c0", "9QJ2NQ5Y0000C4A8D4B8", "0:0:0", NULL),
+                rec("tw_cli", "c0", "ZZ0000000000000001", NULL, NULL),
+                /* never a part of a serial */
+                rec("tw_cli", "c0", "9QJ2NQ5Y0000C4A8", NULL, NULL),
+                /* several at 2:0:0, and the serial names a disk that is not one of them */
+                rec("megacli", "0", "X1", "2:0:0", NULL),
         };
         static const struct {
                 const char *device, *by, *note;
@@ -75,6 +85,11 @@ static void by_serial_and_address(void **state)
                 {NULL, NULL, "serial X1 is sdf but SCSI address 2:0:0 is sdd: device left unmatched"},
                 {NULL, NULL, "no disk has serial NOSUCHSERIAL: device unknown"},
                 {NULL, NULL, "no disk has SCSI address 2:9:0: device unknown"},
+                /* 0:0:0 is also sdb's place on another controller: the serial says which */
+                {"sdh", "serial", NULL},
+                {"sdi", "serial", NULL},
+                {NULL, NULL, "no disk has serial 9QJ2NQ5Y0000C4A8: device unknown"},
+                {NULL, NULL, "SCSI address 2:0:0 is that of several disks (sdd, sde, ...), none of them sdf"},
         };
         struct ctl_list l = {.v = v, .n = sizeof v / sizeof v[0]};
         ctl_match(&l, &si);
