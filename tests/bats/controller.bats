@@ -222,3 +222,31 @@ gone() {
 			{ echo "$verb: $stderr"; false; }
 	done
 }
+
+@test "controller: storprov(8) names every executable and capture file of the table of tools" {
+	man=$(sed 's/\\-/-/g' "$TOP/man/storprov.8" | sed -n '/^\.SH CONTROLLER TOOLS/,/^\.SH /p')
+	[ -n "$man" ]
+	tbl=$(sed -n '/^static const struct ctl_tool CTL_TOOLS/,/^};/p' "$TOP/src/discover/ctl_tools.c")
+	n=0
+	# executables: the quoted words of each row's names
+	for e in $(grep -oE '\{"[A-Za-z0-9_]+"(, "[A-Za-z0-9_]+")*\}, (NULL|")' <<<"$tbl" | grep -oE '"[A-Za-z0-9_]+"' | tr -d '"'); do
+		grep -qw -- "$e" <<<"$man" || { echo "CONTROLLER TOOLS lacks the executable $e"; false; }
+		n=$((n + 1))
+	done
+	# capture files: each fixed part of the name around its %s (an instance of a pattern, as a
+	# row's instead_of names arcconf's first text capture, is that pattern's)
+	caps=$(grep -oE '"[a-z0-9_%-]+\.(txt|json)"' <<<"$tbl" | tr -d '"')
+	for c in $caps; do
+		inst=0
+		for p in $caps; do
+			# shellcheck disable=SC2053 # the pattern as a glob, on purpose
+			[[ $p == *%s* && $c != "$p" && $c == ${p//%s/*} ]] && inst=1
+		done
+		((inst)) && continue
+		for part in ${c//%s/ }; do
+			grep -qF -- "$part" <<<"$man" || { echo "CONTROLLER TOOLS lacks the capture $c ($part)"; false; }
+		done
+		n=$((n + 1))
+	done
+	[ "$n" -ge 20 ]
+}
