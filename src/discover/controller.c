@@ -239,13 +239,15 @@ static const char *const id_kind_label[_ID_MAX] = {"WWN", "the name", "serial", 
 /* The disk's serial is the unit's: as it is, or behind the T10 vendor id
  * 3ware's 9xxx firmware puts before it in its VPD page 0x83 designator, which
  * udev keeps (ID_SERIAL "1AMCC_<serial>", ID_SERIAL_SHORT "AMCC_<serial>";
- * the GLPI agent matches tw_cli's serial the same way). Whole strings only. */
+ * the GLPI agent matches tw_cli's serial the same way), or, where the
+ * firmware gives the unit an NAA (newer 3ware, ID_SERIAL "3600050e0..."), the
+ * unit's VPD page 0x80 serial udev keeps in ID_SCSI_SERIAL. Whole strings only. */
 static bool serial_is(const struct blockdev *b, const char *serial)
 {
         const char *s = b->serial;
         if (s && startswith(s, "AMCC_"))
                 s += 5;
-        if (s && !strcmp(s, serial))
+        if ((s && !strcmp(s, serial)) || streq_ptr(b->unit_serial, serial))
                 return true;
         return b->id_serial && startswith(b->id_serial, "1AMCC_") && !strcmp(b->id_serial + 6, serial);
 }

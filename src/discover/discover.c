@@ -175,7 +175,7 @@ static int dev_cmp(const void *a, const void *b)
 /* ---- udev database ----------------------------------------------------- */
 
 struct udev_props {
-        char *id_serial, *id_serial_short, *id_wwn, *id_path;
+        char *id_serial, *id_serial_short, *id_scsi_serial, *id_wwn, *id_path;
         char *fs_type, *fs_uuid, *md_uuid, *md_devname, *dm_vg_name, *dm_lv_name;
         char *fs_label, *fs_label_enc, *part_uuid, *part_name;
         char **links;             /* S: lines that pass link_name_ok() */
@@ -190,6 +190,7 @@ static void udev_props_done(struct udev_props *u)
 {
         free(u->id_serial);
         free(u->id_serial_short);
+        free(u->id_scsi_serial);
         free(u->id_wwn);
         free(u->id_path);
         free(u->fs_type);
@@ -251,6 +252,8 @@ static void udev_props_read(const char *sysroot, unsigned major, unsigned minor,
                         set_prop(&u->id_serial, value);
                 else if (strcmp(kv, "ID_SERIAL_SHORT") == 0)
                         set_prop(&u->id_serial_short, value);
+                else if (strcmp(kv, "ID_SCSI_SERIAL") == 0)
+                        set_prop(&u->id_scsi_serial, value);
                 else if (strcmp(kv, "ID_WWN") == 0)
                         set_prop(&u->id_wwn, value);
                 else if (strcmp(kv, "ID_PATH") == 0)
@@ -530,6 +533,7 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
         else if (!(b->serial = attr_str(dir, "device/serial")))
                 b->serial = attr_str(dir, "serial");
         b->id_serial = xstrdup(u.id_serial);
+        b->unit_serial = xstrdup(u.id_scsi_serial);
 
         if (u.id_wwn)
                 b->wwn = xstrdup(u.id_wwn);
@@ -777,6 +781,7 @@ static void blockdev_done(struct blockdev *b)
         free(b->model);
         free(b->serial);
         free(b->id_serial);
+        free(b->unit_serial);
         free(b->wwn);
         free(b->id_path);
         free(b->wwid);

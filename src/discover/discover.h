@@ -43,6 +43,8 @@ struct blockdev {
         char *vendor, *model;     /* device/vendor, device/model, stripped; may be NULL */
         char *serial;             /* udev ID_SERIAL_SHORT, else ID_SERIAL, else device/serial, else sys "serial" */
         char *id_serial;          /* udev ID_SERIAL exactly (what udev rules match), may be NULL */
+        char *unit_serial;        /* udev ID_SCSI_SERIAL: a SCSI unit's own serial (VPD page 0x80) where ID_SERIAL
+                                   * is its WWN (scsi_id), may be NULL */
         char *wwn;                /* udev ID_WWN ("0x5000c500a1b2c3d4"), else derived from device/wwid "naa.…" as "0x…",
                                    * or an NVMe namespace's wwid ("eui.…", "nvme.…", "uuid.…", udev's ID_WWN for
                                    * it); may be NULL */

@@ -18,11 +18,14 @@ static bool level_has_parity(const char *level)
                          !strcmp(level, "raid60"));
 }
 
-/* Levels with no stripe to align to: mirrors, one drive, a concatenation. */
-static bool level_is_mirror(const char *level)
+/* A VD with no stripe to align to: a mirror, one drive, a concatenation, and
+ * a RAID0 of one drive (controllers export single disks so: as a profile
+ * cannot declare a RAID0 of one member, such a VD plans as a plain disk). */
+static bool vd_no_stripe(const struct ctl_vd *v)
 {
+        const char *level = v->level;
         return level && (!strcmp(level, "raid1") || !strcmp(level, "raid1-triple") || !strcmp(level, "simple") ||
-                         !strcmp(level, "spanned"));
+                         !strcmp(level, "spanned") || (!strcmp(level, "raid0") && v->data_disks == 1));
 }
 
 /* "storcli /c0/v1" style: the tool, its controller and VD, for messages. */
@@ -37,7 +40,7 @@ static char *vd_figures(const struct ctl_vd *v)
 {
         char a[32], b[32], sp[32] = "";
         unsigned drives = v->drives_per_span * (v->spans ? v->spans : 1);
-        if (level_is_mirror(v->level))
+        if (vd_no_stripe(v))
                 return xasprintf("%s, %u drive%s (%s: no stripe)", v->level, drives, drives == 1 ? "" : "s",
                                  strstr(v->level, "raid1") ? "mirrors" : "no striping");
         if (v->spans > 1)
@@ -98,14 +101,14 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
                 return;
         }
         _cleanup_free_ char *name = vd_name(v);
-        if (!v->level || (!level_is_mirror(v->level) && (!v->strip_bytes || !v->data_disks || !v->full_stripe_bytes))) {
+        if (!v->level || (!vd_no_stripe(v) && (!v->strip_bytes || !v->data_disks || !v->full_stripe_bytes))) {
                 err(c, g->hwraid.line, what, "hwraid-controller",
                     "%s: %s reports no usable geometry (%s%s%s); declare its level, members and chunk", b->name, name,
                     v->level_raw ? v->level_raw : "level unknown", v->note ? ": " : "", v->note ? v->note : "");
                 return;
         }
         _cleanup_free_ char *fig = vd_figures(v);
-        if (level_is_mirror(v->level))
+        if (vd_no_stripe(v))
                 o->geom = (struct stripe_geom){0};
         else
                 o->geom = (struct stripe_geom){.su_bytes = v->strip_bytes,
@@ -125,10 +128,10 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
 static void check_one(struct ctx *c, const struct p_disks *g, const char *what, const struct pl_obj *o,
                       const struct ctl_vd *v)
 {
-        if (!v->level || (!level_is_mirror(v->level) && !v->full_stripe_bytes))
+        if (!v->level || (!vd_no_stripe(v) && !v->full_stripe_bytes))
                 return; /* nothing the controller says to check against */
         const struct stripe_geom *s = &o->geom;
-        bool mirror = level_is_mirror(v->level);
+        bool mirror = vd_no_stripe(v);
         bool same = mirror ? !s->su_bytes
                            : s->su_bytes == v->strip_bytes && s->full_stripe_bytes == v->full_stripe_bytes &&
                                      s->parity == level_has_parity(v->level);

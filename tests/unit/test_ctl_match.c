@@ -45,6 +45,9 @@ static const struct blockdev disks[] = {
         {.name = (char *)"sdh", .id_path = (char *)"pci-0000:05:00.0-scsi-0:0:0:0", .serial = (char *)"AMCC_9QJ2NQ5Y0000C4A8D4B8",
          .id_serial = (char *)"1AMCC_9QJ2NQ5Y0000C4A8D4B8"},
         {.name = (char *)"sdi", .id_serial = (char *)"1AMCC_ZZ0000000000000001"},
+        /* a 9650SE unit with an NAA: ID_SERIAL is the WWN, the unit serial is in ID_SCSI_SERIAL */
+        {.name = (char *)"sdj", .serial = (char *)"600050e065bd3300a1c20000c3e80000",
+         .id_serial = (char *)"3600050e065bd3300a1c20000c3e80000", .unit_serial = (char *)"3QF0B7KM5A4E6F00A2C1"},
         /* an HBA's disk: a SAS path, no "-scsi-" part */
         {.name = (char *)"sdg", .id_path = (char *)"pci-0000:3b:00.0-sas-exp0x500304801f3ce03f-phy0-lun-0"},
 };
@@ -72,6 +75,7 @@ static void by_serial_and_address(void **state)
                 rec("tw_cli", "c0", "9QJ2NQ5Y0000C4A8", NULL, NULL),
                 /* several at 2:0:0, and the serial names a disk that is not one of them */
                 rec("megacli", "0", "X1", "2:0:0", NULL),
+                rec("tw_cli", "c0", "3QF0B7KM5A4E6F00A2C1", NULL, NULL),
         };
         static const struct {
                 const char *device, *by, *note;
@@ -90,6 +94,7 @@ static void by_serial_and_address(void **state)
                 {"sdi", "serial", NULL},
                 {NULL, NULL, "no disk has serial 9QJ2NQ5Y0000C4A8: device unknown"},
                 {NULL, NULL, "SCSI address 2:0:0 is that of several disks (sdd, sde, ...), none of them sdf"},
+                {"sdj", "serial", NULL},
         };
         struct ctl_list l = {.v = v, .n = sizeof v / sizeof v[0]};
         ctl_match(&l, &si);
