@@ -250,3 +250,34 @@ gone() {
 	done
 	[ "$n" -ge 20 ]
 }
+
+@test "controller: live tw_cli and MegaCli, each command their outputs lead to, in order; captured the same by storprov and by hand" {
+	tools tw_cli MegaCli64
+	run -0 --separate-stderr "$SP" controller --format json
+	[ -z "$stderr" ]
+	echo "$output" >"$BATS_TEST_TMPDIR/live.json"
+	run cat "$FAKE_CTL_LOG"
+	assert_output "tw_cli show
+tw_cli /c0 show
+tw_cli /c1 show
+tw_cli /c0/u0 show all
+tw_cli /c1/u0 show all
+tw_cli /c1/u1 show all
+MegaCli64 -AdpCount -NoLog
+MegaCli64 -LdPdInfo -aALL -NoLog
+MegaCli64 -AdpGetPciInfo -aALL -NoLog"
+	[ "$(jq '[.logical_drives[] | select(.tool == "tw_cli")] | length' "$BATS_TEST_TMPDIR/live.json")" -ge 2 ]
+	[ "$(jq '[.logical_drives[] | select(.tool == "megacli" and .pci != null)] | length' "$BATS_TEST_TMPDIR/live.json")" -ge 2 ]
+	# no MegaSAS.log or storcli.log left where storprov ran
+	[ -z "$(ls "$BATS_TEST_TMPDIR" | grep -i '\.log$' | grep -v ctl.log)" ]
+	# MegaCli with no adapter: the count says so, nothing else runs, no error
+	: >"$FAKE_CTL_LOG"
+	FAKE_CTL_MEGACLI_COUNT=0 run -0 --separate-stderr "$SP" controller
+	run cat "$FAKE_CTL_LOG"
+	refute_output --partial "LdPdInfo"
+	# capture: storprov's walk and the script's list give the same files
+	STORPROV=$SP run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap"
+	run -0 "$FIX/capture-sysroot.sh" "$BATS_TEST_TMPDIR/cap2"
+	diff -r "$BATS_TEST_TMPDIR/cap/storprov-controller" "$BATS_TEST_TMPDIR/cap2/storprov-controller"
+	[ "$(ls "$BATS_TEST_TMPDIR/cap/storprov-controller" | wc -l)" = 9 ]
+}
