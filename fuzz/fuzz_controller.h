@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * What every controller parser (src/discover/ctl_*.c) must hold on any bytes,
- * checked by fuzz_controller_storcli, _ssacli and _arcconf:
+ * checked by each fuzz_controller_* target (which includes this header once,
+ * for its LLVMFuzzerInitialize: the fixture sysroots):
  *   - it returns 0 with no error, or -EINVAL with one error and the list as
  *     it was (the records of a failed parse taken back);
  *   - every string of a record and the error are printable ASCII (no byte of
@@ -8,7 +9,11 @@
  *   - level and state are one of the names the schema lists;
  *   - a full stripe is strip × data disks exactly, data disks never more than
  *     drives per span × spans; a geometry not derived says why (note);
- *   - matched against a fixture machine, a device is one of its disks. */
+ *   - matched against a fixture machine, a device is one of its disks.
+ * A follower (the commands an output leads to) likewise returns 0, or -EINVAL
+ * with one printable error and nothing added; it never touches the commands
+ * already listed; each command it adds is of one of its steps, for an id of
+ * [A-Za-z0-9/] under 24 bytes (controller.h), and none twice. */
 #pragma once
 #include <errno.h>
 #include <string.h>
@@ -57,6 +62,19 @@ static void ctl_check_record(const struct ctl_vd *v)
                 FUZZ_FAIL("geometry unknown without a note");
 }
 
+/* A parser's or follower's result: 0 and no error, or -EINVAL and one
+ * printable error. */
+static void ctl_fuzz_result(const char *what, int r, const char *err)
+{
+        if (r != 0 && r != -EINVAL)
+                FUZZ_FAIL("%s returned %d", what, r);
+        if ((r == 0) != (err == NULL))
+                FUZZ_FAIL("%s returned %d with error %s", what, r, err ? err : "(none)");
+        char whose[64];
+        snprintf(whose, sizeof whose, "%s's error", what);
+        ctl_printable_or_null(whose, err);
+}
+
 /* Runs parse twice: on an empty list and after one record already there. */
 static void ctl_fuzz_one(int (*parse)(const char *, size_t, struct ctl_list *, char **), const uint8_t *data,
                          size_t size, const struct sysinfo *si)
@@ -64,11 +82,7 @@ static void ctl_fuzz_one(int (*parse)(const char *, size_t, struct ctl_list *, c
         struct ctl_list l = {0};
         char *err = NULL;
         int r = parse((const char *)data, size, &l, &err);
-        if (r != 0 && r != -EINVAL)
-                FUZZ_FAIL("returned %d", r);
-        if ((r == 0) != (err == NULL))
-                FUZZ_FAIL("returned %d with error %s", r, err ? err : "(none)");
-        ctl_printable_or_null("the error", err);
+        ctl_fuzz_result("the parser", r, err);
         if (r < 0 && l.n)
                 FUZZ_FAIL("a failed parse left %zu records", l.n);
         for (size_t i = 0; i < l.n; i++)
@@ -89,32 +103,44 @@ static void ctl_fuzz_one(int (*parse)(const char *, size_t, struct ctl_list *, c
         ctl_list_free(&l);
 }
 
-/* A follower (the commands one output leads to) on any bytes: 0 with no
- * error or -EINVAL with one printable error and nothing added; every command
- * it adds is one of the steps in steps_mask (bit k: step k), for an id of
- * [A-Za-z0-9/=] under 24 bytes. */
-static void ctl_fuzz_follow(ctl_follow_fn *follow, const uint8_t *data, size_t size, const char *id,
-                            unsigned steps_mask)
+/* Runs follow (tool's label, id the command's) on any bytes after one
+ * command already listed, and checks what the top says; the commands it
+ * added, steps_mask the steps it may add (bit k: step k), stay in *nx after
+ * that first one (the caller frees them). Its return. (static inline: the
+ * targets without a follower do not use it.) */
+static inline int ctl_fuzz_follow(ctl_follow_fn *follow, const char *tool, const uint8_t *data, size_t size,
+                                  const char *id, unsigned steps_mask, struct ctl_nexts *nx)
 {
-        struct ctl_nexts nx = {0};
         char *err = NULL;
-        ctl_nexts_add(&nx, 0, "x"); /* one already there: a failure leaves it alone */
-        int r = follow((const char *)data, size, "fuzz", id, &nx, &err);
-        if (r != 0 && r != -EINVAL)
-                FUZZ_FAIL("follower returned %d", r);
-        if ((r == 0) != (err == NULL))
-                FUZZ_FAIL("follower returned %d with error %s", r, err ? err : "(none)");
-        ctl_printable_or_null("the follower's error", err);
-        if (r < 0 && nx.n != 1)
-                FUZZ_FAIL("a failed follower added %zu commands", nx.n - 1);
-        for (size_t i = 1; i < nx.n; i++) {
-                const char *s = nx.v[i].id;
-                size_t n = strnlen(s, sizeof nx.v[i].id);
-                if (n >= sizeof nx.v[i].id || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/=") != n)
+        *nx = (struct ctl_nexts){0};
+        ctl_nexts_add(nx, 9, "before"); /* what a failure must leave, and no follower may touch */
+        int r = follow((const char *)data, size, tool, id, nx, &err);
+        ctl_fuzz_result("the follower", r, err);
+        if (r < 0 && nx->n != 1)
+                FUZZ_FAIL("a failed follower added %zu commands", nx->n - 1);
+        if (nx->v[0].step != 9 || strcmp(nx->v[0].id, "before"))
+                FUZZ_FAIL("the follower changed the command before it");
+        for (size_t i = 1; i < nx->n; i++) {
+                const char *s = nx->v[i].id;
+                size_t n = strnlen(s, sizeof nx->v[i].id);
+                if (n >= sizeof nx->v[i].id ||
+                    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/") != n)
                         FUZZ_FAIL("follower id \"%.*s\"", (int)n, s);
-                if (nx.v[i].step >= 32 || !(steps_mask & (1u << nx.v[i].step)))
-                        FUZZ_FAIL("follower step %u", nx.v[i].step);
+                if (nx->v[i].step >= 32 || !(steps_mask & (1u << nx->v[i].step)))
+                        FUZZ_FAIL("follower step %u", nx->v[i].step);
+                for (size_t k = 1; k < i; k++)
+                        if (nx->v[k].step == nx->v[i].step && !strcmp(nx->v[k].id, s))
+                                FUZZ_FAIL("command %u:%s twice", nx->v[i].step, s);
         }
         free(err);
-        ctl_nexts_free(&nx);
+        return r;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+        (void)argc;
+        (void)argv;
+        fuzz_load_sysroots();
+        return 0;
 }

@@ -64,9 +64,7 @@ static void pci_alone(const uint8_t *data, size_t size)
         if (ld(fixed_records, sizeof fixed_records - 1, &l, &err) < 0 || l.n != 2)
                 FUZZ_FAIL("the fixed records do not parse: %s", err ? err : "(no error)");
         int r = ctl_parse_megacli_pci((const char *)data, size, TOOL, NULL, &l, &err);
-        if ((r == 0) != (err == NULL) || (r != 0 && r != -EINVAL))
-                FUZZ_FAIL("the PCI reader returned %d with error %s", r, err ? err : "(none)");
-        ctl_printable_or_null("the error", err);
+        ctl_fuzz_result("the PCI reader", r, err);
         if (l.n != 2)
                 FUZZ_FAIL("the PCI reader changed the number of records to %zu", l.n);
         for (size_t i = 0; i < l.n; i++) {
@@ -80,18 +78,12 @@ static void pci_alone(const uint8_t *data, size_t size)
         ctl_list_free(&l);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-        (void)argc;
-        (void)argv;
-        fuzz_load_sysroots();
-        return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         ctl_fuzz_one(ld_then_pci, data, size, &fuzz_si[0]);
         pci_alone(data, size);
-        ctl_fuzz_follow(ctl_follow_megacli_count, data, size, NULL, 1u << 1 | 1u << 2);
+        struct ctl_nexts nx;
+        ctl_fuzz_follow(ctl_follow_megacli_count, TOOL, data, size, NULL, 1u << 1 | 1u << 2, &nx);
+        ctl_nexts_free(&nx);
         return 0;
 }

@@ -9,14 +9,6 @@ static int ssacli(const char *b, size_t n, struct ctl_list *l, char **e)
         return ctl_parse_ssacli(b, n, "ssacli", NULL, l, e);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-        (void)argc;
-        (void)argv;
-        fuzz_load_sysroots();
-        return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         ctl_fuzz_one(ssacli, data, size, &fuzz_si[4]);

@@ -14,14 +14,6 @@ static int storcli2(const char *b, size_t n, struct ctl_list *l, char **e)
         return ctl_parse_storcli2(b, n, "storcli2", NULL, l, e);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-        (void)argc;
-        (void)argv;
-        fuzz_load_sysroots();
-        return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         /* many-luns: disks with 128-bit NAA WWNs */

@@ -59,6 +59,51 @@ static const char *ctl_field_dir(const char *sub, char *out, size_t size)
         return out;
 }
 
+/* A file of a fixture directory that is a fixture (not README.md, expected.tsv
+ * or a hidden file). */
+static bool ctl_field_fixture(const char *name)
+{
+        return name[0] != '.' && strcmp(name, "README.md") && strcmp(name, "expected.tsv");
+}
+
+/* The fixture field/<sub>/<name>, NUL-terminated, its size in *len. */
+static char *ctl_field_file(const char *sub, const char *name, size_t *len)
+{
+        char dir[1024], path[1400];
+        snprintf(path, sizeof path, "%s/%s", ctl_field_dir(sub, dir, sizeof dir), name);
+        return ctl_field_read(path, len);
+}
+
+/* The fixtures of field/<sub>/ that want takes (NULL: all), in the
+ * directory's order; a NULL-terminated list (strv_free). */
+static char **ctl_field_fixtures(const char *sub, bool (*want)(const char *name))
+{
+        char dir[1024];
+        DIR *d = opendir(ctl_field_dir(sub, dir, sizeof dir));
+        if (!d)
+                fail_msg("cannot list %s", dir);
+        char **names = NULL;
+        for (struct dirent *e; (e = readdir(d));)
+                if (ctl_field_fixture(e->d_name) && (!want || want(e->d_name)))
+                        strv_push(&names, e->d_name);
+        closedir(d);
+        if (!names)
+                fail_msg("no fixture in %s", dir);
+        return names;
+}
+
+/* The commands of nx as expected.tsv's !next column spells them: "step:id",
+ * blank-separated. */
+static const char *ctl_field_nexts(const struct ctl_nexts *nx, char *out, size_t size)
+{
+        out[0] = 0;
+        for (size_t i = 0; i < nx->n; i++) {
+                size_t o = strlen(out);
+                snprintf(out + o, size - o, "%s%u:%s", i ? " " : "", nx->v[i].step, nx->v[i].id);
+        }
+        return out;
+}
+
 /* One id of the ids column against the record. */
 static void ctl_field_ids(const char *where, const struct ctl_vd *v, const char *ids)
 {
@@ -202,10 +247,8 @@ static size_t ctl_field_check(const char *sub, const struct ctl_field_parser *ma
                         snprintf(run.parser, sizeof run.parser, "%s", col[1]);
                         snprintf(run.arg, sizeof run.arg, "%s", col[2]);
                         const struct ctl_field_parser *p = ctl_field_parser(map, col[1]);
-                        char fp[1700];
-                        snprintf(fp, sizeof fp, "%s/%s", dir, col[0]);
                         size_t len;
-                        char *buf = ctl_field_read(fp, &len);
+                        char *buf = ctl_field_file(sub, col[0], &len);
                         const char *arg = strcmp(col[2], "-") ? col[2] : NULL;
                         run.follower = p->follow != NULL;
                         run.r = p->follow ? p->follow(buf, len, p->tool, arg, &run.nx, &run.err)
@@ -225,13 +268,8 @@ static size_t ctl_field_check(const char *sub, const struct ctl_field_parser *ma
                         if (run.l.n)
                                 fail_msg("%s: expected no record, got %zu", where, run.l.n);
                 } else if (!strcmp(col[3], "!next")) {
-                        char got[2048] = "";
-                        for (size_t i = 0; i < run.nx.n; i++) {
-                                size_t o = strlen(got);
-                                snprintf(got + o, sizeof got - o, "%s%u:%s", i ? " " : "", run.nx.v[i].step,
-                                         run.nx.v[i].id);
-                        }
-                        if (strcmp(got, n < 5 ? "" : col[4]))
+                        char got[2048];
+                        if (strcmp(ctl_field_nexts(&run.nx, got, sizeof got), n < 5 ? "" : col[4]))
                                 fail_msg("%s: leads to \"%s\", the table says \"%s\"", where, got, n < 5 ? "" : col[4]);
                 } else {
                         if (n != 13)
@@ -244,18 +282,14 @@ static size_t ctl_field_check(const char *sub, const struct ctl_field_parser *ma
         ctl_field_end(&run, path);
         fclose(f);
         /* every fixture of the directory is in the table */
-        DIR *d = opendir(dir);
-        if (!d)
-                fail_msg("cannot list %s", dir);
-        for (struct dirent *e; (e = readdir(d));) {
-                if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md") || !strcmp(e->d_name, "expected.tsv"))
-                        continue;
+        char **names = ctl_field_fixtures(sub, NULL);
+        for (size_t k = 0; names[k]; k++) {
                 bool found = false;
                 for (size_t i = 0; i < n_seen && !found; i++)
-                        found = !strcmp(seen[i], e->d_name);
+                        found = !strcmp(seen[i], names[k]);
                 if (!found)
-                        fail_msg("%s/%s has no row in expected.tsv", dir, e->d_name);
+                        fail_msg("%s/%s has no row in expected.tsv", dir, names[k]);
         }
-        closedir(d);
+        strv_free(names);
         return n_seen;
 }

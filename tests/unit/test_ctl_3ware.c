@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ctl_field.h"
+#include "ctl_variants.h"
 
 static const struct ctl_field_parser map[] = {
         { "show", NULL, ctl_follow_twcli_show, "tw_cli" },
@@ -26,40 +26,6 @@ static void field(void **state)
         assert_true(ctl_field_check("tw_cli", map) >= 8);
 }
 
-/* One parse of buf: records or commands, or the failure. */
-struct outcome {
-        int r;
-        struct ctl_list l;
-        struct ctl_nexts nx;
-};
-
-static void run(const struct ctl_field_parser *p, const char *arg, const char *buf, size_t len, struct outcome *o)
-{
-        char *err = NULL;
-        *o = (struct outcome){ 0 };
-        o->r = p->follow ? p->follow(buf, len, p->tool, arg, &o->nx, &err)
-                         : p->parse(buf, len, p->tool, arg, &o->l, &err);
-        if ((o->r == 0) != (err == NULL))
-                fail_msg("returned %d with error \"%s\"", o->r, err ? err : "(none)");
-        if (o->r < 0 && (o->l.n || o->nx.n))
-                fail_msg("a failed parse left %zu records and %zu commands", o->l.n, o->nx.n);
-        free(err);
-}
-
-static void outcome_free(struct outcome *o)
-{
-        ctl_list_free(&o->l);
-        ctl_nexts_free(&o->nx);
-}
-
-static bool same_figures(const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        return streq_ptr(a->controller, b->controller) && streq_ptr(a->vd, b->vd) && streq_ptr(a->level, b->level) &&
-               a->strip_bytes == b->strip_bytes && a->drives_per_span == b->drives_per_span && a->spans == b->spans &&
-               a->data_disks == b->data_disks && a->full_stripe_bytes == b->full_stripe_bytes &&
-               streq_ptr(a->state, b->state);
-}
-
 static bool has_next(const struct ctl_nexts *x, const struct ctl_next *n)
 {
         for (size_t i = 0; i < x->n; i++)
@@ -68,94 +34,31 @@ static bool has_next(const struct ctl_nexts *x, const struct ctl_next *n)
         return false;
 }
 
-/* A cut output: nothing, or the whole output's first records (commands) unchanged. */
-static void check_cut(const char *what, const struct outcome *full, const struct outcome *cut)
-{
-        if (cut->r < 0)
-                return;
-        if (cut->l.n > full->l.n || cut->nx.n > full->nx.n)
-                fail_msg("%s: more records or commands than the whole output", what);
-        for (size_t i = 0; i < cut->l.n; i++)
-                if (!same_figures(&cut->l.v[i], &full->l.v[i]) || !streq_ptr(cut->l.v[i].serial, full->l.v[i].serial) ||
-                    !streq_ptr(cut->l.v[i].scsi_addr, full->l.v[i].scsi_addr))
-                        fail_msg("%s: record %zu changed", what, i);
-        for (size_t i = 0; i < cut->nx.n; i++)
-                if (cut->nx.v[i].step != full->nx.v[i].step || strcmp(cut->nx.v[i].id, full->nx.v[i].id))
-                        fail_msg("%s: command %zu changed (%s)", what, i, cut->nx.v[i].id);
-}
-
 /* A garbled output: nothing; or records of the whole output with the same
- * figures or an unknown geometry and a note, identifiers the same or
- * missing; or some of its commands (a controller row lost from "show" cannot
- * be told from a machine with one controller less), all of them for "ctl". */
-static void check_garbled(const char *what, const char *parser, const struct outcome *full, const struct outcome *g)
-{
-        if (g->r < 0)
-                return;
-        for (size_t i = 0; i < g->l.n; i++) {
-                const struct ctl_vd *v = &g->l.v[i], *w = NULL;
-                for (size_t k = 0; k < full->l.n && !w; k++)
-                        if (streq_ptr(full->l.v[k].controller, v->controller) && streq_ptr(full->l.v[k].vd, v->vd))
-                                w = &full->l.v[k];
-                if (!w)
-                        fail_msg("%s: a record %s/%s the whole output does not have", what, v->controller, v->vd);
-                bool unknown = !v->data_disks && !v->full_stripe_bytes && v->note;
-                if (!same_figures(v, w) && !unknown)
-                        fail_msg("%s: %s/%s changed figures (%s %u x %u, %u data) without a note", what, v->controller,
-                                 v->vd, v->level ? v->level : "-", v->drives_per_span, v->spans, v->data_disks);
-                if ((v->serial && !streq_ptr(v->serial, w->serial)) || !streq_ptr(v->scsi_addr, w->scsi_addr))
-                        fail_msg("%s: %s/%s changed identifiers", what, v->controller, v->vd);
-        }
-        for (size_t i = 0; i < g->nx.n; i++)
-                if (!has_next(&full->nx, &g->nx.v[i]))
-                        fail_msg("%s: command %u:%s the whole output does not lead to", what, g->nx.v[i].step,
-                                 g->nx.v[i].id);
-        if (!strcmp(parser, "ctl") && g->nx.n != full->nx.n)
-                fail_msg("%s: %zu units of %zu", what, g->nx.n, full->nx.n);
-}
+ * figures and state or an unknown geometry (no data disks either) and a
+ * note, the SCSI address the same, the serial the same or missing; or some
+ * of its commands (a controller row lost from "show" cannot be told from a
+ * machine with one controller less), all of them for "ctl". */
+struct garbled {
+        const struct ctl_field_parser *p;
+        const char *arg;
+        const struct ctl_outcome *full;
+};
 
-static void append(char *o, size_t *n, const char *s, size_t len)
+static void check_garbled(const struct ctl_variant *v, void *ctx)
 {
-        memcpy(o + *n, s, len);
-        *n += len;
-}
-
-/* The garbled variants of line i: kind 0 drops it, 1 doubles it, 2 replaces
- * it with noise, 3 swaps it with the next, 4 puts a NUL at its start. NULL
- * past the last line. */
-static char *garble(const char *buf, size_t len, size_t i, int kind, size_t *out_len)
-{
-        size_t at = 0;
-        for (size_t k = 0; k < i && at < len; k++) {
-                const char *nl = memchr(buf + at, '\n', len - at);
-                at = nl ? (size_t)(nl - buf) + 1 : len;
-        }
-        if (at >= len)
-                return NULL;
-        const char *nl = memchr(buf + at, '\n', len - at);
-        size_t end = nl ? (size_t)(nl - buf) + 1 : len;
-        const char *nl2 = end < len ? memchr(buf + end, '\n', len - end) : NULL;
-        size_t end2 = nl2 ? (size_t)(nl2 - buf) + 1 : len;
-        static const char noise[] = "#&%$ !? 7\n";
-        char *o = xmalloc(2 * len + sizeof noise);
-        size_t n = 0;
-        append(o, &n, buf, at);
-        if (kind == 1 || kind == 4)
-                append(o, &n, buf + at, end - at);
-        if (kind == 1)
-                append(o, &n, buf + at, end - at);
-        if (kind == 2)
-                append(o, &n, noise, sizeof noise - 1);
-        if (kind == 3) {
-                append(o, &n, buf + end, end2 - end);
-                append(o, &n, buf + at, end - at);
-        }
-        if (kind == 4)
-                o[at] = 0;
-        size_t rest = kind == 3 ? end2 : end;
-        append(o, &n, buf + rest, len - rest);
-        *out_len = n;
-        return o;
+        static const struct ctl_keeps keeps = { CTL_F_ADDR, CTL_F_STATE, CTL_F_SERIAL, CTL_K_BARE };
+        const struct garbled *g = ctx;
+        struct ctl_outcome o;
+        ctl_run(v->what, g->p, g->arg, v->buf, v->len, &o);
+        ctl_check_garbled(v->what, g->full, &o, &keeps);
+        for (size_t i = 0; o.r == 0 && i < o.nx.n; i++)
+                if (!has_next(&g->full->nx, &o.nx.v[i]))
+                        fail_msg("%s: command %u:%s the whole output does not lead to", v->what, o.nx.v[i].step,
+                                 o.nx.v[i].id);
+        if (o.r == 0 && !strcmp(g->p->name, "ctl") && o.nx.n != g->full->nx.n)
+                fail_msg("%s: %zu units of %zu", v->what, o.nx.n, g->full->nx.n);
+        ctl_outcome_free(&o);
 }
 
 /* The good fixtures of expected.tsv: file, parser and argument of each. */
@@ -192,45 +95,25 @@ static size_t good_fixtures(struct good *g, size_t max)
 static void cut_and_garbled(void **state)
 {
         (void)state;
+        static const struct ctl_garbling how = { CTL_DELETED | CTL_DOUBLED | CTL_REPLACED | CTL_SWAPPED | CTL_NUL,
+                                                 "#&%$ !? 7\n", NULL };
+        /* a cut: its first records unchanged, the serial and SCSI address too */
+        static const struct ctl_cuts cuts = { 1, CTL_F_VD | CTL_F_GEOMETRY | CTL_F_STATE | CTL_F_SERIAL | CTL_F_ADDR, 0,
+                                              NULL };
         struct good g[64];
         size_t n = good_fixtures(g, 64);
         assert_true(n >= 12);
         for (size_t i = 0; i < n; i++) {
-                char dir[1024], path[1200], what[1400];
-                ctl_field_dir("tw_cli", dir, sizeof dir);
-                snprintf(path, sizeof path, "%.1023s/%.127s", dir, g[i].file);
-                size_t len;
-                char *buf = ctl_field_read(path, &len);
                 const struct ctl_field_parser *p = ctl_field_parser(map, g[i].parser);
                 const char *arg = strcmp(g[i].arg, "-") ? g[i].arg : NULL;
-                struct outcome full, o;
-                run(p, arg, buf, len, &full);
+                size_t len;
+                struct ctl_outcome full;
+                char *buf = ctl_whole("tw_cli", g[i].file, p, arg, &len, &full);
                 assert_int_equal(full.r, 0);
-                for (size_t cut = 0; cut < len; cut++) {
-                        char *part = xmalloc(cut + 1);
-                        memcpy(part, buf, cut);
-                        snprintf(what, sizeof what, "%.127s cut at byte %zu", g[i].file, cut);
-                        run(p, arg, part, cut, &o);
-                        check_cut(what, &full, &o);
-                        outcome_free(&o);
-                        free(part);
-                }
-                for (size_t line = 0;; line++) {
-                        size_t glen;
-                        char *gb = garble(buf, len, line, 0, &glen);
-                        if (!gb)
-                                break;
-                        free(gb);
-                        for (int kind = 0; kind < 5; kind++) {
-                                gb = garble(buf, len, line, kind, &glen);
-                                snprintf(what, sizeof what, "%.127s line %zu garbled (%d)", g[i].file, line + 1, kind);
-                                run(p, arg, gb, glen, &o);
-                                check_garbled(what, g[i].parser, &full, &o);
-                                outcome_free(&o);
-                                free(gb);
-                        }
-                }
-                outcome_free(&full);
+                ctl_cut_all(g[i].file, p, arg, buf, len, &full, &cuts);
+                struct garbled ctx = { p, arg, &full };
+                ctl_garble_lines(g[i].file, buf, len, &how, check_garbled, &ctx);
+                ctl_outcome_free(&full);
                 free(buf);
         }
 }

@@ -12,14 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "discover/controller.h"
-#include "ctl_field.h"
+#include "ctl_variants.h"
 
 #define TOOL "arcconf"
 
@@ -36,149 +29,43 @@ static void field_table(void **state)
         assert_true(ctl_field_check("arcconf", arcconf_parsers) >= 20);
 }
 
-/* ---- helpers ------------------------------------------------------------------------ */
+/* ---- cut and garbled ------------------------------------------------------------------- */
 
-static ctl_parse_fn *parser_for(const char *name)
+/* The text reader (arcconf_parsers[0]), or the JSON one ([1]) for a .json fixture. */
+static const struct ctl_field_parser *parser_for(const char *name)
 {
         size_t n = strlen(name);
-        return n > 5 && !strcmp(name + n - 5, ".json") ? ctl_parse_arcconf_json : ctl_parse_arcconf;
+        return &arcconf_parsers[n > 5 && !strcmp(name + n - 5, ".json")];
 }
 
-static char **fixtures(void)
+/* field/arcconf/<name>, and its whole parse for controller 1 in *full. */
+static char *whole(const char *name, size_t *len, struct ctl_outcome *full)
 {
-        char dir[1024];
-        DIR *d = opendir(ctl_field_dir("arcconf", dir, sizeof dir));
-        assert_non_null(d);
-        char **names = NULL;
-        for (struct dirent *e; (e = readdir(d));)
-                if (e->d_name[0] != '.' && strcmp(e->d_name, "README.md") && strcmp(e->d_name, "expected.tsv"))
-                        strv_push(&names, e->d_name);
-        closedir(d);
-        assert_non_null(names);
-        return names;
+        return ctl_whole("arcconf", name, parser_for(name), "1", len, full);
 }
 
-static char *field_file(const char *name, size_t *len)
-{
-        char dir[1024], path[1400];
-        snprintf(path, sizeof path, "%s/%s", ctl_field_dir("arcconf", dir, sizeof dir), name);
-        return ctl_field_read(path, len);
-}
-
-static bool same_geometry(const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        return streq_ptr(a->level, b->level) && a->strip_bytes == b->strip_bytes &&
-               a->drives_per_span == b->drives_per_span && a->spans == b->spans && a->data_disks == b->data_disks &&
-               a->full_stripe_bytes == b->full_stripe_bytes;
-}
-
-static bool same_record(const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        return same_geometry(a, b) && streq_ptr(a->controller, b->controller) && streq_ptr(a->vd, b->vd) &&
-               streq_ptr(a->state, b->state) && streq_ptr(a->os_name, b->os_name) && streq_ptr(a->naa, b->naa) &&
-               a->reported_full_stripe_bytes == b->reported_full_stripe_bytes;
-}
-
-/* Every string of the error printable, and the error names the tool. */
-static void check_error(const char *where, const char *err)
-{
-        if (!err || strncmp(err, TOOL " output", strlen(TOOL " output")))
-                fail_msg("%s: error \"%s\" does not start with \"" TOOL " output\"", where, err ? err : "(none)");
-        for (const char *p = err; *p; p++)
-                if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-                        fail_msg("%s: byte 0x%02x in the error", where, (unsigned char)*p);
-}
-
-/* ---- cut short ------------------------------------------------------------------------ */
-
-/* Each prefix ending at a line end: an error, or the full parse's first
- * records unchanged; never a changed figure. */
-static void cut_one(const char *name, const char *buf, size_t len, const struct ctl_list *full)
-{
-        ctl_parse_fn *parse = parser_for(name);
-        for (size_t k = 0; k + 1 < len; k++) {
-                if (buf[k] != '\n')
-                        continue;
-                struct ctl_list l = {0};
-                char *err = NULL;
-                char where[400];
-                snprintf(where, sizeof where, "%s cut after byte %zu", name, k + 1);
-                int r = parse(buf, k + 1, TOOL, "1", &l, &err);
-                if (r == 0 && l.n > full->n)
-                        fail_msg("%s: %zu records, the whole gives %zu", where, l.n, full->n);
-                for (size_t i = 0; r == 0 && i < l.n; i++)
-                        if (!same_record(&l.v[i], &full->v[i]))
-                                fail_msg("%s: record %zu changed", where, i);
-                if (r < 0)
-                        check_error(where, err);
-                free(err);
-                ctl_list_free(&l);
-        }
-}
-
+/* Each prefix ending at a line end: an error, or the whole parse's first
+ * records unchanged, arcconf's own full stripe too; never a changed figure. */
 static void cut_at_every_line(void **state)
 {
         (void)state;
-        char **names = fixtures();
+        static const struct ctl_cuts cuts = {
+                0, CTL_F_VD | CTL_F_GEOMETRY | CTL_F_STATE | CTL_F_OS | CTL_F_NAA | CTL_F_REPORTED, 0, NULL};
+        char **names = ctl_field_fixtures("arcconf", NULL);
         size_t parsed = 0;
         for (size_t f = 0; names[f]; f++) {
                 size_t len;
-                char *buf = field_file(names[f], &len);
-                struct ctl_list full = {0};
-                char *err = NULL;
-                if (parser_for(names[f])(buf, len, TOOL, "1", &full, &err) == 0) {
-                        cut_one(names[f], buf, len, &full);
+                struct ctl_outcome full;
+                char *buf = whole(names[f], &len, &full);
+                if (full.r == 0) {
+                        ctl_cut_all(names[f], parser_for(names[f]), "1", buf, len, &full, &cuts);
                         parsed++;
                 }
-                free(err);
-                ctl_list_free(&full);
+                ctl_outcome_free(&full);
                 free(buf);
         }
         assert_true(parsed >= 12);
         strv_free(names);
-}
-
-/* ---- garbled -------------------------------------------------------------------------- */
-
-/* buf with [a, b) replaced by repl (NULL: deleted; "=": doubled). */
-static char *variant(const char *buf, size_t len, size_t a, size_t b, const char *repl, size_t *out_len)
-{
-        bool twice = repl && !strcmp(repl, "=");
-        size_t rl = twice ? b - a : repl ? strlen(repl) : 0;
-        char *o = xmalloc(len + rl + 1);
-        size_t n = twice ? b : a;
-        memcpy(o, buf, n);
-        memcpy(o + n, twice ? buf + a : repl ? repl : "", rl);
-        n += rl;
-        memcpy(o + n, buf + b, len - b);
-        n += len - b;
-        o[n] = 0;
-        *out_len = n;
-        return o;
-}
-
-/* A variant: an error, or the same records, each with the full parse's
- * geometry or an unknown one with a note; never a changed figure. */
-static void check_variant(const char *where, const char *name, const char *buf, size_t len,
-                          const struct ctl_list *full)
-{
-        struct ctl_list l = {0};
-        char *err = NULL;
-        int r = parser_for(name)(buf, len, TOOL, "1", &l, &err);
-        if (r < 0)
-                check_error(where, err);
-        if (r == 0 && l.n != full->n)
-                fail_msg("%s: %zu records where the whole gives %zu", where, l.n, full->n);
-        for (size_t i = 0; r == 0 && i < l.n; i++) {
-                const struct ctl_vd *v = &l.v[i], *w = &full->v[i];
-                if (!streq_ptr(v->controller, w->controller) || !streq_ptr(v->vd, w->vd))
-                        fail_msg("%s: record %zu is another logical device", where, i);
-                if (v->full_stripe_bytes ? !same_geometry(v, w) : !v->note)
-                        fail_msg("%s: LD %s has a changed geometry (%s, %u data, %llu) without a note", where, v->vd,
-                                 v->level ? v->level : "-", v->data_disks, (unsigned long long)v->full_stripe_bytes);
-        }
-        free(err);
-        ctl_list_free(&l);
 }
 
 /* "Segment 3", "Group 1, Segment 0", "Device 8": a member line, which no
@@ -192,69 +79,45 @@ static bool member_line(const char *s, size_t n)
                (!strncmp(p, "Device ", 7) && p[7] >= '0' && p[7] <= '9');
 }
 
-/* A NUL byte at the start of the line: always an error naming the byte. */
-static void nul_at(const char *name, size_t line, const char *buf, size_t len, size_t a)
+struct garbled {
+        const char *name;
+        const struct ctl_outcome *full;
+};
+
+/* A variant: an error, or the same records, each with the whole parse's
+ * geometry or an unknown one with a note. A member line deleted is
+ * member_deleted's (arcconf 1.x and 2.x print no count of them to check
+ * against); a NUL byte before a line is always an error naming the byte. */
+static void check_variant(const struct ctl_variant *v, void *ctx)
 {
-        char *v = xmalloc(len + 2);
-        memcpy(v, buf, a);
-        v[a] = 0;
-        memcpy(v + a + 1, buf + a, len - a);
-        struct ctl_list l = {0};
-        char *err = NULL;
-        int r = ctl_parse_arcconf(v, len + 1, TOOL, "1", &l, &err);
-        if (r == 0 || !strstr(err, "byte 0x00"))
-                fail_msg("%s line %zu: a NUL byte gives %d \"%s\"", name, line, r, err ? err : "(none)");
-        free(err);
-        ctl_list_free(&l);
-        free(v);
+        const struct garbled *g = ctx;
+        static const struct ctl_keeps keeps = {.flags = CTL_K_ALL};
+        if (v->kind == CTL_DELETED && member_line(v->text, v->n))
+                return;
+        struct ctl_outcome o;
+        ctl_run(v->what, parser_for(g->name), "1", v->buf, v->len, &o);
+        if (v->kind == CTL_NUL_BEFORE && (o.r == 0 || !strstr(o.err, "byte 0x00")))
+                fail_msg("%s: gives %d \"%s\"", v->what, o.r, o.err ? o.err : "(none)");
+        ctl_check_garbled(v->what, g->full, &o, &keeps);
+        ctl_outcome_free(&o);
 }
 
-/* Every line deleted (but a member line: arcconf 1.x and 2.x print no count
- * of them to check against, see member_deleted), doubled, its value garbled. */
-static void garble_one(const char *name, const char *buf, size_t len, const struct ctl_list *full)
-{
-        size_t a = 0;
-        for (size_t line = 1; a < len; line++) {
-                const char *nl = memchr(buf + a, '\n', len - a);
-                size_t b = nl ? (size_t)(nl - buf) + 1 : len;
-                const char *colon = memchr(buf + a, ':', b - a);
-                char garbled[400];
-                snprintf(garbled, sizeof garbled, "%.*s: x?garbled\n", colon ? (int)(colon - buf - a) : 0, buf + a);
-                const char *kinds[][2] = {
-                        {NULL, "deleted"},
-                        {"=", "doubled"},
-                        {garbled, "value garbled"},
-                };
-                for (size_t k = 0; k < ELEMENTSOF(kinds); k++) {
-                        if ((k == 0 && member_line(buf + a, b - a)) || (k == 2 && (!colon || colon - buf - a >= 300)))
-                                continue;
-                        size_t vl;
-                        char *v = variant(buf, len, a, b, kinds[k][0], &vl);
-                        char where[400];
-                        snprintf(where, sizeof where, "%s line %zu %s (\"%.*s\")", name, line, kinds[k][1],
-                                 (int)(b - a > 48 ? 48 : b - a - (nl ? 1 : 0)), buf + a);
-                        check_variant(where, name, v, vl, full);
-                        free(v);
-                }
-                if (strstr(name, ".txt"))
-                        nul_at(name, line, buf, len, a);
-                a = b;
-        }
-}
-
+/* Every line deleted, doubled, its value garbled; a NUL byte before each line of the text. */
 static void garbled_line_by_line(void **state)
 {
         (void)state;
-        char **names = fixtures();
+        char **names = ctl_field_fixtures("arcconf", NULL);
         for (size_t f = 0; names[f]; f++) {
                 size_t len;
-                char *buf = field_file(names[f], &len);
-                struct ctl_list full = {0};
-                char *err = NULL;
-                if (parser_for(names[f])(buf, len, TOOL, "1", &full, &err) == 0)
-                        garble_one(names[f], buf, len, &full);
-                free(err);
-                ctl_list_free(&full);
+                struct ctl_outcome full;
+                char *buf = whole(names[f], &len, &full);
+                const struct ctl_garbling how = {CTL_DELETED | CTL_DOUBLED | CTL_VALUE |
+                                                         (strstr(names[f], ".txt") ? CTL_NUL_BEFORE : 0),
+                                                 NULL, " x?garbled"};
+                struct garbled g = {names[f], &full};
+                if (full.r == 0)
+                        ctl_garble_lines(names[f], buf, len, &how, check_variant, &g);
+                ctl_outcome_free(&full);
                 free(buf);
         }
         strv_free(names);
@@ -268,37 +131,32 @@ static void garbled_line_by_line(void **state)
 static void member_deleted(void **state)
 {
         (void)state;
-        char **names = fixtures();
+        char **names = ctl_field_fixtures("arcconf", NULL);
         for (size_t f = 0; names[f]; f++) {
-                size_t len;
-                char *buf = field_file(names[f], &len);
-                struct ctl_list full = {0};
-                char *err = NULL;
-                int rf = parser_for(names[f])(buf, len, TOOL, "1", &full, &err);
-                free(err);
-                for (size_t a = 0, line = 1; rf == 0 && a < len; line++) {
-                        const char *nl = memchr(buf + a, '\n', len - a);
-                        size_t b = nl ? (size_t)(nl - buf) + 1 : len;
-                        if (member_line(buf + a, b - a)) {
-                                size_t vl;
-                                char *v = variant(buf, len, a, b, NULL, &vl);
-                                struct ctl_list l = {0};
-                                err = NULL;
-                                int r = parser_for(names[f])(v, vl, TOOL, "1", &l, &err);
-                                for (size_t i = 0; r == 0 && i < l.n; i++) {
-                                        const struct ctl_vd *x = &l.v[i], *w = &full.v[i];
-                                        bool raid0 = streq_ptr(x->level, "raid0");
-                                        if (x->full_stripe_bytes && !same_geometry(x, w) && !raid0)
-                                                fail_msg("%s line %zu deleted: LD %s gets %u data disks", names[f],
-                                                         line, x->vd, x->data_disks);
-                                }
-                                free(err);
-                                ctl_list_free(&l);
-                                free(v);
+                size_t len, b;
+                struct ctl_outcome full;
+                char *buf = whole(names[f], &len, &full);
+                for (size_t a = 0, line = 1; full.r == 0 && a < len; a = b, line++) {
+                        b = ctl_line_end(buf, len, a);
+                        if (!member_line(buf + a, b - a))
+                                continue;
+                        size_t vl;
+                        char *v = ctl_splice(buf, len, a, b, "", 0, &vl), what[400];
+                        snprintf(what, sizeof what, "%s line %zu deleted", names[f], line);
+                        struct ctl_outcome o;
+                        ctl_run(what, parser_for(names[f]), "1", v, vl, &o);
+                        if (o.r == 0 && o.l.n != full.l.n)
+                                fail_msg("%s: %zu records where the whole gives %zu", what, o.l.n, full.l.n);
+                        for (size_t i = 0; o.r == 0 && i < o.l.n; i++) {
+                                const struct ctl_vd *x = &o.l.v[i], *w = &full.l.v[i];
+                                bool raid0 = streq_ptr(x->level, "raid0");
+                                if (x->full_stripe_bytes && ctl_differs(x, w, CTL_F_GEOMETRY, 0) && !raid0)
+                                        fail_msg("%s: LD %s gets %u data disks", what, x->vd, x->data_disks);
                         }
-                        a = b;
+                        ctl_outcome_free(&o);
+                        free(v);
                 }
-                ctl_list_free(&full);
+                ctl_outcome_free(&full);
                 free(buf);
         }
         strv_free(names);
@@ -308,7 +166,7 @@ static void member_deleted(void **state)
 static int parse_with(const char *name, const char *key, const char *value, struct ctl_list *l, char **err)
 {
         size_t len;
-        char *buf = field_file(name, &len);
+        char *buf = ctl_field_file("arcconf", name, &len);
         char *at = strstr(buf, key);
         assert_non_null(at);
         char *colon = strchr(at, ':'), *nl = strchr(at, '\n');
@@ -358,14 +216,10 @@ static void strip_and_level_garbled(void **state)
 static void next_is(const char *out, const char *id, const char *want)
 {
         struct ctl_nexts x = {0};
-        char *err = NULL, got[1024] = "";
+        char *err = NULL, got[1024];
         if (ctl_follow_arcconf(out, strlen(out), TOOL, id, &x, &err) < 0)
                 fail_msg("\"%.40s\": %s", out, err);
-        for (size_t i = 0; i < x.n; i++) {
-                size_t o = strlen(got);
-                snprintf(got + o, sizeof got - o, "%s%u:%s", i ? " " : "", x.v[i].step, x.v[i].id);
-        }
-        if (strcmp(got, want))
+        if (strcmp(ctl_field_nexts(&x, got, sizeof got), want))
                 fail_msg("\"%.40s\" (id %s): \"%s\", want \"%s\"", out, id ? id : "NULL", got, want);
         ctl_nexts_free(&x);
 }
@@ -429,7 +283,7 @@ static void text_fails(const char *s, const char *ctl, const char *words)
         int r = ctl_parse_arcconf(s, strlen(s), TOOL, ctl, &l, &err);
         if (r != -EINVAL || !strstr(err, words))
                 fail_msg("got %d \"%s\", want an error holding \"%s\" for:\n%s", r, err ? err : "(none)", words, s);
-        check_error("text_fails", err);
+        ctl_check_error("text_fails", TOOL, err);
         assert_int_equal(l.n, 0);
         free(err);
 }
@@ -596,7 +450,7 @@ static void json_shapes(void **state)
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 if (json(bad[i][0], &l, &err) != -EINVAL || !strstr(err, bad[i][1]))
                         fail_msg("\"%s\": \"%s\", want \"%s\"", bad[i][0], err ? err : "(none)", bad[i][1]);
-                check_error(bad[i][0], err);
+                ctl_check_error(bad[i][0], TOOL, err);
                 assert_int_equal(l.n, 0);
                 free(err);
                 err = NULL;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ctl_field.h"
+#include "ctl_variants.h"
 
 static const struct ctl_field_parser parsers[] = {
         {"storcli", ctl_parse_storcli, NULL, "storcli"},
@@ -33,134 +33,81 @@ static int parse(const char *buf, size_t len, struct ctl_list *l, char **err)
 
 /* ---- prefixes and garbled variants ----------------------------------------- */
 
-static bool same_geometry(const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        return streq_ptr(a->controller, b->controller) && streq_ptr(a->vd, b->vd) && streq_ptr(a->level, b->level) &&
-               a->strip_bytes == b->strip_bytes && a->drives_per_span == b->drives_per_span && a->spans == b->spans &&
-               a->data_disks == b->data_disks && a->full_stripe_bytes == b->full_stripe_bytes;
-}
-
-static void same_ids(const char *what, const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        const char *ha[] = {a->naa, a->os_name}, *hb[] = {b->naa, b->os_name};
-        for (size_t i = 0; i < 2; i++)
-                if (ha[i] && !streq_ptr(ha[i], hb[i]))
-                        fail_msg("%s: identifier \"%s\", the full output says \"%s\"", what, ha[i], hb[i] ? hb[i] : "");
-}
-
-static const struct ctl_vd *find_vd(const struct ctl_list *l, const char *ctl, const char *vd)
-{
-        for (size_t i = 0; i < l->n; i++)
-                if (streq_ptr(l->v[i].controller, ctl) && streq_ptr(l->v[i].vd, vd))
-                        return &l->v[i];
-        return NULL;
-}
-
 /* A JSON cut short is an error, unless the cut leaves the document whole
  * (then it is the whole output). */
-static void check_prefix(const char *name, const struct ctl_list *full, const char *buf, size_t len, size_t whole)
+static void json_cut(const char *what, const char *buf, size_t len, size_t whole, const struct ctl_outcome *cut,
+                     const struct ctl_outcome *full)
 {
-        struct ctl_list l = {0};
-        char *err = NULL;
-        if (parse(buf, len, &l, &err) < 0) {
-                free(err);
-                return;
-        }
-        if (l.n != full->n || buf[len - 1] == ',' || len + 8 < whole)
-                fail_msg("%s cut at byte %zu of %zu: taken, with %zu records", name, len, whole, l.n);
-        for (size_t i = 0; i < l.n; i++)
-                if (!same_geometry(&l.v[i], &full->v[i]))
-                        fail_msg("%s cut at byte %zu: record %zu changed", name, len, i);
-        ctl_list_free(&l);
+        if (cut->r == 0 && (cut->l.n != full->l.n || (len && buf[len - 1] == ',') || len + 8 < whole))
+                fail_msg("%s of %zu: taken, with %zu records", what, whole, cut->l.n);
 }
 
-static void check_garbled(const char *name, const struct ctl_list *full, const char *buf, size_t len, unsigned line)
+/* A garbled output fails, or each record is the whole output's, or says its
+ * geometry is unknown and why. */
+static void check_garbled(const struct ctl_variant *v, void *full)
 {
-        struct ctl_list l = {0};
-        char *err = NULL;
-        if (parse(buf, len, &l, &err) < 0) {
-                free(err);
-                return;
-        }
-        for (size_t i = 0; i < l.n; i++) {
-                const struct ctl_vd *v = &l.v[i], *f = find_vd(full, v->controller, v->vd);
-                char what[300];
-                snprintf(what, sizeof what, "%s garbled at line %u: %s/%s", name, line, v->controller, v->vd);
-                if (!f)
-                        fail_msg("%s is not in the full output", what);
-                if (!same_geometry(v, f) && (v->full_stripe_bytes || !v->note))
-                        fail_msg("%s: %u data × %llu, the full output %u × %llu, and no note", what, v->data_disks,
-                                 (unsigned long long)v->strip_bytes, f->data_disks,
-                                 (unsigned long long)f->strip_bytes);
-                same_ids(what, v, f);
-        }
-        ctl_list_free(&l);
+        static const struct ctl_keeps keeps = {.ids = CTL_F_NAA | CTL_F_OS};
+        struct ctl_outcome o;
+        ctl_run(v->what, &parsers[0], NULL, v->buf, v->len, &o);
+        ctl_check_garbled(v->what, full, &o, &keeps);
+        ctl_outcome_free(&o);
 }
 
 /* Each line dropped; each line's value (after " : " or ": ") made a string
  * of no meaning. */
-static void garble_all(const char *name, const struct ctl_list *full, const char *buf, size_t len)
+static void garble_all(const char *name, const char *buf, size_t len, struct ctl_outcome *full)
 {
-        char *v = xmalloc(len + 16);
-        size_t start = 0;
-        for (unsigned k = 1; start < len; k++) {
-                const char *nl = memchr(buf + start, '\n', len - start);
-                size_t end = nl ? (size_t)(nl - buf) : len, after = nl ? end + 1 : len;
-                memcpy(v, buf, start);
-                memcpy(v + start, buf + after, len - after);
-                check_garbled(name, full, v, len - (after - start), k);
-                const char *colon = memmem(buf + start, end - start, "\" :", 3);
-                size_t skip = 3;
+        static const struct ctl_garbling how = {CTL_DELETED, NULL, NULL};
+        ctl_garble_lines(name, buf, len, &how, check_garbled, full);
+        size_t b;
+        for (size_t a = 0, line = 1; a < len; a = b, line++) {
+                b = ctl_line_end(buf, len, a);
+                size_t end = b - (buf[b - 1] == '\n'), skip = 3;
+                const char *colon = memmem(buf + a, end - a, "\" :", 3);
                 if (!colon) {
-                        colon = memmem(buf + start, end - start, "\": ", 3);
+                        colon = memmem(buf + a, end - a, "\": ", 3);
                         skip = 2;
                 }
-                if (colon && !memchr(colon, '{', (size_t)(buf + end - colon)) &&
-                    !memchr(colon, '[', (size_t)(buf + end - colon))) {
-                        size_t at = (size_t)(colon - buf) + skip, o = at;
-                        bool comma = end > start && buf[end - 1 - (buf[end - 1] == '\r')] == ',';
-                        memcpy(v, buf, at);
-                        memcpy(v + o, " \"x?#\"", 6);
-                        o += 6;
-                        if (comma)
-                                v[o++] = ',';
-                        memcpy(v + o, buf + end, len - end);
-                        o += len - end;
-                        check_garbled(name, full, v, o, k);
-                }
-                start = after;
+                if (!colon || memchr(colon, '{', (size_t)(buf + end - colon)) ||
+                    memchr(colon, '[', (size_t)(buf + end - colon)))
+                        continue;
+                bool comma = end > a && buf[end - 1 - (buf[end - 1] == '\r')] == ',';
+                size_t vl;
+                char *v = ctl_splice(buf, len, (size_t)(colon - buf) + skip, end, " \"x?#\",", comma ? 7 : 6, &vl);
+                char what[400];
+                snprintf(what, sizeof what, "%s line %zu value garbled (\"%.*s\")", name, line,
+                         (int)(end - a > 48 ? 48 : end - a), buf + a);
+                const struct ctl_variant var = {what, line, CTL_VALUE, buf + a, end - a, v, vl};
+                check_garbled(&var, full);
+                free(v);
         }
-        free(v);
+}
+
+static bool json_fixture(const char *name)
+{
+        return strstr(name, ".json");
 }
 
 static void prefixes_and_garbled(void **state)
 {
         (void)state;
-        char dir[1024];
-        ctl_field_dir("storcli", dir, sizeof dir);
-        DIR *d = opendir(dir);
-        assert_non_null(d);
+        static const struct ctl_cuts cuts = {64, CTL_F_VD | CTL_F_GEOMETRY | CTL_F_STATE | CTL_F_NAA | CTL_F_OS, 0,
+                                             json_cut};
+        char **names = ctl_field_fixtures("storcli", json_fixture);
         unsigned files = 0;
-        for (struct dirent *e; (e = readdir(d));) {
-                if (e->d_name[0] == '.' || !strstr(e->d_name, ".json"))
-                        continue;
-                char path[1400];
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        for (size_t f = 0; names[f]; f++) {
                 size_t len;
-                char *buf = ctl_field_read(path, &len);
-                struct ctl_list full = {0};
-                char *err = NULL;
-                if (parse(buf, len, &full, &err) == 0) {
-                        for (size_t p = 64; p < len; p += 64)
-                                check_prefix(e->d_name, &full, buf, p, len);
-                        garble_all(e->d_name, &full, buf, len);
+                struct ctl_outcome full;
+                char *buf = ctl_whole("storcli", names[f], &parsers[0], NULL, &len, &full);
+                if (full.r == 0) {
+                        ctl_cut_all(names[f], &parsers[0], NULL, buf, len, &full, &cuts);
+                        garble_all(names[f], buf, len, &full);
                         files++;
                 }
-                free(err);
-                ctl_list_free(&full);
+                ctl_outcome_free(&full);
                 free(buf);
         }
-        closedir(d);
+        strv_free(names);
         assert_true(files >= 4);
 }
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ctl_field.h"
+#include "ctl_variants.h"
 
 static const struct ctl_field_parser parsers[] = {
         {"ssacli", ctl_parse_ssacli, NULL, "ssacli"},
@@ -27,161 +27,54 @@ static void field_table(void **state)
 
 /* ---- prefixes and garbled variants ----------------------------------------- */
 
-static int parse(const char *buf, size_t len, struct ctl_list *l, char **err)
+/* A record keeps the drive, its level, geometry and (in a prefix) state; an
+ * identifier it carries is the whole output's, never another. */
+static const struct ctl_cuts cuts = {0, CTL_F_VD | CTL_F_GEOMETRY | CTL_F_STATE, CTL_F_NAA | CTL_F_OS | CTL_F_PCI, NULL};
+static const struct ctl_keeps keeps = {.ids = CTL_F_NAA | CTL_F_OS | CTL_F_PCI};
+
+static void check_garbled(const struct ctl_variant *v, void *full)
 {
-        return ctl_parse_ssacli(buf, len, "ssacli", NULL, l, err);
+        struct ctl_outcome o;
+        ctl_run(v->what, &parsers[0], NULL, v->buf, v->len, &o);
+        ctl_check_garbled(v->what, full, &o, &keeps);
+        ctl_outcome_free(&o);
 }
 
-/* The figures of a record that a reader must never change: the drive, its
- * level and geometry. */
-static bool same_geometry(const struct ctl_vd *a, const struct ctl_vd *b)
+static bool txt_fixture(const char *name)
 {
-        return streq_ptr(a->controller, b->controller) && streq_ptr(a->vd, b->vd) && streq_ptr(a->level, b->level) &&
-               a->strip_bytes == b->strip_bytes && a->drives_per_span == b->drives_per_span && a->spans == b->spans &&
-               a->data_disks == b->data_disks && a->full_stripe_bytes == b->full_stripe_bytes;
+        return strstr(name, ".txt");
 }
 
-/* An identifier a record carries is the full parse's, never another. */
-static void same_ids(const char *what, const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        const char *ha[] = {a->naa, a->os_name, a->pci}, *hb[] = {b->naa, b->os_name, b->pci};
-        for (size_t i = 0; i < 3; i++)
-                if (ha[i] && !streq_ptr(ha[i], hb[i]))
-                        fail_msg("%s: identifier \"%s\", the full output says \"%s\"", what, ha[i], hb[i] ? hb[i] : "");
-}
-
-static const struct ctl_vd *find_vd(const struct ctl_list *l, const char *ctl, const char *vd)
-{
-        for (size_t i = 0; i < l->n; i++)
-                if (streq_ptr(l->v[i].controller, ctl) && streq_ptr(l->v[i].vd, vd))
-                        return &l->v[i];
-        return NULL;
-}
-
-/* A prefix fails, or gives the full parse's first records, figure for figure. */
-static void check_prefix(const char *name, const struct ctl_list *full, const char *buf, size_t len)
-{
-        struct ctl_list l = {0};
-        char *err = NULL;
-        if (parse(buf, len, &l, &err) < 0) {
-                free(err);
-                return;
-        }
-        if (l.n > full->n)
-                fail_msg("%s cut at byte %zu: %zu records, the whole output %zu", name, len, l.n, full->n);
-        for (size_t i = 0; i < l.n; i++) {
-                char what[300];
-                snprintf(what, sizeof what, "%s cut at byte %zu, record %zu", name, len, i);
-                if (!same_geometry(&l.v[i], &full->v[i]) || !streq_ptr(l.v[i].state, full->v[i].state))
-                        fail_msg("%s: %s/%s %s %u×%llu is not the full output's", what, l.v[i].controller, l.v[i].vd,
-                                 l.v[i].level ? l.v[i].level : "-", l.v[i].data_disks,
-                                 (unsigned long long)l.v[i].strip_bytes);
-                same_ids(what, &l.v[i], &full->v[i]);
-        }
-        ctl_list_free(&l);
-}
-
-/* A garbled output fails, or each record is the full output's, or says its
- * geometry is unknown and why. */
-static void check_garbled(const char *name, const struct ctl_list *full, const char *buf, size_t len, unsigned line)
-{
-        struct ctl_list l = {0};
-        char *err = NULL;
-        if (parse(buf, len, &l, &err) < 0) {
-                free(err);
-                return;
-        }
-        for (size_t i = 0; i < l.n; i++) {
-                const struct ctl_vd *v = &l.v[i], *f = find_vd(full, v->controller, v->vd);
-                char what[300];
-                snprintf(what, sizeof what, "%s garbled at line %u: %s/%s", name, line, v->controller, v->vd);
-                if (!f)
-                        fail_msg("%s is not in the full output", what);
-                if (!same_geometry(v, f) && (v->full_stripe_bytes || !v->note))
-                        fail_msg("%s: %u data × %llu, the full output %u × %llu, and no note", what, v->data_disks,
-                                 (unsigned long long)v->strip_bytes, f->data_disks,
-                                 (unsigned long long)f->strip_bytes);
-                same_ids(what, v, f);
-        }
-        ctl_list_free(&l);
-}
-
-/* Line k (from 1) of buf: its start and length, without the newline. */
-static bool nth_line(const char *buf, size_t len, unsigned k, size_t *start, size_t *n)
-{
-        size_t p = 0;
-        for (unsigned i = 1; i < k; i++) {
-                const char *nl = memchr(buf + p, '\n', len - p);
-                if (!nl)
-                        return false;
-                p = (size_t)(nl - buf) + 1;
-        }
-        if (p >= len)
-                return false;
-        const char *nl = memchr(buf + p, '\n', len - p);
-        *start = p;
-        *n = nl ? (size_t)(nl - buf) - p : len - p;
-        return true;
-}
-
-/* Each line dropped, and each line's value (after its first ':') replaced. */
-static void garble_all(const char *name, const struct ctl_list *full, const char *buf, size_t len)
-{
-        char *v = xmalloc(len + 16);
-        size_t start, n;
-        for (unsigned k = 1; nth_line(buf, len, k, &start, &n); k++) {
-                size_t after = start + n + (start + n < len);
-                memcpy(v, buf, start);
-                memcpy(v + start, buf + after, len - after);
-                check_garbled(name, full, v, len - (after - start), k);
-                const char *colon = memchr(buf + start, ':', n);
-                if (!colon)
-                        continue;
-                size_t at = (size_t)(colon - buf) + 1, o = 0;
-                memcpy(v, buf, at);
-                o = at;
-                memcpy(v + o, " x?#", 4);
-                o += 4;
-                memcpy(v + o, buf + start + n, len - start - n);
-                o += len - start - n;
-                check_garbled(name, full, v, o, k);
-        }
-        free(v);
-}
-
+/* Every prefix cut at a line end; each line dropped, and each line's value
+ * (after its first ':') replaced. */
 static void prefixes_and_garbled(void **state)
 {
         (void)state;
-        char dir[1024];
-        ctl_field_dir("ssacli", dir, sizeof dir);
-        DIR *d = opendir(dir);
-        assert_non_null(d);
+        static const struct ctl_garbling how = {CTL_DELETED | CTL_VALUE, NULL, " x?#"};
+        char **names = ctl_field_fixtures("ssacli", txt_fixture);
         unsigned files = 0;
-        for (struct dirent *e; (e = readdir(d));) {
-                if (e->d_name[0] == '.' || !strstr(e->d_name, ".txt"))
-                        continue;
-                char path[1400];
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        for (size_t f = 0; names[f]; f++) {
                 size_t len;
-                char *buf = ctl_field_read(path, &len);
-                struct ctl_list full = {0};
-                char *err = NULL;
-                if (parse(buf, len, &full, &err) == 0) {
-                        for (size_t p = 0; p <= len; p++)
-                                if (p == len || buf[p] == '\n')
-                                        check_prefix(e->d_name, &full, buf, p == len ? p : p + 1);
-                        garble_all(e->d_name, &full, buf, len);
+                struct ctl_outcome full;
+                char *buf = ctl_whole("ssacli", names[f], &parsers[0], NULL, &len, &full);
+                if (full.r == 0) {
+                        ctl_cut_all(names[f], &parsers[0], NULL, buf, len, &full, &cuts);
+                        ctl_garble_lines(names[f], buf, len, &how, check_garbled, &full);
                         files++;
                 }
-                free(err);
-                ctl_list_free(&full);
+                ctl_outcome_free(&full);
                 free(buf);
         }
-        closedir(d);
+        strv_free(names);
         assert_true(files >= 8);
 }
 
 /* ---- spellings and structures ------------------------------------------------ */
+
+static int parse(const char *buf, size_t len, struct ctl_list *l, char **err)
+{
+        return ctl_parse_ssacli(buf, len, "ssacli", NULL, l, err);
+}
 
 static void expect_records(const char *text, size_t n, const char *level, uint64_t full)
 {

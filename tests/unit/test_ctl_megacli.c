@@ -11,22 +11,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "discover/controller.h"
-#include "ctl_field.h"
+#include "ctl_variants.h"
 
 #define TOOL "megacli"
 
 static char *field_file(const char *name, size_t *len)
 {
-        char dir[1024], path[1400];
-        snprintf(path, sizeof path, "%s/%s", ctl_field_dir("megacli", dir, sizeof dir), name);
-        return ctl_field_read(path, len);
+        return ctl_field_file("megacli", name, len);
 }
 
 /* "ld+pci": the LD output named by arg, then this PCI output on its records. */
@@ -57,165 +48,60 @@ static void field_table(void **state)
 
 /* ---- cut and garbled ----------------------------------------------------------------- */
 
-static bool same_geometry(const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        return streq_ptr(a->level, b->level) && a->strip_bytes == b->strip_bytes &&
-               a->drives_per_span == b->drives_per_span && a->spans == b->spans && a->data_disks == b->data_disks &&
-               a->full_stripe_bytes == b->full_stripe_bytes;
-}
-
-static bool same_record(const struct ctl_vd *a, const struct ctl_vd *b)
-{
-        return same_geometry(a, b) && streq_ptr(a->controller, b->controller) && streq_ptr(a->vd, b->vd) &&
-               streq_ptr(a->state, b->state) && streq_ptr(a->scsi_addr, b->scsi_addr) && streq_ptr(a->pci, b->pci);
-}
-
 /* The fixtures a parser reads alone: the LD outputs. */
 static bool ld_fixture(const char *name)
 {
         return !strncmp(name, "ldinfo-", 7) || !strncmp(name, "ldpdinfo-", 9);
 }
 
-static char **ld_fixtures(void)
-{
-        char dir[1024];
-        DIR *d = opendir(ctl_field_dir("megacli", dir, sizeof dir));
-        assert_non_null(d);
-        char **names = NULL;
-        for (struct dirent *e; (e = readdir(d));)
-                if (ld_fixture(e->d_name))
-                        strv_push(&names, e->d_name);
-        closedir(d);
-        assert_non_null(names);
-        return names;
-}
-
 /* Each prefix ending at a line end: an error, or the full parse's first
- * records unchanged (the parse never ends with a changed figure). */
+ * records unchanged, SCSI and PCI addresses too (the parse never ends with a
+ * changed figure); an error where the whole is one. */
 static void cut_at_every_line(void **state)
 {
         (void)state;
-        char **names = ld_fixtures();
+        static const struct ctl_cuts cuts = { 0, CTL_F_VD | CTL_F_GEOMETRY | CTL_F_STATE | CTL_F_ADDR | CTL_F_PCI, 0,
+                                              NULL };
+        char **names = ctl_field_fixtures("megacli", ld_fixture);
         for (size_t f = 0; names[f]; f++) {
                 size_t len;
-                char *buf = field_file(names[f], &len);
-                struct ctl_list full = { 0 };
-                char *err = NULL;
-                int rf = ctl_parse_megacli_ld(buf, len, TOOL, NULL, &full, &err);
-                free(err);
-                for (size_t k = 0; k < len; k++) {
-                        if (buf[k] != '\n' || k + 1 == len)
-                                continue;
-                        struct ctl_list l = { 0 };
-                        err = NULL;
-                        int r = ctl_parse_megacli_ld(buf, k + 1, TOOL, NULL, &l, &err);
-                        if (r == 0 && (rf < 0 || l.n > full.n))
-                                fail_msg("%s cut after byte %zu: parses where the whole does not", names[f], k + 1);
-                        for (size_t i = 0; r == 0 && i < l.n; i++)
-                                if (!same_record(&l.v[i], &full.v[i]))
-                                        fail_msg("%s cut after byte %zu: record %zu changed", names[f], k + 1, i);
-                        if (r < 0 && (!err || !strstr(err, "megacli output")))
-                                fail_msg("%s cut after byte %zu: error \"%s\"", names[f], k + 1, err ? err : "(none)");
-                        free(err);
-                        ctl_list_free(&l);
-                }
-                ctl_list_free(&full);
+                struct ctl_outcome full;
+                char *buf = ctl_whole("megacli", names[f], &megacli_parsers[0], NULL, &len, &full);
+                ctl_cut_all(names[f], &megacli_parsers[0], NULL, buf, len, &full, &cuts);
+                ctl_outcome_free(&full);
                 free(buf);
         }
         strv_free(names);
 }
 
 /* A variant: an error, or the same records, each with the full parse's
- * geometry or an unknown one with a note; never a changed figure. */
-static void check_variant(const char *name, const char *what, size_t line, const char *buf, size_t len,
-                          const struct ctl_list *full)
+ * geometry or an unknown one with a note; never a changed figure. An unknown
+ * geometry stays unknown, but for the one line that made it so. */
+static void check_variant(const struct ctl_variant *v, void *full)
 {
-        struct ctl_list l = { 0 };
-        char *err = NULL;
-        int r = ctl_parse_megacli_ld(buf, len, TOOL, NULL, &l, &err);
-        if (r == 0 && l.n != full->n)
-                fail_msg("%s, line %zu %s: %zu records where the whole gives %zu", name, line, what, l.n, full->n);
-        for (size_t i = 0; r == 0 && i < l.n; i++) {
-                const struct ctl_vd *v = &l.v[i], *w = &full->v[i];
-                if (!streq_ptr(v->controller, w->controller) || !streq_ptr(v->vd, w->vd))
-                        fail_msg("%s, line %zu %s: record %zu is another VD", name, line, what, i);
-                /* an unknown geometry stays unknown, but for the one line that made it so */
-                if (!w->full_stripe_bytes && v->full_stripe_bytes && !strstr(what, "Reconstruction"))
-                        fail_msg("%s, line %zu %s: VD %s/%s gets a geometry the whole does not have", name, line, what,
-                                 v->controller, v->vd);
-                if (v->full_stripe_bytes ? w->full_stripe_bytes && !same_geometry(v, w) : !v->note)
-                        fail_msg("%s, line %zu %s: VD %s/%s has a changed geometry (%s, %u data, %llu)", name, line,
-                                 what, v->controller, v->vd, v->level ? v->level : "-", v->data_disks,
-                                 (unsigned long long)v->full_stripe_bytes);
-        }
-        free(err);
-        ctl_list_free(&l);
+        const struct ctl_keeps keeps = {
+                .flags = CTL_K_ALL | (memmem(v->text, v->n, "Reconstruction", 14) ? CTL_K_GAINS : 0),
+        };
+        struct ctl_outcome o;
+        ctl_run(v->what, &megacli_parsers[0], NULL, v->buf, v->len, &o);
+        ctl_check_garbled(v->what, full, &o, &keeps);
+        ctl_outcome_free(&o);
 }
 
-/* buf with line [a, b) replaced by repl (NULL: deleted; "=": doubled). */
-static char *variant(const char *buf, size_t len, size_t a, size_t b, const char *repl, size_t *out_len)
-{
-        size_t rl = !repl ? 0 : !strcmp(repl, "=") ? b - a : strlen(repl);
-        char *o = xmalloc(len + rl + 1);
-        memcpy(o, buf, b);
-        size_t n = b;
-        if (repl && !strcmp(repl, "="))
-                memcpy(o + n, buf + a, rl);
-        else {
-                n = a;
-                memcpy(o + n, repl ? repl : "", rl);
-        }
-        n += rl;
-        memcpy(o + n, buf + b, len - b);
-        n += len - b;
-        o[n] = 0;
-        *out_len = n;
-        return o;
-}
-
-static void garble_one(const char *name, const char *buf, size_t len, const struct ctl_list *full)
-{
-        size_t a = 0;
-        for (size_t line = 1; a < len; line++) {
-                const char *nl = memchr(buf + a, '\n', len - a);
-                size_t b = nl ? (size_t)(nl - buf) + 1 : len;
-                const char *colon = memchr(buf + a, ':', b - a);
-                char repl[256];
-                /* the key kept, its value garbled */
-                snprintf(repl, sizeof repl, "%.*s: x?garbled%s", colon ? (int)(colon - buf - a) : 0, buf + a,
-                         nl ? "\n" : "");
-                const char *variants[][2] = { { NULL, "deleted" },
-                                              { "=", "doubled" },
-                                              { "garbled words\n", "replaced" },
-                                              { colon && colon - buf - a < 200 ? repl : NULL, "value garbled" } };
-                for (size_t k = 0; k < ELEMENTSOF(variants); k++) {
-                        if (k == 3 && !colon)
-                                continue;
-                        size_t vl;
-                        char *v = variant(buf, len, a, b, variants[k][0], &vl);
-                        char what[96];
-                        snprintf(what, sizeof what, "%s (\"%.*s\")", variants[k][1],
-                                 (int)(b - a > 48 ? 48 : b - a - (nl ? 1 : 0)), buf + a);
-                        check_variant(name, what, line, v, vl, full);
-                        free(v);
-                }
-                a = b;
-        }
-}
-
+/* Every line deleted, doubled, replaced, its value garbled (the key kept). */
 static void garbled_lines(void **state)
 {
         (void)state;
-        char **names = ld_fixtures();
+        static const struct ctl_garbling how = { CTL_DELETED | CTL_DOUBLED | CTL_REPLACED | CTL_VALUE,
+                                                 "garbled words\n", " x?garbled" };
+        char **names = ctl_field_fixtures("megacli", ld_fixture);
         for (size_t f = 0; names[f]; f++) {
                 size_t len;
-                char *buf = field_file(names[f], &len);
-                struct ctl_list full = { 0 };
-                char *err = NULL;
-                if (ctl_parse_megacli_ld(buf, len, TOOL, NULL, &full, &err) == 0)
-                        garble_one(names[f], buf, len, &full);
-                free(err);
-                ctl_list_free(&full);
+                struct ctl_outcome full;
+                char *buf = ctl_whole("megacli", names[f], &megacli_parsers[0], NULL, &len, &full);
+                if (full.r == 0)
+                        ctl_garble_lines(names[f], buf, len, &how, check_variant, &full);
+                ctl_outcome_free(&full);
                 free(buf);
         }
         strv_free(names);
