@@ -47,7 +47,9 @@ $(B)/libstorprov.a: $(LIB_OBJS)
 $(B)/storprov: $(B)/obj/main.o $(B)/libstorprov.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libstorprov.a
+UNIT_HDRS  := $(wildcard tests/unit/*.h)
+
+$(B)/tests/%: tests/unit/%.c $(UNIT_HDRS) $(B)/libstorprov.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(B)/libstorprov.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
 
@@ -97,7 +99,7 @@ $(AB)/libstorprov.a: $(ASAN_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 $(AB)/storprov: $(AB)/obj/main.o $(AB)/libstorprov.a
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) $(LDFLAGS)
-$(AB)/tests/%: tests/unit/%.c $(AB)/libstorprov.a
+$(AB)/tests/%: tests/unit/%.c $(UNIT_HDRS) $(AB)/libstorprov.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 $(SAN_FLAGS) -Isrc -o $@ $< $(AB)/libstorprov.a $(PKG_LIBS) -lcmocka $(LDFLAGS)
 -include $(ASAN_OBJS:.o=.d) $(AB)/obj/main.d
@@ -134,7 +136,7 @@ $(FB)/obj/render_check.o: tests/tools/render_check.c tests/tools/render_check.h
 # ASan, see tests/asan.supp) is not even loaded.
 $(FB)/libstorprov.a: $(FUZZ_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
-$(FB)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FB)/libstorprov.a
+$(FB)/fuzz_%: fuzz/fuzz_%.c $(wildcard fuzz/*.h) $(FB)/libstorprov.a
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libstorprov.a -Wl,--as-needed $(PKG_LIBS) $(LDFLAGS)
 -include $(FUZZ_OBJS:.o=.d)
 
@@ -227,6 +229,9 @@ systemd-units:
 # `rpmbuild -ta`: the test fixtures hold files named *.spec, which -ta takes
 # for spec files; build with -ba on the spec, as `make rpm` does.)
 DIST       := storprov-$(VERSION)
+# The Ansible collection's own version (galaxy.yml): its RPM's, and its tarball's
+COLLECTION := ansible_collections/storprov/core
+COLLECTION_VERSION := $(shell sed -n 's/^version: *//p' $(COLLECTION)/galaxy.yml)
 # The spec's URL (Source0 is URL/releases/TARBALL). A placeholder until the
 # project has a public home: set URL=... for a real release.
 URL        ?= https://storprov.example.org
@@ -235,7 +240,8 @@ $(B)/$(DIST).tar.gz: FORCE
 	rm -rf $(B)/dist && mkdir -p $(B)/dist/$(DIST)
 	git ls-files -z | xargs -0 cp -P --parents -t $(B)/dist/$(DIST)
 	echo '$(VERSION)' >$(B)/dist/$(DIST)/VERSION
-	sed -e 's/@VERSION@/$(VERSION)/g' -e 's|@URL@|$(URL)|g' storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's|@URL@|$(URL)|g' -e 's/@COLLECTION_VERSION@/$(COLLECTION_VERSION)/g' \
+		storprov.spec.in >$(B)/dist/$(DIST)/storprov.spec
 	tar -C $(B)/dist --owner=0 --group=0 --sort=name -czf $@ $(DIST)
 	@echo "wrote $@"
 
@@ -250,6 +256,13 @@ rpm: dist
 	rpmbuild -ba $(RPMBUILD_FLAGS) --define "_topdir $(CURDIR)/$(B)/rpm" \
 		--define "_sourcedir $(CURDIR)/$(B)" $(B)/dist/$(DIST)/storprov.spec
 	@find $(B)/rpm/RPMS $(B)/rpm/SRPMS -name '*.rpm' -printf 'wrote %p\n'
+
+# The Ansible collection's tarball, as ansible-galaxy builds it (the RPM
+# ansible-collection-storprov-core installs the same): `ansible-galaxy
+# collection install $(B)/storprov-core-VERSION.tar.gz` on a controller.
+.PHONY: collection
+collection:
+	LC_ALL=C.UTF-8 ansible-galaxy collection build --force --output-path $(B) $(COLLECTION)
 
 # Anaconda updates image (inst.updates=) for EL_RELEASE (8, 9 or 10): see
 # scripts/mk-updates-img.sh. It refuses on a host newer than that release

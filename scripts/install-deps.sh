@@ -9,9 +9,11 @@ build=(build-essential pkg-config libparted-dev libdevmapper-dev libxml2-dev lib
 # ansible-test sanity runs offline on Debian's checkers (pylint, yamllint,
 # pycodestyle, python3-voluptuous) in virtualenvs (python3-venv); prometheus
 # brings promtool for the alert rule and the textfile (verify-timer.bats);
-# chromium and python3-pil screenshot the fleet report's HTML page (fleet.bats).
+# chromium and python3-pil screenshot the fleet report's HTML page (fleet.bats);
+# systemd brings systemctl, whose --root enables and presets the verify timer
+# in target trees (hooks.bats, packaging.bats).
 tests=(libcmocka-dev bats bats-assert bats-support bats-file jq libxml2-utils shellcheck valgrind
-       xfsprogs gdisk util-linux fdisk kmod strace e2fsprogs procps
+       xfsprogs gdisk util-linux fdisk kmod strace e2fsprogs procps systemd
        rpm rpm2cpio rpmlint cpio mandoc file python3-jsonschema attr
        multipath-tools python3-prometheus-client
        ansible-core python3-venv python3-voluptuous yamllint pycodestyle pylint prometheus

@@ -232,3 +232,26 @@ world() { # NAME: the fixture sysfs copied, a sparse file per disk
 	run -3 "$SP" verify --profile "$p" --sysroot "$s" --seed 1 --root "$r" --mdadm-conf /etc/mdadm/mdadm.conf
 	assert_line "ok       file file:/etc/mdadm/mdadm.conf (1 check)"
 }
+
+@test "man page: the data directory the FILES section names is the spec's (the RPM's) and make install's default, and the page names no other" {
+	# the spec installs with DATADIR=%{_datadir}/%{name}; make install's default is $(PREFIX)/share/storprov
+	grep -q 'DATADIR=%{_datadir}/%{name} ' "$TOP/storprov.spec.in"
+	grep -q '^Name: *storprov$' "$TOP/storprov.spec.in"
+	local rpmdir makedir prefix p files
+	rpmdir=$(rpm --eval '%{_datadir}')/storprov
+	[ "$rpmdir" = /usr/share/storprov ]
+	prefix=$(sed -n 's/^PREFIX *?= *//p' "$TOP/Makefile")
+	makedir=$(sed -n 's/^DATADIR *?= *//p' "$TOP/Makefile")
+	makedir=${makedir//\$(PREFIX)/$prefix}
+	[ "$makedir" = /usr/local/share/storprov ]
+	files=$(sed -n '/^\.SH FILES/,/^\.SH [A-Z]/p' "$TOP/man/storprov.8" | sed 's/\\-/-/g')
+	grep -qF "$rpmdir/storprov.rng" <<<"$files"
+	grep -qF "$rpmdir/examples/" <<<"$files"
+	# the RPM's data directory is called so, and make install's is named beside it
+	grep -qF "$rpmdir" <<<"$files"
+	grep -qF "$makedir" <<<"$files"
+	grep -q "RPM's data directory" <<<"$files"
+	for p in $(sed 's/\\-/-/g' "$TOP/man/storprov.8" | grep -oE '(/[A-Za-z0-9_.-]+)*/share/storprov' | sort -u); do
+		[ "$p" = "$rpmdir" ] || [ "$p" = "$makedir" ] || { echo "storprov.8 names $p"; false; }
+	done
+}

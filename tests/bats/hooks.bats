@@ -556,3 +556,181 @@ STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
 	assert_output "STORPROV_VERIFY_ARGS='--mdadm-conf /etc/mdadm-site.conf'
 STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
 }
+
+# rpm_world: the storprov RPM as %post meets it: a package file where the
+# updates image puts them, and an rpm that lays out the RPM's files (make
+# install with the spec's paths, into $BATS_TEST_TMPDIR/pkgtree) under --root
+# and runs no scriptlet, so nothing but %post itself enables the timer
+rpm_world() {
+	local p=$BATS_TEST_TMPDIR/pkgtree
+	make -s -C "$TOP" install DESTDIR="$p" PREFIX=/usr SYSCONFDIR=/etc LIBEXECDIR=/usr/libexec/storprov \
+		UNITDIR=/usr/lib/systemd/system DRACUTDIR=/usr/lib/dracut/modules.d >/dev/null
+	mkdir -p "$BATS_TEST_TMPDIR/share/rpms" "$BATS_TEST_TMPDIR/bin"
+	: >"$BATS_TEST_TMPDIR/share/rpms/storprov-0.2.0-1.x86_64.rpm"
+	cat >"$BATS_TEST_TMPDIR/bin/rpm" <<SH
+#!/bin/sh
+echo "rpm \$*" >>"$BATS_TEST_TMPDIR/rpm.log"
+[ "\$1" = --root ] || exit 1
+cp -a "$p/." "\$2/"
+SH
+	chmod +x "$BATS_TEST_TMPDIR/bin/rpm"
+}
+
+# first_run ROOT: storprov-verify.service's first run in the installed ROOT,
+# as systemd starts it: its ExecStart= and its EnvironmentFile= read from the
+# unit in ROOT, storprov being the node's (node_world); the metrics in
+# $BATS_TEST_TMPDIR/textfile
+first_run() {
+	local unit=$1/usr/lib/systemd/system/storprov-verify.service exe envf
+	exe=$(sed -n 's/^ExecStart=//p' "$unit")
+	envf=$(sed -n 's/^EnvironmentFile=-\{0,1\}//p' "$unit")
+	[ "$exe" = /usr/libexec/storprov/storprov-verify-textfile ]
+	[ "$envf" = /etc/storprov/verify.env ]
+	rm -rf "$BATS_TEST_TMPDIR/textfile"
+	run env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} \
+		${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} sh -c "set -a; . '$1$envf'; set +a
+		STORPROV='$BATS_TEST_TMPDIR/node-storprov' STORPROV_TEXTFILE_DIR='$BATS_TEST_TMPDIR/textfile' exec '$1$exe'"
+}
+
+@test "kickstart %post into a target root: storprov-verify.timer enabled there, and its first run green" {
+	node_world "$BATS_TEST_TMPDIR/sysimage"
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	rpm_world
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda"
+	assert_success
+	ks_sections "$TOP/kickstart/storprov-post.ks"
+	ks_sections "$TOP/kickstart/storage-node.ks"
+	sysimage=$BATS_TEST_TMPDIR/sysimage
+	for post in storprov-post.ks-1 storage-node.ks-2; do
+		rm -rf "$sysimage" "$BATS_TEST_TMPDIR/rpm.log"
+		mkdir -p "$sysimage/root" "$sysimage/etc"
+		echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+		post_sh "$BATS_TEST_TMPDIR/$post.sh"
+		PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+		assert_success
+		grep -q "^rpm --root $sysimage -Uvh --replacepkgs $BATS_TEST_TMPDIR/share/rpms/storprov-0.2.0-1.x86_64.rpm\$" "$BATS_TEST_TMPDIR/rpm.log"
+		# enabled as `systemctl enable` does it, and systemctl reads it so
+		run -0 readlink "$sysimage/etc/systemd/system/timers.target.wants/storprov-verify.timer"
+		assert_output /usr/lib/systemd/system/storprov-verify.timer
+		run -0 systemctl --root="$sysimage" is-enabled storprov-verify.timer
+		assert_output enabled
+		# the timer's first run, as the installed unit says: green against the node
+		first_run "$sysimage"
+		assert_success
+		run -0 cat "$BATS_TEST_TMPDIR/textfile/storprov.prom"
+		assert_line 'storprov_verify_exit_code 0'
+		assert_line 'storprov_verify_objects{status="drift"} 0'
+		assert_line 'storprov_verify_objects{status="missing"} 0'
+		refute_line --regexp '^storprov_verify_drift\{'
+	done
+	# a timer masked in the target stays masked
+	rm -rf "$sysimage"
+	mkdir -p "$sysimage/root" "$sysimage/etc/systemd/system"
+	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+	ln -s /dev/null "$sysimage/etc/systemd/system/storprov-verify.timer"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	assert_output --partial "storprov-verify.timer is masked in the target: left masked"
+	assert_not_exists "$sysimage/etc/systemd/system/timers.target.wants/storprov-verify.timer"
+	# storprov copied without its RPM: no unit to enable, and the console says so
+	rm -rf "$sysimage" "$BATS_TEST_TMPDIR/share/rpms"
+	mkdir -p "$sysimage/root" "$sysimage/etc"
+	echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+	PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+	assert_success
+	assert_output --partial "no storprov-verify.timer in the target (storprov was copied without its RPM): the daily verify is not scheduled"
+	assert_not_exists "$sysimage/etc/systemd/system/timers.target.wants"
+}
+
+@test "kickstart storprov.tuning=: apply in %pre and %post gets it, verify.env carries it, tuned's active profile is storprov, the first run green in that mode" {
+	node_world "$BATS_TEST_TMPDIR/sysimage"
+	pre_world "$TOP/kickstart/storprov-pre.ks"
+	rpm_world
+	# a value storprov has no mode for stops the install before anything is done
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda storprov.tuning=sysfs"
+	assert_failure
+	assert_output --partial "storprov.tuning=sysfs: give udev, tuned or both"
+	[ ! -e "$BATS_TEST_TMPDIR/argv.log" ]
+	run_pre "ro storprov.profile=$TOP/profiles/grid-3ware-raid5.xml storprov.os-disks=sda storprov.tuning=tuned"
+	assert_success
+	run -0 grep -c '^apply .* --tuning tuned' "$BATS_TEST_TMPDIR/argv.log"
+	ks_sections "$TOP/kickstart/storprov-post.ks"
+	ks_sections "$TOP/kickstart/storage-node.ks"
+	sysimage=$BATS_TEST_TMPDIR/sysimage
+	for post in storprov-post.ks-1 storage-node.ks-2; do
+		rm -rf "$sysimage"
+		mkdir -p "$sysimage/root" "$sysimage/etc"
+		echo "UUID=1111 / xfs defaults 0 0" >"$sysimage/etc/fstab"
+		post_sh "$BATS_TEST_TMPDIR/$post.sh"
+		# no tuned in the target: the install stops, saying what to add
+		PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+		assert_failure
+		assert_output --partial "storprov.tuning=tuned, but tuned is not installed in the target: add tuned to %packages"
+		# with tuned there
+		mkdir -p "$sysimage/usr/sbin"
+		printf '#!/bin/sh\n' >"$sysimage/usr/sbin/tuned"
+		chmod +x "$sysimage/usr/sbin/tuned"
+		PATH="$BATS_TEST_TMPDIR/bin:$FIX/fakebin:$PATH" run bash "$BATS_TEST_TMPDIR/post.sh"
+		assert_success
+		tail -n 1 "$BATS_TEST_TMPDIR/argv.log" | grep -q -- "^apply .*--root $sysimage .*--tuning tuned"
+		assert_file_exists "$sysimage/etc/tuned/storprov/tuned.conf"
+		run -0 cat "$sysimage/etc/tuned/active_profile" "$sysimage/etc/tuned/profile_mode"
+		assert_output "storprov
+manual"
+		run -0 grep '^STORPROV_VERIFY_ARGS=' "$sysimage/etc/storprov/verify.env"
+		assert_output "STORPROV_VERIFY_ARGS='--os-disks sda --mdadm-conf /etc/mdadm.conf --tuning tuned'"
+		# the daily verify in the same mode: green (in udev mode tuned.conf would be a file too many)
+		first_run "$sysimage"
+		assert_success
+		run -0 tail -n 1 "$BATS_TEST_TMPDIR/node-argv.log"
+		assert_output "verify --profile /etc/storprov/profiles/grid-3ware-raid5.xml --format prometheus --os-disks sda --mdadm-conf /etc/mdadm.conf --tuning tuned"
+		run -0 grep -x 'storprov_verify_exit_code 0' "$BATS_TEST_TMPDIR/textfile/storprov.prom"
+	done
+}
+
+@test "dracut persist hook: rd.storprov.tuning= goes to apply and verify.env; storprov-verify.timer enabled in the new root, a masked one left, none there warned" {
+	dracut_env
+	local r=$BATS_TEST_TMPDIR/newroot
+	sed "s|/lib/storprov-lib.sh|$TOP/hooks/dracut/90storprov/storprov-lib.sh|" "$TOP/hooks/dracut/90storprov/storprov-persist.sh" >"$BATS_TEST_TMPDIR/persist.sh"
+	printf '#!/bin/sh\necho "$*" >>%s\nexit 0\n' "$BATS_TEST_TMPDIR/argv.log" >"$BATS_TEST_TMPDIR/bin/storprov"
+	chmod +x "$BATS_TEST_TMPDIR/bin/storprov"
+	persist() { # CMDLINE
+		CMDLINE=$1 NEWROOT=$r PATH="$BATS_TEST_TMPDIR/bin:$PATH" run -0 sh -c ". '$BATS_TEST_TMPDIR/env.sh'; . '$BATS_TEST_TMPDIR/persist.sh'"
+		run grep DIE "$LOG"
+		assert_output ""
+	}
+	mkdir -p "$r/usr/lib/systemd/system" "$r/etc/storprov/profiles"
+	cp "$TOP/systemd/storprov-verify.timer" "$r/usr/lib/systemd/system/"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$r/etc/storprov/profiles/grid.xml"
+	mkdir -p "$BATS_TEST_TMPDIR/img/etc/storprov/profiles"
+	cp "$TOP/profiles/grid-3ware-raid5.xml" "$BATS_TEST_TMPDIR/img/etc/storprov/profiles/grid.xml"
+	persist "ro rd.storprov.profile=$BATS_TEST_TMPDIR/img/etc/storprov/profiles/grid.xml rd.storprov.tuning=tuned"
+	run -0 tail -n 1 "$BATS_TEST_TMPDIR/argv.log"
+	assert_output --regexp "^apply --profile $BATS_TEST_TMPDIR/img/etc/storprov/profiles/grid.xml --yes --tuning tuned --root $r --mdadm-conf [^ ]+ --report "
+	run -0 grep '^STORPROV_' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_VERIFY_ARGS='--tuning tuned'
+STORPROV_PROFILE=/etc/storprov/provisioned/grid.xml"
+	# the timer: the link systemctl enable makes, which systemctl reads back as enabled
+	run -0 readlink "$r/etc/systemd/system/timers.target.wants/storprov-verify.timer"
+	assert_output /usr/lib/systemd/system/storprov-verify.timer
+	run -0 systemctl --root="$r" is-enabled storprov-verify.timer
+	assert_output enabled
+	grep -q "INFO: storprov: persist: storprov-verify.timer enabled in $r" "$LOG"
+	# the next boot: already enabled, left as it is; both settings in verify.env
+	persist "ro rd.storprov.profile=$BATS_TEST_TMPDIR/img/etc/storprov/profiles/grid.xml rd.storprov.tuning=both rd.storprov.mdadm-conf=/etc/mdadm-site.conf"
+	run -0 grep '^STORPROV_VERIFY_ARGS=' "$r/etc/storprov/verify.env"
+	assert_output "STORPROV_VERIFY_ARGS='--mdadm-conf /etc/mdadm-site.conf --tuning both'"
+	run -0 systemctl --root="$r" is-enabled storprov-verify.timer
+	assert_output enabled
+	# masked by the admin: left masked
+	rm -rf "$r/etc/systemd/system/timers.target.wants"
+	ln -s /dev/null "$r/etc/systemd/system/storprov-verify.timer"
+	persist "ro rd.storprov.profile=$BATS_TEST_TMPDIR/img/etc/storprov/profiles/grid.xml"
+	assert_not_exists "$r/etc/systemd/system/timers.target.wants/storprov-verify.timer"
+	grep -q "storprov-verify.timer is masked in $r: left masked" "$LOG"
+	# a root without the storprov package: warned, the boot goes on
+	rm -rf "$r/etc/systemd" "$r/usr/lib/systemd"
+	persist "ro rd.storprov.profile=$BATS_TEST_TMPDIR/img/etc/storprov/profiles/grid.xml"
+	grep -q "WARN: storprov: persist: no storprov-verify.timer in $r (install the storprov package there): the daily verify is not scheduled" "$LOG"
+	assert_not_exists "$r/etc/systemd/system/timers.target.wants"
+}

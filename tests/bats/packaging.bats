@@ -25,15 +25,18 @@ setup_file() {
 	refute_line --partial "storprov-$VERSION_STR/build/"
 }
 
-@test "make rpm: storprov and storprov-dracut with the expected files; rpmlint clean with explained filters" {
+@test "make rpm: storprov, storprov-dracut and ansible-collection-storprov-core with the expected files; the timer's preset; rpmlint clean with explained filters" {
 	cd "$TOP"
 	run -0 make -s rpm
 	main="build/rpm/RPMS/$(uname -m)/storprov-$VERSION_STR-1.$(uname -m).rpm"
 	dracut="build/rpm/RPMS/noarch/storprov-dracut-$VERSION_STR-1.noarch.rpm"
 	srpm="build/rpm/SRPMS/storprov-$VERSION_STR-1.src.rpm"
+	cv=$(sed -n 's/^version: *//p' ansible_collections/storprov/core/galaxy.yml)
+	coll="build/rpm/RPMS/noarch/ansible-collection-storprov-core-$cv-1.noarch.rpm"
 	assert_file_exists "$main"
 	assert_file_exists "$dracut"
 	assert_file_exists "$srpm"
+	assert_file_exists "$coll"
 	run -0 rpm -qpl "$main"
 	assert_line /usr/sbin/storprov
 	assert_line --regexp '^/usr/share/man/man8/storprov\.8'
@@ -45,7 +48,9 @@ setup_file() {
 	assert_line /usr/lib/systemd/system/storprov-verify.timer
 	assert_line /usr/libexec/storprov/storprov-verify-textfile
 	assert_line /etc/storprov/verify.env
+	assert_line /usr/lib/systemd/system-preset/50-storprov.preset
 	refute_line --partial dracut
+	refute_line --partial ansible
 	# verify.env is the one config file, kept on upgrade (noreplace: flag n)
 	run -0 rpm -qpc "$main"
 	assert_output /etc/storprov/verify.env
@@ -74,7 +79,62 @@ setup_file() {
 	run -1 grep -v '^#' "$x/etc/storprov/verify.env"
 	refute_output
 	grep -qx '#STORPROV_PROFILE=/etc/storprov/profiles/NAME.xml' "$x/etc/storprov/verify.env"
-	run -0 rpmlint -c storprov.rpmlint.toml -r storprov.rpmlintrc "$main" "$dracut" "$srpm" "build/dist/storprov-$VERSION_STR/storprov.spec"
+	# the timer's preset: on EL, whose default preset disables every unit no preset names, the package's
+	# %post (systemctl preset) enables the timer; without the preset file it would stay disabled
+	run -0 cat "$x/usr/lib/systemd/system-preset/50-storprov.preset"
+	assert_output "enable storprov-verify.timer"
+	run -0 rpm -qp --scripts "$main"
+	assert_output --regexp 'systemctl (--no-reload )?preset storprov-verify\.timer'
+	printf 'disable *\n' >"$x/usr/lib/systemd/system-preset/99-default-disable.preset"
+	run -0 systemctl --root="$x" preset storprov-verify.timer
+	run -0 systemctl --root="$x" is-enabled storprov-verify.timer
+	assert_output enabled
+	[ "$(readlink "$x/etc/systemd/system/timers.target.wants/storprov-verify.timer")" = /usr/lib/systemd/system/storprov-verify.timer ]
+	rm -rf "$x/etc/systemd" "$x/usr/lib/systemd/system-preset/50-storprov.preset"
+	run -0 systemctl --root="$x" preset storprov-verify.timer
+	run -1 systemctl --root="$x" is-enabled storprov-verify.timer
+	assert_output disabled
+	# the collection: noarch, at its own version, where EL's ansible-collection packages put theirs, as
+	# ansible-galaxy builds it (MANIFEST.json, FILES.json; build_ignore left out), for ansible-core
+	local cdir=/usr/share/ansible/collections/ansible_collections/storprov/core
+	run -0 rpm -qp --qf '%{NAME} %{VERSION} %{ARCH}\n' "$coll"
+	assert_output "ansible-collection-storprov-core $cv noarch"
+	run -0 rpm -qp --requires "$coll"
+	assert_line --regexp '^ansible-core >= 2\.1[4-9]'
+	refute_line --regexp '^storprov'
+	run -0 rpm -qpl "$coll"
+	for f in MANIFEST.json FILES.json README.md meta/runtime.yml plugins/modules/storprov.py plugins/filter/fleet.py \
+		plugins/filter/verify_env.py plugins/filter/storprov_fleet_html.yml roles/storprov/tasks/main.yml \
+		roles/storprov/templates/verify.env.j2 roles/storprov/meta/argument_specs.yml playbooks/fleet_report.yml; do
+		assert_line "$cdir/$f"
+	done
+	assert_line "/usr/share/licenses/ansible-collection-storprov-core-$cv/LICENSE"
+	refute_line --regexp '/tests/output|\.gitignore|__pycache__|\.pyc$'
+	# nothing outside the collection, its licence and the directories it owns
+	run -0 bash -c "rpm -qpl '$coll' | grep -v -e '^$cdir/' -e '^/usr/share/licenses/ansible-collection-storprov-core-$cv'"
+	assert_output "/usr/share/ansible/collections/ansible_collections/storprov
+$cdir"
+	run -0 rpm -qpd "$coll"
+	assert_output "$cdir/README.md"
+	# installed, ansible finds it there: the module's documentation, the role's, the collection's version
+	c=$BATS_TEST_TMPDIR/c
+	mkdir -p "$c"
+	(cd "$c" && rpm2cpio "$TOP/$coll" | cpio --quiet -idm)
+	[ "$(jq -r '.collection_info | "\(.namespace).\(.name) \(.version)"' "$c$cdir/MANIFEST.json")" = "storprov.core $cv" ]
+	if command -v ansible-doc >/dev/null; then
+		export LC_ALL=C.UTF-8 HOME="$BATS_TEST_TMPDIR/home"
+		ANSIBLE_COLLECTIONS_PATH="$c/usr/share/ansible/collections" run -0 ansible-doc -t module storprov.core.storprov
+		assert_output --partial "$c$cdir/plugins/modules/storprov.py"
+		ANSIBLE_COLLECTIONS_PATH="$c/usr/share/ansible/collections" run -0 ansible-doc -t role storprov.core.storprov
+		run -0 ansible-galaxy collection list -p "$c/usr/share/ansible/collections" storprov.core
+		assert_output --regexp "storprov\.core +$cv"
+		# make collection: the same collection as a tarball for ansible-galaxy
+		run -0 make -s collection
+		run -0 tar -tzf "build/storprov-core-$cv.tar.gz"
+		assert_line MANIFEST.json
+		assert_line plugins/modules/storprov.py
+	fi
+	run -0 rpmlint -c storprov.rpmlint.toml -r storprov.rpmlintrc "$main" "$dracut" "$coll" "$srpm" "build/dist/storprov-$VERSION_STR/storprov.spec"
 	assert_output --partial "0 errors, 0 warnings"
 	# the licence file, read back from the package; URL, licence tag
 	run -0 rpm -qpl "$main"
@@ -108,7 +168,7 @@ setup_file() {
 	head -2 LICENSE | grep -q 'Version 2, June 1991'
 	# every filter has a comment above it (a run of filters shares one)
 	awk '/^addFilter/ { if (!c) { print "unexplained: " $0; bad = 1 } next } /^#/ { c = 1; next } { c = 0 } END { exit bad }' storprov.rpmlintrc
-	[ "$(grep -c '^addFilter' storprov.rpmlintrc)" -le 8 ]
+	[ "$(grep -c '^addFilter' storprov.rpmlintrc)" -le 9 ]
 }
 
 # elf_versions IMG_DIR: "FILE VERSION" for every GLIBC_/GLIBCXX_ version an

@@ -70,7 +70,7 @@ tree() {
 	img=$(sha256sum <"$IMG")
 	# 1. check mode on a node without storprov: nothing anywhere, and it says why
 	role "$vars" --check --diff
-	assert_output --partial "storprov is not installed at $T/sbin/storprov yet: check mode cannot run it"
+	assert_output --partial "would install storprov ($T/sbin/storprov), then would run it (state applied) and schedule its daily verify; check mode cannot run storprov before it is installed"
 	[ "$(task_result 'Run storprov')" = "skipping:" ]
 	[ ! -e "$T" ]
 	[ -z "$(ls -A "$ROOT")" ]

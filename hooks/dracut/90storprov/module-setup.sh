@@ -18,6 +18,9 @@
 #   rd.storprov.mdadm-conf=P   mdadm.conf in the new root (default: /etc/mdadm.conf
 #                              where the root has it or is EL/Fedora,
 #                              /etc/mdadm/mdadm.conf on Debian)
+#   rd.storprov.tuning=T       where the tuning persists (apply --tuning): udev
+#                              (default), tuned or both; the daily verify's
+#                              verify.env gets the same
 
 # storprov itself. `make install` puts it in /usr/local/sbin by default, which
 # is not on dracut's DRACUT_PATH (/sbin /bin /usr/sbin /usr/bin), so look
@@ -91,8 +94,9 @@ install() {
     inst_multiple mdadm lvm mkfs.xfs xfs_db xfs_info wipefs blkid mount umount mkdir
     # xfs_info is a script: xfs_db or xfs_spaceman, and findmnt, losetup, tail
     inst_multiple -o xfs_spaceman sgdisk dmsetup findmnt losetup tail lvmdevices sync
-    # the hooks: grep (the wait and the mdadm.conf default), cat
-    inst_multiple grep cat
+    # the hooks: grep (the wait and the mdadm.conf default), cat; ln and
+    # readlink (the verify timer's link in the new root)
+    inst_multiple grep cat ln readlink
     # Profiles: only the site's own (/etc/storprov/profiles, then /etc/storprov;
     # inst_simple never overwrites, so the first copy of a name wins) are
     # candidates for rd.storprov.profile=/etc/storprov/profiles (select). The

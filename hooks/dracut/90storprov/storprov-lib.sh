@@ -19,6 +19,9 @@ storprov_args() {
     [ -n "$_j" ] && printf '%s\n' --jobs "$_j"
     _s=$(getarg rd.storprov.seed=)
     [ -n "$_s" ] && printf '%s\n' --seed "$_s"
+    # where the tuning persists (udev, tuned, both): storprov refuses any other
+    _tu=$(getarg rd.storprov.tuning=)
+    [ -n "$_tu" ] && printf '%s\n' --tuning "$_tu"
     return 0
 }
 
@@ -153,8 +156,9 @@ storprov_same() {
 # storprov_verify_env ROOT PROFILE: the daily verify of the booted node
 # (storprov-verify.service) checks it against PROFILE, the profile this boot
 # applied: STORPROV_PROFILE in ROOT's /etc/storprov/verify.env, every other line
-# kept; with rd.storprov.mdadm-conf= also STORPROV_VERIFY_ARGS='--mdadm-conf
-# PATH' (verify finds the default file by itself, as storprov_mdadm_conf does). ROOT is the new root before switch-root, / after it: the path written
+# kept; with rd.storprov.mdadm-conf= or rd.storprov.tuning= also
+# STORPROV_VERIFY_ARGS='--mdadm-conf PATH --tuning MODE' (verify finds the
+# default mdadm.conf by itself, as storprov_mdadm_conf does). ROOT is the new root before switch-root, / after it: the path written
 # is the one the booted node sees, so no --root. PROFILE is named by its own
 # path when ROOT has the same file there, else copied to
 # /etc/storprov/provisioned/ (not among the site profiles that module-setup
@@ -190,10 +194,16 @@ storprov_verify_env() {
         _m=
         ;;
     esac
-    if [ -n "$_m" ]; then
+    _va=${_m:+--mdadm-conf $_m}
+    # the mode apply ran in (it refused any other value, so this is one of them)
+    _tu=$(getarg rd.storprov.tuning=)
+    case $_tu in
+    udev | tuned | both) _va="${_va:+$_va }--tuning $_tu" ;;
+    esac
+    if [ -n "$_va" ]; then
         _text=$(grep -v -e '^STORPROV_PROFILE=' -e '^STORPROV_VERIFY_ARGS=' "$_f" 2>/dev/null)
         _text="${_text:+$_text
-}STORPROV_VERIFY_ARGS='--mdadm-conf $_m'"
+}STORPROV_VERIFY_ARGS='$_va'"
     else
         _text=$(grep -v '^STORPROV_PROFILE=' "$_f" 2>/dev/null)
     fi
@@ -203,5 +213,40 @@ storprov_verify_env() {
         return 1
     fi
     storprov_say "persist: the daily verify checks against $_t ($_f)"
+    return 0
+}
+
+# storprov_enable_timer ROOT: storprov-verify.timer enabled in ROOT as
+# `systemctl enable` does it, a link in /etc/systemd/system/timers.target.wants
+# to the unit (no systemctl in every image), so the daily verify runs from the
+# next boot on; a timer masked in ROOT stays masked (mask it to keep it off:
+# this hook runs at every boot with rd.storprov.profile=). 1 when ROOT has no
+# such unit (the storprov package is not installed there) or the link cannot
+# be made, warned.
+storprov_enable_timer() {
+    _u=
+    for _d in /etc/systemd/system /usr/lib/systemd/system /lib/systemd/system; do
+        if [ -e "$1$_d/storprov-verify.timer" ] || [ -L "$1$_d/storprov-verify.timer" ]; then
+            _u=$_d/storprov-verify.timer
+            break
+        fi
+    done
+    if [ -z "$_u" ]; then
+        warn "storprov: persist: no storprov-verify.timer in $1 (install the storprov package there): the daily verify is not scheduled"
+        return 1
+    fi
+    if [ "$(readlink "$1$_u")" = /dev/null ]; then
+        storprov_say "persist: storprov-verify.timer is masked in $1: left masked"
+        return 0
+    fi
+    _w=$1/etc/systemd/system/timers.target.wants
+    if [ -L "$_w/storprov-verify.timer" ] || [ -e "$_w/storprov-verify.timer" ]; then
+        return 0
+    fi
+    if ! { mkdir -p "$_w" && ln -s "$_u" "$_w/storprov-verify.timer"; } 2>/dev/null; then
+        warn "storprov: persist: cannot enable storprov-verify.timer in $1 (no link $_w/storprov-verify.timer): the daily verify is not scheduled"
+        return 1
+    fi
+    storprov_say "persist: storprov-verify.timer enabled in $1 (the daily verify)"
     return 0
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # pre-pivot hook: the root is mounted at $NEWROOT; verify the storage again and
 # write fstab, udev rules, sysctl.d and mdadm.conf into it before switch-root,
-# and the profile applied into its /etc/storprov/verify.env for the daily verify.
+# the profile applied into its /etc/storprov/verify.env for the daily verify,
+# and that verify's timer enabled there.
 # EL boots with "ro": the root is made writable for the writes and put back
 # read-only after. Sourced by dracut: return, never exit.
 # shellcheck source=/dev/null
@@ -15,8 +16,12 @@ if getarg rd.storprov.profile= >/dev/null; then
     fi
     [ "$_sp_was" = ro ] && storprov_say "persist: $_sp_root remounted read-write for the files"
     storprov_run persist "$_sp_root"
-    # the daily verify's profile (STORPROV_PROFILE in the root's verify.env)
-    [ -n "${storprov_profile-}" ] && storprov_verify_env "$_sp_root" "$storprov_profile"
+    # the daily verify: its profile (STORPROV_PROFILE in the root's verify.env)
+    # and its timer, enabled in the root
+    if [ -n "${storprov_profile-}" ]; then
+        storprov_verify_env "$_sp_root" "$storprov_profile"
+        storprov_enable_timer "$_sp_root"
+    fi
     if [ "$_sp_was" = ro ]; then
         command -v sync >/dev/null && sync
         if mount -o remount,ro "$_sp_root"; then

@@ -175,7 +175,13 @@ def _worst_first(drifted):
 
 
 def _with_drift(report):
-    return [n for n in report['order'] if report['hosts'][n]['status'] != 'clean']
+    """The hosts verify found drift on (worst first): not the clean ones, nor
+    those that could not be verified, which are counted apart."""
+    return [n for n in report['order'] if report['hosts'][n]['status'] not in ('clean', 'failed')]
+
+
+def _not_verified(report):
+    return [n for n in report['order'] if report['hosts'][n]['status'] == 'failed']
 
 
 def _clean(report):
@@ -241,14 +247,22 @@ def _html_host_head(name, h):
 
 def _html_drift_host(name, h):
     rows = [_html_host_head(name, h)]
-    if h['status'] == 'failed':
-        rows.append('<tr><td colspan="2">verify</td><td class="failed">failed</td><td colspan="3">%s</td></tr>'
-                    % _h(h.get('message', '')))
     for d in _worst_first(h['drifted']):
         rows.append('<tr><td>%s</td><td>%s</td><td class="%s">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>'
                     % (_h(d['object']), _h(d['check']), _h(d['status']), _h(d['status']), _h(d['expected']),
                        _h(d['found']), _h(d.get('drifting_since') or '-')))
     return '<tbody id="host-%s">\n%s\n</tbody>' % (_h(name), '\n'.join(rows))
+
+
+def _html_not_verified(report):
+    """The hosts verify could not run on, each with the task's message; none: nothing."""
+    names = _not_verified(report)
+    if not names:
+        return ''
+    rows = ''.join('<tr id="host-%s"><td>%s</td><td class="failed">failed</td><td>%s</td></tr>\n'
+                   % (_h(n), _h(n), _h(report['hosts'][n].get('message', ''))) for n in names)
+    return ('<h2>Hosts not verified (%d)</h2>\n<table id="failed"><thead><tr><th>host</th><th>verify</th>'
+            '<th>message</th></tr></thead>\n<tbody>\n%s</tbody></table>\n' % (len(names), rows))
 
 
 def _html_clean(report):
@@ -265,7 +279,8 @@ def _html_clean(report):
 def storprov_fleet_html(report):
     """A static page, drift first: the hosts with drift (worst first), each with
     only its drifted and missing checks (object, check, expected, found, since);
-    the clean hosts folded into one <details> element."""
+    then the hosts that could not be verified, with why, counted apart; the
+    clean hosts folded into one <details> element."""
     drifted = _with_drift(report)
     if drifted:
         body = ('<table id="drift"><thead><tr><th>object</th><th>check</th><th>status</th><th>expected</th>'
@@ -276,9 +291,10 @@ def storprov_fleet_html(report):
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<title>storprov fleet report</title><style>%s</style></head><body>\n'
             '<h1>storprov fleet report</h1>\n<p id="generated">generated %s; %d hosts</p>\n'
-            '<p id="summary">%s</p>\n<h2>Hosts with drift (%d)</h2>\n%s\n%s\n</body></html>\n'
+            '<p id="summary">%s</p>\n<h2>Hosts with drift (%d)</h2>\n%s\n%s%s\n</body></html>\n'
             % (HTML_STYLE, _h(report.get('generated') or 'unknown'), report['summary']['hosts'],
-               _h(storprov_fleet_summary(report)), len(drifted), body, _html_clean(report)))
+               _h(storprov_fleet_summary(report)), len(drifted), body, _html_not_verified(report),
+               _html_clean(report)))
 
 
 class FilterModule(object):

@@ -91,7 +91,6 @@ options:
       - C(false) reports drift as C(changed) instead, for a report over many hosts.
     type: bool
     default: true
-    version_added: "0.3.0"
   os_disks:
     description:
       - The OS disks (C(--os-disks)), in any spelling storprov takes (C(sda), C(/dev/sda),
@@ -99,24 +98,29 @@ options:
       - Given to plan, verify and apply. A name may not hold a comma or a control character.
     type: list
     elements: str
-    version_added: "0.3.0"
   wait:
     description: Wait for another storprov run (or a partitioner holding a disk's lock) to end instead of failing (apply's C(--wait)).
     type: bool
     default: false
-    version_added: "0.3.0"
   mdadm_conf:
     description:
       - Where mdadm.conf lives on the target (C(--mdadm-conf)), an absolute path; storprov's choice when not
         given (the file the root has, else the distribution's).
       - Given to plan, verify and apply.
     type: path
-    version_added: "0.3.0"
   autorelabel:
     description: When an SELinux label cannot be set on a file apply writes, write C(.autorelabel) at the top of I(root) (apply's C(--autorelabel)).
     type: bool
     default: false
-    version_added: "0.3.0"
+  tuning:
+    description:
+      - Where the tuning persists (C(--tuning)), given to plan, verify and apply. C(udev) is udev rules and
+        sysctl.d; C(tuned) a tuned profile, C(/etc/tuned/storprov/tuned.conf), with the disks' elevator and
+        read-ahead and the sysctls (udev keeps the rest); C(both) the same with the sysctls in sysctl.d.
+      - Not given, no mode is passed and storprov decides (C(udev), unless the node's recorded state names
+        the mode it was provisioned in), so that a task that does not name a mode never switches a node's.
+    type: str
+    choices: [udev, tuned, both]
 notes:
   - Supports check mode and diff mode.
   - I(profile), I(profiles), I(root), I(sysroot) and I(lock_file) must be absolute paths (the task fails
@@ -495,6 +499,7 @@ def main():
             wait=dict(type='bool', default=False),
             mdadm_conf=dict(type='path'),
             autorelabel=dict(type='bool', default=False),
+            tuning=dict(type='str', choices=['udev', 'tuned', 'both']),
         ),
         mutually_exclusive=[('profile', 'profile_content', 'profiles')],
         required_one_of=[('profile', 'profile_content', 'profiles')],
@@ -520,6 +525,8 @@ def main():
         plan_args.append(opt('os-disks', ','.join(p['os_disks'])))
     if p['mdadm_conf']:
         plan_args.append(opt('mdadm-conf', p['mdadm_conf']))
+    if p['tuning']:
+        plan_args.append(opt('tuning', p['tuning']))
 
     result = dict(changed=False, profile=profile)
     if p['state'] == 'planned':

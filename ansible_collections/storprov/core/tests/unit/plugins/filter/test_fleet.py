@@ -232,6 +232,30 @@ class FleetTimesTest(unittest.TestCase):
         self.assertNotIn('class="ok"', page)
         self.assertIn('<summary>19 clean hosts', page)
 
+    def test_html_counts_failed_hosts_apart_from_drifted_ones(self):
+        hostvars = dict(a=verify('drift', [check('lun1', 'read_ahead', 'drift')], '2026-11-01T08:00:00Z'),
+                        b=dict(storprov_verify=dict(msg='unreachable <ssh>')),
+                        c=dict(storprov_verify=dict(msg='storprov verify exited 2')),
+                        d=dict(storprov_verify=dict(msg='no verify report')),
+                        e=self.hostvars_b())
+        r = fleet.storprov_fleet_report(hostvars, sorted(hostvars), now='N')
+        page = fleet.storprov_fleet_html(r)
+        self.assertEqual(re.findall(r'<h2>[^<]*</h2>', page), ['<h2>Hosts with drift (1)</h2>',
+                                                               '<h2>Hosts not verified (3)</h2>'])
+        drift = page[page.index('<table id="drift">'):page.index('</table>')]
+        self.assertEqual(re.findall(r'id="host-(\w+)"', drift), ['a'])
+        failed = page[page.index('<table id="failed">'):]
+        failed = failed[:failed.index('</table>')]
+        self.assertEqual(re.findall(r'id="host-(\w+)"', failed), ['b', 'c', 'd'])
+        self.assertIn('<td>b</td><td class="failed">failed</td><td>unreachable &lt;ssh&gt;</td>', failed)
+        self.assertIn('<summary>1 clean hosts', page)
+        self.assertIn('fleet: 5 hosts, 1 with drift (1 objects drifted, 0 missing), 1 clean, 3 failed', page)
+        # no drift, only failed hosts: none with drift, the failed ones still listed
+        del hostvars['a']
+        page = fleet.storprov_fleet_html(fleet.storprov_fleet_report(hostvars, sorted(hostvars), now='N'))
+        self.assertIn('<h2>Hosts with drift (0)</h2>\n<p>No host has drift.</p>', page)
+        self.assertIn('<h2>Hosts not verified (3)</h2>', page)
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -287,6 +287,24 @@ class StorprovModuleTest(unittest.TestCase):
         self.assertIn("option mdadm_conf: 'etc/mdadm.conf' is not an absolute path", r['msg'])
         self.assertEqual(len(self.log()), 4)
 
+    def test_the_tuning_mode_goes_to_every_verb_when_named_and_never_by_default(self):
+        for state in ('applied', 'verified', 'planned'):
+            r = self.run_module(profile='/p.xml', state=state, tuning='tuned', fail_on_drift=False)
+            self.assertFalse(r.get('failed'), r)
+        self.run_module(profile='/p.xml', state='planned', tuning='both')
+        self.run_module(profile='/p.xml', state='planned')
+        log = self.log()
+        self.assertEqual([line.split()[0] for line in log], ['apply', 'apply', 'verify', 'plan', 'plan', 'plan'])
+        for line in log[:4]:
+            self.assertEqual(line.split().count('--tuning=tuned'), 1, line)
+        self.assertEqual(log[4], 'plan --profile=/p.xml --tuning=both --format=json')
+        # not named: no mode passed, so a provisioned node's own stays
+        self.assertEqual(log[5], 'plan --profile=/p.xml --format=json')
+        r = self.run_module(profile='/p.xml', tuning='sysctl')
+        self.assertTrue(r.get('failed'), r)
+        self.assertIn('value of tuning must be one of: udev, tuned, both, got: sysctl', r['msg'])
+        self.assertEqual(len(self.log()), 6)
+
     def profiles_dir(self, *names):
         d = os.path.join(self.dir, 'profiles')
         os.mkdir(d)
