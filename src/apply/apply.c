@@ -250,8 +250,9 @@ static bool permission_refused(struct run *r)
         return refused;
 }
 
-/* apply --dry-run: what each step and file would do, read back from the node
- * as verify reads it, after the plan: a review shows only what would change. */
+/* apply --dry-run: the answer first, what would change (the steps that would
+ * run, the files that would be written), read back from the node as verify
+ * reads it; every step's state and the whole plan after it with --verbose. */
 static void print_dry_states(struct run *r)
 {
         const struct plan *pl = r->pl;
@@ -262,15 +263,26 @@ static void print_dry_states(struct run *r)
                 run += d->step_state[i] == DRY_WOULD_RUN;
         for (size_t i = 0; i < d->n_files; i++)
                 files += d->file_changes[i];
-        printf("\nWhat would change (read back from the node as 'storprov verify' reads it)\n");
+        printf("What would change: %zu of %zu steps would run, %zu of %zu files would be written (read back from "
+               "the node as 'storprov verify' reads it)\n",
+               run, d->n_steps, files, d->n_files);
         for (size_t i = 0; i < d->n_steps; i++)
-                printf("  %3zu. %-9s %s: %s\n", i + 1, dry_state_name(d->step_state[i]), pl->steps[i].desc,
-                       d->step_why[i]);
+                if (r->o->verbose || d->step_state[i] == DRY_WOULD_RUN)
+                        printf("  %3zu. %-9s %s: %s\n", i + 1, dry_state_name(d->step_state[i]), pl->steps[i].desc,
+                               d->step_why[i]);
         for (size_t i = 0; i < d->n_files; i++)
-                printf("       %-9s %s: %s\n", d->file_changes[i] ? "would-write" : "unchanged", pl->files[i].path,
-                       d->file_why[i]);
-        printf("  %zu of %zu steps would run, %zu of %zu files would be written\n", run, d->n_steps, files,
-               d->n_files);
+                if (r->o->verbose || d->file_changes[i])
+                        printf("       %-11s %s: %s\n", d->file_changes[i] ? "would-write" : "unchanged",
+                               pl->files[i].path, d->file_why[i]);
+        if (!r->o->verbose && (run < d->n_steps || files < d->n_files))
+                printf("  (%zu step%s done or kept, %zu file%s unchanged: --verbose lists them, and the plan)\n",
+                       d->n_steps - run, d->n_steps - run == 1 ? "" : "s", d->n_files - files,
+                       d->n_files - files == 1 ? "" : "s");
+        if (r->o->verbose) {
+                char *t = plan_format_text(pl);
+                printf("\n%s", t);
+                free(t);
+        }
         if (d == &local)
                 apply_dry_free(&local);
 }
@@ -297,6 +309,7 @@ static int inspect_and_confirm(struct run *r)
                                 free(t);
                         }
         diags_free(&fd);
+        tools_check(r);
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct obj_state *os = &r->os[i];
                 if (os->needs_wipe)
@@ -315,9 +328,9 @@ static int inspect_and_confirm(struct run *r)
                 say(r, "%d mkfs.xfs dry run%s failed: nothing was written", nf, nf == 1 ? "" : "s");
                 return 1;
         }
-        if (r->o->dry_run || !r->o->yes) {
+        if (!r->o->dry_run && !r->o->yes) {
                 char *t = plan_format_text(pl);
-                fputs(t, r->o->dry_run ? stdout : stderr);
+                fputs(t, stderr);
                 free(t);
         }
         if (r->o->dry_run) {

@@ -33,6 +33,7 @@ struct apply_options {
         const char *root;         /* where config files go ("/") */
         const char *sysroot;      /* where devices were discovered ("/") */
         bool yes, dry_run, wipe_all, mount;
+        bool verbose;             /* --dry-run --verbose: every step's state and the whole plan after the answer */
         const char *report;       /* JSON report path or NULL */
         unsigned jobs;
         bool wait;                /* wait for another run's locks instead of failing */

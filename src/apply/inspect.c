@@ -39,7 +39,7 @@ static bool sig_is_ours(struct run *r, size_t obj, const struct signature *s)
                 return uuid_eq(s->uuid, obj_uuid(u)) || u->preserve;
         if (!strcmp(s->type, "LVM2_member") && u->kind == OBJ_VG) {
                 char *dp = dev_path(&r->dev, pl->objs[obj].dev);
-                char **l = lvm_query(r, "pvs", "vg_name", dp);
+                char **l = lvm_query(r, "pvs", "vg_name", dp, NULL);
                 bool ours = l && streq_ptr(l[0], u->vg.name);
                 strv_free(l);
                 free(dp);

@@ -33,6 +33,8 @@ struct step_state {
         char *message;
         char **argv;              /* the child being waited for */
         bool forked;              /* an in-process step run in a forked child (parallel GPT writes) */
+        bool timed_out;           /* its command ran past --command-timeout and was killed */
+        bool ag_warning_expected; /* mkfs with storprov's AG size: mkfs.xfs's warning about it, said once, is dropped */
         int msg_fd;               /* forked: the read end of the child's error message pipe */
         /* a tool's stdout and stderr, relayed line by line with the step's object (relay.c) */
         bool out_open;
@@ -142,6 +144,10 @@ void say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* "$ CMD ARGS", quoted as the plan shows it */
 void say_argv(struct run *r, size_t step, const char *prefix, char *const *argv);
 void refuse(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* tools.c: every program the plan runs is in PATH (else a refusal naming its EL and Debian package);
+ * an mkfs step whose XFS is there, finished, with the planned UUID needs no mkfs.xfs. */
+void tools_check(struct run *r);
+bool mkfs_already_done(struct run *r, size_t si);
 size_t refusals(const struct run *r);
 void print_refusals(const struct run *r);
 void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -192,7 +198,9 @@ int holder_recheck_step(struct run *r, size_t si);
 void locks_release(struct run *r);
 
 /* query.c: what md, LVM and sysfs say now (read-only, shared) */
-char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target);
+/* lvm CMD's lines (NULL: none, or the command failed; *ret_rc, when asked: its exit status, or
+ * -ETIME when it ran past the command limit and was killed) */
+char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target, int *ret_rc);
 bool uuid_eq(const char *a, const char *b);
 char *uuid_to_mdadm(const char *u);
 char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr);

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fs.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,13 +128,14 @@ void mkfs_agsize(struct run *r, size_t si, char ***argv)
         say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %" PRIu64 "%s",
             o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize,
             agsize,
-            r->ag_size_said ? "; mkfs.xfs's warning about it is deliberate, as said above"
-                            : ", so that stripe-aligned allocations stay aligned in every AG; mkfs.xfs will warn that "
-                              "the AG size is a multiple of the stripe width: that is deliberate (its advice, one stripe "
+            r->ag_size_said ? "; as said above, deliberately"
+                            : ", so that stripe-aligned allocations stay aligned in every AG; mkfs.xfs warns that the "
+                              "AG size is a multiple of the stripe width: that is deliberate (its advice, one stripe "
                               "unit off, would put every aligned extent outside AG 0 across two stripes; the count is "
                               "coprime to sw+1 and sw+2 so that AG headers still rotate over a parity level's members: "
-                              "storprov(8), mkfs.xfs)");
+                              "storprov(8), mkfs.xfs), and its warning is not repeated on the console");
         r->ag_size_said = true;
+        r->st[si].ag_warning_expected = true;
         strv_free(*argv);
         *argv = nv;
 }
@@ -299,7 +301,7 @@ int mkfs_preflight(struct run *r)
         for (size_t i = 0; i < pl->n_steps; i++) {
                 const struct pl_step *st = &pl->steps[i];
                 if (st->kind == STEP_MKFS && st->argv && st->argv[0] && st->obj != NO_OBJ &&
-                    dry_run_prepare(r, i, &v[n])) {
+                    !mkfs_already_done(r, i) && dry_run_prepare(r, i, &v[n])) {
                         v[n].leader = n;
                         for (size_t k = 0; k < n; k++)
                                 if (v[k].leader == k && !strcmp(v[k].key, v[n].key)) {
@@ -327,8 +329,11 @@ int mkfs_preflight(struct run *r)
                         }
                 }
                 struct dry_run *d = &v[lead[waited++]];
-                if (d->pid > 0)
-                        d->rc = wait_argv(d->pid);
+                if (d->pid > 0 && (d->rc = wait_argv_limited(d->pid)) == -ETIME) {
+                        say(r, "mkfs.xfs dry run did not finish in %u s (--command-timeout) and was killed",
+                            exec_command_limit() / 1000);
+                        d->rc = 128 + SIGKILL;
+                }
                 dry_run_read(d);
         }
         size_t nk = 0;

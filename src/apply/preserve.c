@@ -77,7 +77,7 @@ static void verify_vg(struct run *r, size_t vi)
                 if (l->kind != OBJ_LV || l->parent != vi)
                         continue;
                 char *t = xasprintf("%s/%s", v->vg.name, l->lv.name);
-                char **out = lvm_query(r, "lvs", "lv_name,stripes,stripe_size", t);
+                char **out = lvm_query(r, "lvs", "lv_name,stripes,stripe_size", t, NULL);
                 char **f = out ? strv_split(out[0], "|") : NULL;
                 uint64_t stripes = 0, ssz = 0;
                 if (strv_len(f) == 3) {

@@ -11,7 +11,7 @@
 
 #include "sys/exec.h"
 
-char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target)
+char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target, int *ret_rc)
 {
         char **argv = NULL;
         lvm_argv_head(r->pl, &argv, cmd);
@@ -25,6 +25,8 @@ char **lvm_query(const struct run *r, const char *cmd, const char *fields, const
         char *out = NULL;
         int rc = run_argv(argv, &out);
         strv_free(argv);
+        if (ret_rc)
+                *ret_rc = rc;
         char **lines = NULL;
         if (rc == 0 && out) {
                 char **l = strv_split(out, "\n");

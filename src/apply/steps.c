@@ -239,7 +239,7 @@ static enum pre pv_precheck(struct run *r, size_t si, char ***argv)
         struct probe_result pr = {0};
         bool maybe_pv = probe_signatures(dp, 0, 0, &pr) < 0 || probe_find(&pr, "LVM2_member");
         probe_result_free(&pr);
-        char **l = maybe_pv ? lvm_query(r, "pvs", "pv_name", dp) : NULL;
+        char **l = maybe_pv ? lvm_query(r, "pvs", "pv_name", dp, NULL) : NULL;
         if (l) {
                 strv_free(l);
                 finish(r, si, OUT_KEPT, "%s is a PV already", o->dev);
@@ -267,7 +267,7 @@ static enum pre vg_precheck(struct run *r, size_t si, char ***argv)
         bool all_new = o->vg.n_pvs > 0 && made == o->vg.n_pvs;
         if (all_new)
                 return PRE_RUN;
-        char **l = lvm_query(r, "vgs", "vg_name,pv_count", o->vg.name);
+        char **l = lvm_query(r, "vgs", "vg_name,pv_count", o->vg.name, NULL);
         if (!l)
                 return PRE_RUN;
         char **f = strv_split(l[0], "|");
@@ -294,7 +294,7 @@ static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
                     r->st[k].outcome == OUT_CREATED)
                         return PRE_RUN;
         _cleanup_free_ char *t = xasprintf("%s/%s", r->pl->objs[o->parent].vg.name, o->lv.name);
-        char **l = lvm_query(r, "lvs", "lv_name", t);
+        char **l = lvm_query(r, "lvs", "lv_name", t, NULL);
         if (!l)
                 return PRE_RUN;
         strv_free(l);
@@ -557,6 +557,9 @@ void step_exited(struct run *r, size_t si, int code)
         struct step_state *s = &r->st[si];
         if (s->forked)
                 gpt_exited(r, si, code);
+        else if (s->timed_out)
+                finish(r, si, OUT_FAILED, "%s did not finish in %u s (--command-timeout) and was killed", s->argv[0],
+                       exec_command_limit() / 1000);
         else if (code != 0)
                 finish(r, si, OUT_FAILED, "%s exited %d", s->argv[0], code);
         else

@@ -30,6 +30,7 @@
 #include "sys/exec.h"
 #include "sys/mounttab.h"
 #include "base/strmap.h"
+#include "render/render.h"
 #include "sys/xfs_sb.h"
 
 void vcheck(struct run *r, const char *object, const char *kind, const char *what, enum vstatus st,
@@ -59,6 +60,16 @@ static void vcompare_u64(struct run *r, const struct pl_obj *o, const char *what
                 vcompare(r, o, what, e, e);
         else
                 vcompare(r, o, what, e, found);
+}
+
+/* The "found" of a check whose command ran past the limit (static: vcheck copies it). */
+static const char *timed_out(const char *cmd)
+{
+        static char buf[160];
+        snprintf(buf, sizeof buf, "%s did not answer in %u s and was killed (--command-timeout): a device it "
+                                  "waits on may be gone",
+                 cmd, exec_command_limit() / 1000);
+        return buf;
 }
 
 bool verify_live(const struct run *r)
@@ -148,6 +159,48 @@ static char *live_kname(const char *path)
 }
 
 
+/* The scheduler reads back as "none [mq-deadline] kyber": the active one, NULL if none is bracketed. */
+static char *active_word(const char *cur)
+{
+        const char *o = cur ? strchr(cur, '[') : NULL;
+        return o ? strndup(o + 1, strcspn(o + 1, "]")) : NULL;
+}
+
+/* A member of md that the plan does not know (a drive mdadm --add put in a
+ * member's place): it must carry the members' tuning, which the membership
+ * rules of the udev rules file give it (render_md_member_tune), read from its
+ * disk's queue (a partition's disk). Checks of md, one per attribute. */
+static void verify_joined_member(struct run *r, const struct pl_obj *md, const char *kname)
+{
+        const char *vals[_TUNE_MAX];
+        render_md_member_tune(r->pl, md, vals);
+        const char *disk = NULL;
+        for (size_t k = 0; k < r->si->n_devs && !disk; k++) {
+                const struct blockdev *b = &r->si->devs[k];
+                if (!strcmp(b->name, kname) || strv_contains(b->parts, kname))
+                        disk = b->name;
+        }
+        for (int a = 0; a < _TUNE_MAX; a++) {
+                if (!vals[a])
+                        continue;
+                _cleanup_free_ char *what =
+                        disk && strcmp(disk, kname)
+                                ? xasprintf("%s (joined, not in the plan): its disk %s %s", kname, disk, tune_defs[a].sysfs)
+                                : xasprintf("%s (joined, not in the plan) %s", kname, tune_defs[a].sysfs);
+                if (!disk) {
+                        vcheck(r, md->id, "md", what, V_UNCHECKED, vals[a], "not a disk or partition of one");
+                        continue;
+                }
+                _cleanup_free_ char *p = xasprintf("%s/sys/block/%s/%s", strcmp(r->si->sysroot, "/") ? r->si->sysroot : "",
+                                                   disk, tune_defs[a].sysfs);
+                _cleanup_free_ char *cur = read_line_file(p);
+                _cleanup_free_ char *shown = a == TUNE_SCHEDULER ? active_word(cur) : NULL;
+                vcheck(r, md->id, "md", what,
+                       !cur ? V_MISSING : tune_value_same(STEP_SYSFS, (enum tune_attr)a, cur, vals[a]) ? V_OK : V_DRIFT,
+                       vals[a], shown ? shown : cur);
+        }
+}
+
 void vfy_md(struct run *r, size_t si)
 {
         verify_md_obj(r, &r->pl->objs[r->pl->steps[si].obj]);
@@ -207,7 +260,23 @@ void verify_md_obj(struct run *r, const struct pl_obj *o)
         if (nh)
                 qsort(have, nh, sizeof(char *), cmp_str);
         _cleanup_free_ char *w = strv_join(want, " "), *h = strv_join(have, " ");
-        vcompare(r, o, "members (md/dev-*)", w, h);
+        /* A member the plan does not know is a drive that took a member's place (mdadm --add): the
+         * array's as much as the others, so with as many members as planned the set is as planned. */
+        char **joined = NULL;
+        for (size_t k = 0; k < nh; k++)
+                if (!strv_contains(want, have[k]))
+                        strv_push(&joined, have[k]);
+        if (joined && nh == nw) {
+                _cleanup_free_ char *j = strv_join(joined, " ");
+                _cleanup_free_ char *f = xasprintf("%s (%s joined it, not in the plan: counted as the array's)", h, j);
+                vcheck(r, o->id, "md", "members (md/dev-*)", V_OK, w, f);
+        } else
+                vcompare(r, o, "members (md/dev-*)", w, h);
+        /* verify only: apply's dry run asks whether the steps that make the array are done, and no step
+         * of apply tunes a drive the plan does not know (the membership rules do) */
+        for (size_t k = 0; !r->st && joined && joined[k]; k++)
+                verify_joined_member(r, o, joined[k]);
+        strv_free(joined);
         strv_free(want);
         strv_free(have);
         if (!verify_live(r)) {
@@ -222,7 +291,8 @@ void verify_md_obj(struct run *r, const struct pl_obj *o)
         strv_push(&argv, dp);
         char *out = NULL;
         _cleanup_free_ char *uuid = NULL;
-        if (run_argv(argv, &out) == 0 && out) {
+        int rc = run_argv(argv, &out);
+        if (rc == 0 && out) {
                 char *u = strstr(out, "MD_UUID=");
                 if (u)
                         uuid = strndup(u + 8, strcspn(u + 8, "\n"));
@@ -230,6 +300,10 @@ void verify_md_obj(struct run *r, const struct pl_obj *o)
         free(out);
         strv_free(argv);
         const char *want_uuid = ident_get(&o->md.uuid);
+        if (rc == -ETIME) {
+                vcheck(r, o->id, "md", "uuid (mdadm --detail)", V_UNCHECKED, want_uuid, timed_out("mdadm --detail"));
+                return;
+        }
         vcompare(r, o, "uuid (mdadm --detail)", want_uuid, uuid && uuid_eq(uuid, want_uuid) ? want_uuid : uuid);
 }
 
@@ -245,9 +319,11 @@ void vfy_pv(struct run *r, size_t si)
                 return;
         }
         _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
-        char **l = lvm_query(r, "pvs", "pe_start,vg_name", dp);
+        int rc = 0;
+        char **l = lvm_query(r, "pvs", "pe_start,vg_name", dp, &rc);
         if (!l) {
-                vcheck(r, o->id, "pv", "PV label (lvm pvs)", V_MISSING, o->dev, NULL);
+                vcheck(r, o->id, "pv", "PV label (lvm pvs)", rc == -ETIME ? V_UNCHECKED : V_MISSING, o->dev,
+                       rc == -ETIME ? timed_out("lvm pvs") : NULL);
                 return;
         }
         char **f = strv_split(l[0], "|");
@@ -273,9 +349,11 @@ void vfy_vg(struct run *r, size_t si)
                 vcheck(r, o->id, "vg", "extent size (lvm vgs)", V_UNCHECKED, NULL, NULL);
                 return;
         }
-        char **l = lvm_query(r, "vgs", "vg_extent_size,pv_count", o->vg.name);
+        int rc = 0;
+        char **l = lvm_query(r, "vgs", "vg_extent_size,pv_count", o->vg.name, &rc);
         if (!l) {
-                vcheck(r, o->id, "vg", "VG (lvm vgs)", V_MISSING, o->vg.name, NULL);
+                vcheck(r, o->id, "vg", "VG (lvm vgs)", rc == -ETIME ? V_UNCHECKED : V_MISSING, o->vg.name,
+                       rc == -ETIME ? timed_out("lvm vgs") : NULL);
                 return;
         }
         char **f = strv_split(l[0], "|");
@@ -470,10 +548,7 @@ void vfy_sysfs(struct run *r, size_t si)
                                                             s->path_kname, tune_defs[s->attr].sysfs)
                                                 : NULL;
         _cleanup_free_ char *cur = pp ? read_line_file(pp) : vattr(r, o, tune_defs[s->attr].sysfs);
-        /* the scheduler reads back as "none [mq-deadline] kyber": show the active one */
-        _cleanup_free_ char *shown = NULL;
-        if (cur && s->attr == TUNE_SCHEDULER && strchr(cur, '['))
-                shown = strndup(strchr(cur, '[') + 1, strcspn(strchr(cur, '[') + 1, "]"));
+        _cleanup_free_ char *shown = s->attr == TUNE_SCHEDULER ? active_word(cur) : NULL;
         _cleanup_free_ char *what = s->path_kname ? xasprintf("%s (path) %s", s->path_kname, tune_defs[s->attr].sysfs)
                                                   : xstrdup(tune_defs[s->attr].sysfs);
         vcheck(r, o->id, obj_kind_name(o->kind), what,

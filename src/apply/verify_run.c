@@ -22,38 +22,76 @@ static const char *const vstatus_names[] = {
 
 /* ---- files ---------------------------------------------------------------------- */
 
+/* Whether an fstab line is one a filesystem's own "fstab entry" check reads
+ * (its mountpoint is a planned filesystem's): a change there is that check's
+ * drift, and the file's check must not report it a second time. */
+static bool fs_line(const struct plan *pl, const char *line, size_t len)
+{
+        _cleanup_free_ char *copy = strndup(line, len);
+        char *save = NULL, *src = strtok_r(copy, " \t", &save), *mp = src ? strtok_r(NULL, " \t", &save) : NULL;
+        if (!mp || src[0] == '#')
+                return false;
+        _cleanup_free_ char *decoded = decode_escapes(mp, 8);
+        for (size_t i = 0; i < pl->n_objs; i++)
+                if (pl->objs[i].kind == OBJ_FS && streq_ptr(pl->objs[i].fs.mountpoint, decoded))
+                        return true;
+        return false;
+}
+
+/* text without the lines fs_line() gives to the filesystems' checks. */
+static char *without_fs_lines(const struct plan *pl, const char *text)
+{
+        struct sbuf b = {0};
+        for (const char *l = text; *l;) {
+                size_t n = strcspn(l, "\n");
+                if (!fs_line(pl, l, n))
+                        sbuf_printf(&b, "%.*s\n", (int)n, l);
+                l += n + (l[n] == '\n');
+        }
+        return sbuf_steal(&b);
+}
+
+/* The check names the file by its path on the target (/etc/fstab), never
+ * with --root: the same node verified from its root or from a rescue mount
+ * gives the same series. */
 static void verify_one_file(struct run *r, const struct pl_file *f)
 {
-        {
-                _cleanup_free_ char *p = path_join(r->o->root, f->path);
-                _cleanup_free_ char *have = NULL;
-                size_t len;
-                _cleanup_free_ char *id = xasprintf("file:%s", f->path);
-                if (read_file(p, &have, &len) < 0) {
-                        vcheck(r, id, "file", p, V_MISSING, "as render writes it", NULL);
-                        return;
-                }
-                _cleanup_free_ char *want = render_file(r->pl, f->kind, have, NULL);
-                if (!strcmp(want, have)) {
-                        vcheck(r, id, "file", p, V_OK, "as render writes it", "the same");
-                        return;
-                }
-                /* the first line that differs */
-                size_t line = 1, k = 0;
-                while (want[k] && want[k] == have[k]) {
-                        if (want[k] == '\n')
-                                line++;
-                        k++;
-                }
-                size_t ws = k, hs = k;
-                while (ws > 0 && want[ws - 1] != '\n')
-                        ws--;
-                while (hs > 0 && have[hs - 1] != '\n')
-                        hs--;
-                _cleanup_free_ char *e = xasprintf("line %zu: %.*s", line, (int)strcspn(want + ws, "\n"), want + ws);
-                _cleanup_free_ char *g = xasprintf("line %zu: %.*s", line, (int)strcspn(have + hs, "\n"), have + hs);
-                vcheck(r, id, "file", p, V_DRIFT, e, g);
+        _cleanup_free_ char *p = path_join(r->o->root, f->path);
+        _cleanup_free_ char *have = NULL;
+        size_t len;
+        _cleanup_free_ char *id = xasprintf("file:%s", f->path);
+        if (read_file(p, &have, &len) < 0) {
+                vcheck(r, id, "file", f->path, V_MISSING, "as render writes it", NULL);
+                return;
         }
+        _cleanup_free_ char *want = render_file(r->pl, f->kind, have, NULL);
+        if (!strcmp(want, have)) {
+                vcheck(r, id, "file", f->path, V_OK, "as render writes it", "the same");
+                return;
+        }
+        if (f->kind == FILE_FSTAB) {
+                _cleanup_free_ char *w = without_fs_lines(r->pl, want), *h = without_fs_lines(r->pl, have);
+                if (!strcmp(w, h)) {
+                        vcheck(r, id, "file", f->path, V_OK, "as render writes it",
+                               "the same but for lines the filesystems' fstab entry checks report");
+                        return;
+                }
+        }
+        /* the first line that differs */
+        size_t line = 1, k = 0;
+        while (want[k] && want[k] == have[k]) {
+                if (want[k] == '\n')
+                        line++;
+                k++;
+        }
+        size_t ws = k, hs = k;
+        while (ws > 0 && want[ws - 1] != '\n')
+                ws--;
+        while (hs > 0 && have[hs - 1] != '\n')
+                hs--;
+        _cleanup_free_ char *e = xasprintf("line %zu: %.*s", line, (int)strcspn(want + ws, "\n"), want + ws);
+        _cleanup_free_ char *g = xasprintf("line %zu: %.*s", line, (int)strcspn(have + hs, "\n"), have + hs);
+        vcheck(r, id, "file", f->path, V_DRIFT, e, g);
 }
 
 static void verify_files(struct run *r)
@@ -161,8 +199,12 @@ void dry_run_states(struct run *r, struct apply_dry *d)
 
 /* ---- the report ------------------------------------------------------------------- */
 
+static const char *const tuning_mode_names[] = {[TUNING_UDEV] = "udev", [TUNING_TUNED] = "tuned",
+                                                 [TUNING_BOTH] = "both"};
+
 static void print_text(const struct run *r, const size_t *count)
 {
+        printf("tuning mode: %s (%s)\n", tuning_mode_names[r->pl->tuning], r->pl->tuning_why);
         /* by object, in the order objects were first checked; an object's status is its worst
          * check's. Checks are bucketed by object in one pass (linear at thousands of objects). */
         struct strmap seen = {0};
@@ -225,6 +267,10 @@ static void print_json(const struct run *r, const size_t *count)
         json_object_object_add(root, "profile_path", json_object_new_string(r->pl->profile_path));
         json_object_object_add(root, "sysroot", json_object_new_string(r->o->sysroot));
         json_object_object_add(root, "root", json_object_new_string(r->o->root));
+        json_object *tm = json_object_new_object();
+        json_object_object_add(tm, "mode", json_object_new_string(tuning_mode_names[r->pl->tuning]));
+        json_object_object_add(tm, "why", json_object_new_string(r->pl->tuning_why));
+        json_object_object_add(root, "tuning", tm);
         json_object_object_add(root, "status",
                                json_object_new_string(count[V_DRIFT] + count[V_MISSING] ? "drift" : "clean"));
         json_object *sum = json_object_new_object();
@@ -254,6 +300,14 @@ int verify_plan(struct plan *pl, const struct sysinfo *si, const struct verify_o
         struct apply_options ao = {.root = vo->root ? vo->root : "/", .sysroot = vo->sysroot ? vo->sysroot : "/"};
         struct run r = {.pl = pl, .si = si, .o = &ao, .lock_fd = -1};
         devices_init(&r.dev, ao.sysroot);
+        /* a recorded disk that is gone (plan/disks.c): first, with the rule it no longer meets */
+        for (size_t i = 0; i < pl->n_objs; i++) {
+                const struct pl_obj *o = &pl->objs[i];
+                if (o->kind == OBJ_DISK && o->disk.missing) {
+                        _cleanup_free_ char *want = xasprintf("a disk with %s %s", o->disk.udev_key, o->disk.udev_value);
+                        vcheck(&r, o->id, "disk", "present", V_MISSING, want, o->disk.missing);
+                }
+        }
         for (size_t i = 0; i < pl->n_steps; i++)
                 step_verify(&r, i);
         /* preserved arrays and filesystems have no step that makes them: read them back the same way */

@@ -21,20 +21,6 @@
 
 #define TUNED_ADM_TIMEOUT_S 30   /* tuned-adm's own D-Bus timeout is 25 s */
 
-/* The first tuned-adm in PATH, or NULL. */
-static char *find_in_path(const char *name)
-{
-        const char *path = getenv("PATH");
-        _cleanup_free_ char *copy = xstrdup(path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
-        for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-                char *p = xasprintf("%s/%s", *dir ? dir : ".", name);
-                if (access(p, X_OK) == 0)
-                        return p;
-                free(p);
-        }
-        return NULL;
-}
-
 /* Runs argv with its output into a memory file; the exit status, 128+signal,
  * -ETIME after the timeout (the child killed), or -errno. */
 static int run_timed(char *const *argv, char **ret_out)
@@ -93,7 +79,7 @@ void verify_tuned(struct run *r)
                        "--root is not /: tuned's verdict is about the running system");
                 return;
         }
-        _cleanup_free_ char *exe = find_in_path("tuned-adm");
+        _cleanup_free_ char *exe = exec_find("tuned-adm");
         if (!exe) {
                 vcheck(r, id, "tuned", what, V_UNCHECKED, "verification succeeded",
                        "unavailable: no tuned-adm in PATH (install tuned)");

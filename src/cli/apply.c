@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * storprov apply and verify: the plan carried out, or read back. */
 #include "cli/cli.h"
+#include "sys/exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +55,8 @@ int cmd_apply(struct args *a)
         int r = load_plan(a, "apply", &p, &si, &pl, NULL);
         if (r)
                 return r;
+        /* mkfs.xfs on a large LUN takes minutes; a tool hung on a dead device takes forever */
+        exec_set_command_limit((a->command_timeout_s ? a->command_timeout_s : APPLY_COMMAND_TIMEOUT_S) * 1000u);
         /* The include is rendered before anything is touched, so that a bad
          * --os-disks (one of the profile's disks) refuses up front. */
         char *ks = NULL;
@@ -76,6 +79,7 @@ int cmd_apply(struct args *a)
                 .sysroot = a->sysroot ? a->sysroot : "/",
                 .yes = a->yes,
                 .dry_run = a->dry_run,
+                .verbose = a->verbose,
                 .wipe_all = a->wipe,
                 .mount = a->mount,
                 .report = a->report,
@@ -131,6 +135,8 @@ int cmd_verify(struct args *a)
         int r = load_plan(a, "verify", &p, &si, &pl, NULL);
         if (r)
                 return r;
+        /* a daily check: lvm or mdadm blocked on a LUN gone away (queue_if_no_path) must not hang it */
+        exec_set_command_limit((a->command_timeout_s ? a->command_timeout_s : VERIFY_COMMAND_TIMEOUT_S) * 1000u);
         struct verify_options o = {
                 .root = a->root ? a->root : "/",
                 .sysroot = a->sysroot ? a->sysroot : "/",

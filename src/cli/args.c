@@ -44,6 +44,8 @@ static const struct option all_options[] = {
         {"autorelabel", no_argument, NULL, OPT_AUTORELABEL},
         {"tuning", required_argument, NULL, OPT_TUNING},
         {"capture", required_argument, NULL, OPT_CAPTURE},
+        {"command-timeout", required_argument, NULL, OPT_COMMAND_TIMEOUT},
+        {"verbose", no_argument, NULL, OPT_VERBOSE},
         {"help", no_argument, NULL, OPT_HELP},
         {0},
 };
@@ -158,16 +160,29 @@ static int parse_os_disks(const struct verb *v, struct args *a)
         return 0;
 }
 
-/* One option c (already known to apply to v) into a; 0 or EXIT_USAGE. */
-static int parse_option(const struct verb *v, int c, struct args *a)
+/* The options that take a word from a list or a bounded number; 0 or EXIT_USAGE. */
+static int parse_choice(const struct verb *v, int c, struct args *a)
 {
-        char on[48];
-        uint64_t u;
+        uint64_t t;
         switch (c) {
-        case OPT_PROFILE: a->profile = optarg; break;
-        case OPT_SYSROOT: a->sysroot = optarg; break;
-        case OPT_CAPTURE: a->capture = optarg; break;
-        case OPT_ROOT: a->root = optarg; break;
+        case OPT_COMMAND_TIMEOUT:
+                if (parse_uint_range(optarg, 1, 86400, &t) < 0)
+                        return usage_error(v->name, "--command-timeout takes seconds from 1 to 86400, not '%s'", optarg);
+                a->command_timeout_s = (unsigned)t;
+                return 0;
+        case OPT_TUNING:
+                a->tuning_set = true;
+                if (!strcmp(optarg, "udev"))
+                        a->tuning = TUNING_UDEV;
+                else if (!strcmp(optarg, "tuned"))
+                        a->tuning = TUNING_TUNED;
+                else if (!strcmp(optarg, "both"))
+                        a->tuning = TUNING_BOTH;
+                else
+                        return usage_error(v->name, "--tuning takes udev (udev rules and sysctl.d, the default), "
+                                           "tuned (a tuned profile, udev for what tuned cannot set) or both, not '%s'",
+                                           optarg);
+                return 0;
         case OPT_FORMAT:
                 if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
                     !(!strcmp(v->name, "plan") && !strcmp(optarg, "ks")) &&
@@ -178,7 +193,26 @@ static int parse_option(const struct verb *v, int c, struct args *a)
                                                                         : "",
                                            optarg);
                 a->format = optarg;
-                break;
+                return 0;
+        default:
+                return 0;
+        }
+}
+
+/* One option c (already known to apply to v) into a; 0 or EXIT_USAGE. */
+static int parse_option(const struct verb *v, int c, struct args *a)
+{
+        char on[48];
+        uint64_t u;
+        switch (c) {
+        case OPT_PROFILE: a->profile = optarg; break;
+        case OPT_SYSROOT: a->sysroot = optarg; break;
+        case OPT_CAPTURE: a->capture = optarg; break;
+        case OPT_VERBOSE: a->verbose = true; break;
+        case OPT_COMMAND_TIMEOUT:
+        case OPT_TUNING:
+        case OPT_FORMAT: return parse_choice(v, c, a);
+        case OPT_ROOT: a->root = optarg; break;
         case OPT_SEED:
                 if (parse_u64(optarg, &a->seed) < 0)
                         return usage_error(v->name, "--seed takes a whole number, not '%s'", optarg);
@@ -223,18 +257,6 @@ static int parse_option(const struct verb *v, int c, struct args *a)
                 break;
         }
         case OPT_PROFILES: a->profiles = optarg; break;
-        case OPT_TUNING:
-                if (!strcmp(optarg, "udev"))
-                        a->tuning = TUNING_UDEV;
-                else if (!strcmp(optarg, "tuned"))
-                        a->tuning = TUNING_TUNED;
-                else if (!strcmp(optarg, "both"))
-                        a->tuning = TUNING_BOTH;
-                else
-                        return usage_error(v->name, "--tuning takes udev (udev rules and sysctl.d, the default), "
-                                           "tuned (a tuned profile, udev for what tuned cannot set) or both, not '%s'",
-                                           optarg);
-                break;
         }
         return 0;
 }

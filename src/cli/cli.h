@@ -32,11 +32,13 @@ struct args {
         bool offline;
         uint64_t seed;
         bool seed_set;
-        bool yes, dry_run, wipe, mount, wait, autorelabel;
+        bool yes, dry_run, wipe, mount, wait, autorelabel, verbose;
         enum tuning_mode tuning;  /* --tuning */
+        bool tuning_set;          /* --tuning was given: a mode other than the recorded one is a switch */
         const char *lock_file;
         const char *profiles;
         const char *capture;      /* controller --capture DIR */
+        unsigned command_timeout_s; /* --command-timeout, 0: the verb's default */
         unsigned jobs;
         /* geometry */
         const char *level, *chunk, *layout;
@@ -45,11 +47,15 @@ struct args {
         bool md;
 };
 
+/* --command-timeout's defaults: each external command of apply, of verify. */
+#define APPLY_COMMAND_TIMEOUT_S 1800
+#define VERIFY_COMMAND_TIMEOUT_S 120
+
 /* The option codes (args.c names them for getopt). */
 enum {
         OPT_PROFILE = 0x100, OPT_SYSROOT, OPT_ROOT, OPT_FORMAT, OPT_SEED, OPT_LEVEL, OPT_MEMBERS, OPT_CHUNK,
         OPT_LEGS, OPT_SECTOR, OPT_MD, OPT_YES, OPT_DRY_RUN, OPT_REPORT, OPT_JOBS, OPT_WIPE, OPT_MOUNT,
-        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_TUNING, OPT_CAPTURE,
+        OPT_MDADM_CONF, OPT_WAIT, OPT_LOCK_FILE, OPT_OFFLINE, OPT_OS_DISKS, OPT_KS_INCLUDE, OPT_PROFILES, OPT_AUTORELABEL, OPT_LAYOUT, OPT_TUNING, OPT_CAPTURE, OPT_COMMAND_TIMEOUT, OPT_VERBOSE,
         OPT_HELP,
 };
 

@@ -2,6 +2,7 @@
  * What the verbs share: loading profile, machine and plan; diagnostics and JSON out. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +58,96 @@ static void load_controllers(const struct args *a, const struct profile *p, cons
                 fprintf(stderr, "storprov: warning: %s\n", si->controllers->warnings[i]);
 }
 
+static const char *const tuning_names[] = {[TUNING_UDEV] = "udev", [TUNING_TUNED] = "tuned", [TUNING_BOTH] = "both"};
+
+/* What a switch of the tuning mode removes: the files the recorded mode
+ * wrote that the new one does not (udev rules stay in every mode). */
+static void tuning_switch(const struct node_state *st, enum tuning_mode from, enum tuning_mode to, struct diags *d)
+{
+        bool tuned_goes = from != TUNING_UDEV && to == TUNING_UDEV;
+        bool sysctl_goes = from != TUNING_TUNED && to == TUNING_TUNED;
+        diag_add(d, DIAG_WARNING, st->path, 0, NULL, "tuning-mode-switch",
+                 "the node's tuning mode is %s (recorded here); --tuning %s switches it%s%s%s%s", tuning_names[from],
+                 tuning_names[to], tuned_goes || sysctl_goes ? ": render and apply remove " : "",
+                 tuned_goes ? "the tuned profile (/etc/tuned/storprov/tuned.conf; run tuned-adm profile with another "
+                              "profile)" : "",
+                 tuned_goes && sysctl_goes ? " and " : "", sysctl_goes ? "the sysctl.d file" : "");
+}
+
+/* The root whose recorded state a run reads: --root, else / on a live node;
+ * none for a captured tree or made-up disks. */
+static const char *state_root(const struct args *a)
+{
+        return a->root ? a->root : a->sysroot || a->offline ? NULL : "/";
+}
+
+/* The node's recorded state (input/state.h): its seed unless --seed is given,
+ * its tuning mode unless --tuning is (then a switch, said with what it
+ * removes). A state another profile wrote is not used (said). -1 when the
+ * file cannot be read (the error in d). */
+static int recorded_state(const struct args *a, const struct profile *p, struct node_state *st,
+                          enum tuning_mode *tuning, bool *recorded_seed, char **tuning_why, struct diags *d)
+{
+        const char *root = state_root(a);
+        int r = root ? state_load(root, p->name, st, d) : 0;
+        if (r <= 0)
+                return r;
+        if (strcmp(st->profile, p->name)) {
+                diag_add(d, DIAG_WARNING, st->path, 0, NULL, "state-other-profile",
+                         "recorded by profile \"%s\", not \"%s\": its seed and tuning mode are not used", st->profile,
+                         p->name);
+                state_free(st);
+                return 0;
+        }
+        *recorded_seed = !a->seed_set;
+        enum tuning_mode was = !strcmp(st->tuning, "tuned") ? TUNING_TUNED
+                               : !strcmp(st->tuning, "both") ? TUNING_BOTH
+                                                             : TUNING_UDEV;
+        if (!a->tuning_set) {
+                *tuning = was;
+                *tuning_why = xasprintf("recorded in %s", st->path);
+        } else if (a->tuning != was) {
+                tuning_switch(st, was, a->tuning, d);
+                *tuning_why = xasprintf("--tuning; the node's recorded mode is %s", tuning_names[was]);
+        }
+        return 1;
+}
+
+/* The plan of p on si, with the node's recorded state read first: plan_build's
+ * result, or -EINVAL with *state_failed when the state cannot be read. */
+static int build_with_state(const struct args *a, const char *verb, const struct profile *p,
+                            const struct sysinfo *si, struct plan *pl, struct diags *d, bool *state_failed)
+{
+        struct node_state st = {0};
+        enum tuning_mode tuning = a->tuning;
+        bool recorded_seed = false;
+        _cleanup_free_ char *tuning_why = NULL;
+        if (recorded_state(a, p, &st, &tuning, &recorded_seed, &tuning_why, d) < 0) {
+                *state_failed = true;
+                return -EINVAL;
+        }
+        _cleanup_free_ char *include = tuning != TUNING_UDEV ? root_tuned_include(a->root ? a->root : "/") : NULL;
+        struct plan_options o = {
+                .sysroot = a->offline ? "(offline)" : a->sysroot ? a->sysroot : "/",
+                .os_disks = a->os_disks,
+                .seed = recorded_seed ? st.seed : a->seed,
+                .seed_set = a->seed_set || recorded_seed,
+                .seed_recorded = recorded_seed,
+                .state = st.profile ? &st : NULL,
+                .verify = !strcmp(verb, "verify"),
+                /* the file the target root's distribution reads (--root, else
+                 * this system: plan and validate show what apply would write) */
+                .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
+                .lvm_config = STORPROV_LVM_CONFIG,
+                .tuning = tuning,
+                .tuning_why = tuning_why,
+                .tuned_include = include,
+        };
+        int r = plan_build(p, si, &o, pl, d);
+        state_free(&st);
+        return r;
+}
+
 /* Loads the profile, the machine (or, with --offline, made-up disks) and
  * builds the plan. Diagnostics are printed on stderr, or, with keep, moved
  * there for the caller (validate --format json). */
@@ -96,20 +187,21 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
                 return a->sysroot || a->offline ? EXIT_USAGE : EXIT_RUNTIME;
         }
         load_controllers(a, p, &lim, si);
-        _cleanup_free_ char *include = a->tuning != TUNING_UDEV ? root_tuned_include(a->root ? a->root : "/") : NULL;
-        struct plan_options o = {
-                .sysroot = a->offline ? "(offline)" : sysroot,
-                .os_disks = a->os_disks,
-                .seed = a->seed,
-                .seed_set = a->seed_set,
-                /* the file the target root's distribution reads (--root, else
-                 * this system: plan and validate show what apply would write) */
-                .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
-                .lvm_config = STORPROV_LVM_CONFIG,
-                .tuning = a->tuning,
-                .tuned_include = include,
-        };
-        r = plan_build(p, si, &o, pl, &d);
+        bool state_failed = false;
+        r = build_with_state(a, verb, p, si, pl, &d, &state_failed);
+        if (state_failed) {
+                if (keep)
+                        *keep = d;
+                else {
+                        diags_print(&d, stderr);
+                        fprintf(stderr, "storprov: %s: the node's recorded state cannot be read; nothing was touched\n",
+                                a->profile);
+                        diags_free(&d);
+                }
+                sysinfo_free(si);
+                profile_free(p);
+                return EXIT_USAGE;
+        }
         if (keep)
                 *keep = d;
         else

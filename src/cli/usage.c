@@ -35,14 +35,17 @@ const char *const main_help =
 const char *const verify_help =
         "Usage: storprov verify --profile FILE [--sysroot DIR] [--root DIR] [--format text|json|prometheus]\n"
         "                       [--seed N] [--mdadm-conf PATH] [--os-disks LIST] [--tuning T]\n"
+        "                       [--command-timeout S]\n"
         "\n"
         "Reads the live node back and compares it, object by object, with the plan: partition\n"
         "starts (sysfs), md level/chunk/members/bitmap (sysfs md/, mdadm --detail), PV pe_start\n"
         "and VG extent size (lvm), LV tables (libdevmapper), XFS geometry (XFS_IOC_FSGEOMETRY\n"
         "when mounted, else the superblock), mount options (/proc/mounts) and fstab, the queue\n"
         "attributes and sysctls, and the files under DIR against what render writes now.\n"
-        "Each object is ok, drift (expected against found) or missing. With --tuning tuned|both\n"
-        "and --root /, tuned's own verdict (tuned-adm verify) is one more check.\n"
+        "Each object is ok, drift (expected against found) or missing. A disk the node's\n"
+        "recorded state (/var/lib/storprov/PROFILE.json under --root) names but that is gone is\n"
+        "missing, with everything on it. The tuning mode is the recorded one unless --tuning\n"
+        "names another; with tuned|both and --root /, tuned-adm verify is one more check.\n"
         "  --sysroot DIR   a captured tree: only its sysfs and proc are read\n"
         "  --root DIR      where the generated files are (default /)\n"
         "  --format F      text (default), json (for fleet collection) or prometheus (node_exporter\n"
@@ -52,7 +55,10 @@ const char *const verify_help =
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n"
-        "Exit status: 0 clean, 3 drift or missing, 1 runtime failure, 2 bad input.\n";
+        "  --command-timeout S  kill an lvm, mdadm or tuned-adm query after S seconds (default\n"
+        "                  120) and report its check as not checked\n"
+        "Exit status: 0 clean, 3 drift or missing, 1 runtime failure, 2 bad input.\n"
+        "See storprov(8).\n";
 
 const char *const inventory_help =
         "Usage: storprov inventory [--sysroot DIR] [--format text|json]\n"
@@ -139,7 +145,8 @@ const char *const apply_help =
         "                      [--wipe] [--mount] [--report FILE] [--jobs N] [--seed N]\n"
         "                      [--wait] [--lock-file PATH]\n"
         "                      [--mdadm-conf PATH] [--format text|json] [--ks-include FILE]\n"
-        "                      [--os-disks LIST] [--autorelabel] [--tuning T]\n"
+        "                      [--os-disks LIST] [--autorelabel] [--tuning T] [--command-timeout S]\n"
+        "                      [--verbose]\n"
         "\n"
         "Carries out the plan on the block devices: GPT with libparted, md with mdadm, LVM with\n"
         "lvm, XFS with mkfs.xfs, then live tuning through sysfs and the config files under DIR.\n"
@@ -149,8 +156,11 @@ const char *const apply_help =
         "resumes. Objects marked preserve=\"true\" are verified and never written. System disks\n"
         "(in use by the running system, <disks system=\"true\">, --os-disks) are never selected.\n"
         "  --yes           do not ask for confirmation\n"
-        "  --dry-run       print the plan and touch nothing (--format json: the plan as JSON\n"
-        "                  with \"dry_run\" and the \"exit_code\" apply would have)\n"
+        "  --dry-run       touch nothing; say first what would change (the steps that would\n"
+        "                  run, the files that would be written), read back from the node as\n"
+        "                  verify reads it (--format json: the plan as JSON with \"dry_run\" and\n"
+        "                  the \"exit_code\" apply would have)\n"
+        "  --verbose       with --dry-run: then every step's state and the whole plan\n"
         "  --wipe          allow wiping every target that carries signatures\n"
         "  --mount         mount the filesystems under DIR (for an installer)\n"
         "  --report FILE   write a JSON report of what was done\n"
@@ -165,7 +175,11 @@ const char *const apply_help =
         "  --autorelabel   when an SELinux label cannot be set, write ROOT/.autorelabel\n"
         TUNING_HELP
         "  --os-disks LIST the OS disks, in any spelling: never selected, never written; the\n"
-        "                  include's ignoredisk --only-use= and clearpart name them\n";
+        "                  include's ignoredisk --only-use= and clearpart name them\n"
+        "  --command-timeout S  kill a command (mkfs.xfs, mdadm, lvm ...) still running after S\n"
+        "                  seconds (default 1800): its step fails, named, never a hang\n"
+        "Every program the plan runs is checked first: a missing one is named with its EL\n"
+        "and Debian package, exit 2, nothing written. See storprov(8).\n";
 
 
 const char *const controller_help =

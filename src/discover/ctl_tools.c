@@ -283,20 +283,6 @@ static void walk(const struct ctl_tool *t, const struct ctl_source *src, struct 
 
 /* ---- live and captured -------------------------------------------------------- */
 
-/* name looked up in PATH: the executable's path, NULL if none. */
-static char *in_path(const char *name)
-{
-        const char *path = getenv("PATH");
-        _cleanup_free_ char *copy = xstrdup(path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
-        for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-                char *p = xasprintf("%s/%s", *d ? d : ".", name);
-                struct stat st;
-                if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
-                        return p;
-                free(p);
-        }
-        return NULL;
-}
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -329,7 +315,7 @@ void ctl_collect_live(struct ctl_list *l, const struct ctl_limits *lim, const ch
                 const struct ctl_tool *t = &CTL_TOOLS[i];
                 _cleanup_free_ char *path = NULL;
                 for (size_t k = 0; !path && k < ELEMENTSOF(t->names) && t->names[k]; k++)
-                        path = in_path(t->names[k]);
+                        path = exec_find(t->names[k]);
                 if (!path) /* not installed, or a format read from captures only */
                         continue;
                 src.exe = path;

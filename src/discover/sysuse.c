@@ -212,8 +212,20 @@ unsigned mountpoint_system_kind(const char *mountpoint)
 {
         static const char *const prefixes[] = {"", "/sysroot", "/mnt/sysimage", "/mnt/sysroot"};
         static const char *const dirs[] = {"/", "/boot", "/boot/efi", "/efi", "/usr", "/var"};
+        /* as the kernel resolves it: "//boot/", "/boot/." and "/./boot" are /boot (a hand-made or
+         * captured mountinfo may carry them) */
         _cleanup_free_ char *mp = xstrdup(mountpoint);
-        size_t n = strlen(mp);
+        size_t n = 0;
+        for (const char *c = mountpoint; *c;) {
+                if (*c == '/' && (c[1] == '/' || (c[1] == '.' && (c[2] == '/' || !c[2])))) {
+                        c += c[1] == '/' ? 1 : 2;
+                        continue;
+                }
+                mp[n++] = *c++;
+        }
+        mp[n] = 0;
+        if (!n)
+                mp[n++] = '/', mp[n] = 0;
         while (n > 1 && mp[n - 1] == '/')
                 mp[--n] = 0;
         for (size_t p = 0; p < ELEMENTSOF(prefixes); p++) {

@@ -3,6 +3,7 @@
  * first phases) reads the profile; after assign_identities() and the rule
  * keys' check (which names profile lines), only the plan is read. */
 #include "plan/internal.h"
+#include "input/state.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +25,9 @@ static void build_files(struct plan *pl, const struct plan_options *o)
         pl->multipath_wwids_path = xstrdup(o->multipath_wwids ? o->multipath_wwids : "/etc/multipath/wwids");
         pl->tuned_conf_path = xstrdup(o->tuned_conf ? o->tuned_conf : "/etc/tuned/storprov/tuned.conf");
         pl->tuned_include = xstrdup(o->tuned_include ? o->tuned_include : "throughput-performance");
+        pl->state_path = state_path_of(pl->profile_name);
         pl->tuning = o->tuning;
+        pl->tuning_why = xstrdup(o->tuning_why ? o->tuning_why : "--tuning, or the default");
 
         bool any_fs = false, any_md = false, any_tune = false, any_mpath = false;
         for (size_t i = 0; i < pl->n_objs; i++) {
@@ -48,6 +51,8 @@ static void build_files(struct plan *pl, const struct plan_options *o)
                 add_file(pl, FILE_MULTIPATH, pl->multipath_conf_path);
                 add_file(pl, FILE_MPATH_WWIDS, pl->multipath_wwids_path);
         }
+        /* last: written after the files it records the making of */
+        add_file(pl, FILE_STATE, pl->state_path);
 }
 
 int plan_build(const struct profile *p, const struct sysinfo *si, const struct plan_options *o, struct plan *ret,

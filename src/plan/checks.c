@@ -240,7 +240,7 @@ void check_tuning(struct ctx *c)
                         continue;
                 check_tune_targets(c, o);
                 check_stripe_cache(c, o);
-                if (o->kind != OBJ_DISK)
+                if (o->kind != OBJ_DISK || o->disk.missing) /* a disk that is gone has no queue to check */
                         continue;
                 pinned = add_sat_u64(pinned, check_disk_tune(c, o, &who));
                 if (!first_line && o->tune.val[TUNE_NR_REQUESTS])

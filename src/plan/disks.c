@@ -550,6 +550,113 @@ out:
         mpath_luns_free(l, n);
 }
 
+/* One selected disk of group g: its object, identity, geometry, tuning and partitions. */
+static void plan_one_disk(struct ctx *c, const struct p_disks *g, const char *what, unsigned index,
+                          const struct blockdev *b, struct udev_ids *ids, enum val_source src,
+                          const struct stripe_geom *geom, const char *why)
+{
+        _cleanup_free_ char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
+        size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
+        struct pl_obj *o = OBJ(c, di);
+        o->disk.bd = b;
+        o->dev = xstrdup(b->devnode);
+        o->size_bytes = b->size_bytes;
+        o->sector_bytes = b->logical_sector_bytes ? b->logical_sector_bytes : SECTOR_BYTES;
+        o->physical_sector_bytes = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
+        o->preserve = g->preserve;
+        o->wipe = g->wipe;
+        tune_set_copy(&o->tune, &g->tune);
+        pick_udev_identity(c, what, g->tune.line, o, ids);
+        disk_geometry(c, g, what, o, src, geom, why);
+        disk_derived_tune(c, what, o, &b, 1, g->line);
+        o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
+        if (!o->align_bytes)
+                err(c, g->line, what, "alignment-overflow",
+                    "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
+                    "fit in 64 bits",
+                    o->physical_sector_bytes);
+        if (g->gpt)
+                plan_partitions(c, di, g->id, g->parts, g->n_parts, g->line);
+}
+
+/* A recorded disk of g that is gone (verify only): planned from what the
+ * node's state recorded of it (identity, size, sectors, geometry), so that
+ * every object on it is checked, and found missing, under its own name. */
+static void plan_missing_disk(struct ctx *c, const struct p_disks *g, const char *what, unsigned index,
+                              const struct state_disk *sd, const char *near)
+{
+        _cleanup_free_ char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
+        size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
+        struct pl_obj *o = OBJ(c, di);
+        char sz[32];
+        o->dev = xasprintf("/dev/missing:%s", id);
+        o->size_bytes = sd->size_bytes;
+        o->sector_bytes = sd->logical_sector_bytes;
+        o->physical_sector_bytes = sd->physical_sector_bytes;
+        o->preserve = g->preserve;
+        tune_set_copy(&o->tune, &g->tune);
+        o->disk.udev_key = xstrdup(sd->key);
+        o->disk.udev_value = xstrdup(sd->value);
+        o->geom = (struct stripe_geom){.su_bytes = sd->su_bytes, .sw = sd->sw,
+                                       .full_stripe_bytes = sd->full_stripe_bytes, .parity = sd->parity};
+        o->geom_src = SRC_DETECTED;
+        o->geom_why = xstrdup("as the node's state recorded it when the disk was there");
+        o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
+        o->disk.missing = xasprintf("no disk carries %s %s (%s, recorded in %s); the <match> at line %d takes no "
+                                    "other disk%s%s",
+                                    sd->key, sd->value, fmt_size_human(sd->size_bytes, sz), c->o->state->path,
+                                    g->match.line ? g->match.line : g->line, near ? "; near misses:" : "",
+                                    near ? near : "");
+        if (g->gpt && o->align_bytes)
+                plan_partitions(c, di, g->id, g->parts, g->n_parts, g->line);
+}
+
+/* Which disk each of g's count places takes. Without a recorded state, the
+ * matches in order. With one, a recorded disk keeps its place when it is still
+ * there (kernel names move between boots), the other matches fill the rest in
+ * order, and (verify only) a recorded disk that is gone leaves its place
+ * empty: slot[k] is NO_OBJ. false (with the count error) when a place is empty
+ * and nothing recorded says what was there. */
+static bool assign_places(struct ctx *c, const struct p_disks *g, const char *what, const size_t *found,
+                          size_t n_found, struct udev_ids *ids, size_t *slot)
+{
+        const struct node_state *st = c->o->state;
+        bool *taken = xcalloc(n_found ? n_found : 1, sizeof(bool));
+        for (unsigned k = 0; k < g->count; k++) {
+                slot[k] = NO_OBJ;
+                _cleanup_free_ char *id = g->count > 1 ? xasprintf("%s%u", g->id, k + 1) : xstrdup(g->id);
+                const struct state_disk *sd = state_disk_of(st, id);
+                for (size_t j = 0; sd && j < n_found && slot[k] == NO_OBJ; j++) {
+                        _cleanup_free_ char *key = NULL, *value = NULL, *why = NULL;
+                        if (!taken[j] && udev_pick_identity(ids, &c->si->devs[found[j]], &key, &value, &why) &&
+                            streq_ptr(key, sd->key) && streq_ptr(value, sd->value)) {
+                                slot[k] = found[j];
+                                taken[j] = true;
+                        }
+                }
+        }
+        size_t next = 0;
+        bool ok = true;
+        for (unsigned k = 0; k < g->count; k++) {
+                while (next < n_found && taken[next])
+                        next++;
+                if (slot[k] == NO_OBJ && next < n_found) {
+                        slot[k] = found[next];
+                        taken[next] = true;
+                }
+                _cleanup_free_ char *id = g->count > 1 ? xasprintf("%s%u", g->id, k + 1) : xstrdup(g->id);
+                if (slot[k] == NO_OBJ && ok && !state_disk_of(st, id)) {
+                        err(c, g->match.line ? g->match.line : g->line, what, "disk-count",
+                            "expected %u disks, found %zu, and the node's recorded state (%s) does not say what %s "
+                            "was",
+                            g->count, n_found, st ? st->path : "none", id);
+                        ok = false;
+                }
+        }
+        free(taken);
+        return ok;
+}
+
 void plan_disks(struct ctx *c)
 {
         const struct sysinfo *si = c->si;
@@ -563,51 +670,37 @@ void plan_disks(struct ctx *c)
                 const struct p_disks *g = &c->p->disks[gi];
                 if (g->system)
                         continue;
-                char *what = xasprintf("disks %s", g->id);
+                _cleanup_free_ char *what = xasprintf("disks %s", g->id);
                 size_t *found = NULL, n_found = 0;
                 if (g->multipath) {
                         plan_multipath(c, g, what, claimed, &ids);
-                        free(what);
                         continue;
                 }
-                if (!select_disks(c, g, what, claimed, &found, &n_found)) {
-                        free(what);
+                if (!select_disks(c, g, what, claimed, c->o->verify && c->o->state, &found, &n_found))
+                        continue;
+                size_t *slot = xcalloc(g->count ? g->count : 1, sizeof(size_t));
+                if (!assign_places(c, g, what, found, n_found, &ids, slot)) {
+                        free(slot);
+                        free(found);
+                        strv_push(&c->failed_groups, g->id);
                         continue;
                 }
+                _cleanup_free_ char *near = n_found < g->count ? match_near_misses(&g->match, si, claimed) : NULL;
                 struct stripe_geom geom = {0};
-                char *why = NULL;
+                _cleanup_free_ char *why = NULL;
                 enum val_source src = group_geometry(c, g, what, &geom, &why);
-                for (size_t k = 0; k < n_found; k++) {
-                        const struct blockdev *b = &si->devs[found[k]];
-                        claimed[found[k]] = true;
-                        unsigned index = g->count > 1 ? (unsigned)k + 1 : 0;
-                        char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
-                        size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
-                        struct pl_obj *o = OBJ(c, di);
-                        o->disk.bd = b;
-                        o->dev = xstrdup(b->devnode);
-                        o->size_bytes = b->size_bytes;
-                        o->sector_bytes = b->logical_sector_bytes ? b->logical_sector_bytes : SECTOR_BYTES;
-                        o->physical_sector_bytes = b->physical_sector_bytes ? b->physical_sector_bytes : SECTOR_BYTES;
-                        o->preserve = g->preserve;
-                        o->wipe = g->wipe;
-                        tune_set_copy(&o->tune, &g->tune);
-                        pick_udev_identity(c, what, g->tune.line, o, &ids);
-                        disk_geometry(c, g, what, o, src, &geom, why);
-                        disk_derived_tune(c, what, o, &b, 1, g->line);
-                        o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
-                        if (!o->align_bytes)
-                                err(c, g->line, what, "alignment-overflow",
-                                    "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
-                                    "fit in 64 bits",
-                                    o->physical_sector_bytes);
-                        if (g->gpt)
-                                plan_partitions(c, di, g->id, g->parts, g->n_parts, g->line);
-                        free(id);
+                for (unsigned k = 0; k < g->count; k++) {
+                        unsigned index = g->count > 1 ? k + 1 : 0;
+                        if (slot[k] == NO_OBJ) {
+                                _cleanup_free_ char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
+                                plan_missing_disk(c, g, what, index, state_disk_of(c->o->state, id), near);
+                                continue;
+                        }
+                        claimed[slot[k]] = true;
+                        plan_one_disk(c, g, what, index, &si->devs[slot[k]], &ids, src, &geom, why);
                 }
-                free(why);
+                free(slot);
                 free(found);
-                free(what);
         }
         free(claimed);
         udev_ids_free(&ids);

@@ -29,9 +29,10 @@ bool mpath_word_safe(const char *v)
 }
 
 /* The disks of group g, not claimed by an earlier group. Reports a count
- * that differs from the profile's; returns the matches (ret) and their count. */
-bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
-                  size_t *ret_n)
+ * that differs from the profile's (fewer is fine with short_ok: the caller
+ * knows which disks are gone); returns the matches (ret) and their count. */
+bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, bool short_ok,
+                  size_t **ret, size_t *ret_n)
 {
         const struct sysinfo *si = c->si;
         size_t *found = NULL, n_found = 0;
@@ -104,7 +105,7 @@ bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, cons
                 strv_push(&c->failed_groups, g->id);
                 return false;
         }
-        if (n_found != g->count) {
+        if (n_found > g->count || (n_found < g->count && !short_ok)) {
                 struct sbuf b = {0};
                 for (size_t i = 0; i < n_found; i++) {
                         char *s = describe_disk(&si->devs[found[i]]);
@@ -126,9 +127,10 @@ bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, cons
                 /* a data group that comes up short while a system disk fits its <match>: that is the
                  * disk a broad match would have taken (a data disk missing, the OS disk filling in) */
                 _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
+                _cleanup_free_ char *near = n_found < g->count ? match_near_misses(&g->match, c->si, claimed) : NULL;
                 err(c, g->match.line ? g->match.line : g->line, what, left ? "system-disk" : "disk-count",
-                    "expected %u disk%s, found %zu%s%s", g->count, g->count == 1 ? "" : "s", n_found,
-                    b.s ? b.s : "", left ? left : "");
+                    "expected %u disk%s, found %zu%s%s%s", g->count, g->count == 1 ? "" : "s", n_found,
+                    b.s ? b.s : "", near ? near : "", left ? left : "");
                 free(b.s);
                 free(found);
                 strv_push(&c->failed_groups, g->id);

@@ -150,7 +150,7 @@ void assign_identities(struct ctx *c)
         struct plan *pl = c->pl;
         if (c->o->seed_set) {
                 pl->seed = c->o->seed;
-                pl->seed_src = SRC_PROFILE;
+                pl->seed_src = c->o->seed_recorded ? SRC_DETECTED : SRC_PROFILE;
         } else {
                 /* reproducible on this node (re-runs and resumes find the same UUIDs), different across nodes */
                 uint64_t h = fnv1a(UINT64_C(0xcbf29ce484222325), pl->profile_name);

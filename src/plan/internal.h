@@ -72,9 +72,10 @@ void check_unique_names(struct ctx *c);
 void plan_system(struct ctx *c, bool *claimed);
 /* Is ref (an md's devices=, a vg's pvs=, an xfs's on=) a system group or one of its disks? objects.c. */
 const struct p_disks *system_group_of(const struct ctx *c, const char *ref);
-/* groupsel.c: the disks of group g not claimed yet, exactly g->count of them (else an error). */
-bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, size_t **ret,
-                  size_t *ret_n);
+/* groupsel.c: the disks of group g not claimed yet, exactly g->count of them (fewer with
+ * short_ok; else an error naming the near misses). */
+bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, const bool *claimed, bool short_ok,
+                  size_t **ret, size_t *ret_n);
 /* groupsel.c: "\n    left out: …" for the system disks g's <match> fits (a count that came up short), or NULL. */
 char *system_left_out(struct ctx *c, const struct p_disks *g);
 /* groupsel.c: a disk as messages show it (name, vendor, model, size, serial, wwn). */

@@ -173,6 +173,7 @@ static void obj_free(struct pl_obj *o)
         free(o->disk.udev_key);
         free(o->disk.udev_value);
         free(o->disk.udev_why);
+        free(o->disk.missing);
         free(o->disk.gpt_guid);
         free(o->disk.paths);
         free(o->disk.mpath_wwid);
@@ -242,6 +243,8 @@ void plan_free(struct plan *pl)
         free(pl->multipath_wwids_path);
         free(pl->tuned_conf_path);
         free(pl->tuned_include);
+        free(pl->tuning_why);
+        free(pl->state_path);
         for (size_t i = 0; i < pl->n_sysdisks; i++) {
                 free(pl->sysdisks[i].paths);
                 free(pl->sysdisks[i].why);

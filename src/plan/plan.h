@@ -15,6 +15,7 @@
 #include "discover/discover.h"
 #include "input/geometry.h"
 #include "input/profile.h"
+#include "input/state.h"
 #include "input/tune.h"
 #include "base/util.h"
 
@@ -53,6 +54,7 @@ struct pl_disk {
         char *path_udev_key, *path_udev_value;   /* the paths' rule: ID_WWN / ID_SERIAL, NULL: not persisted */
         char *path_udev_why;                     /* the keys passed over: shared with other devices */
         uint64_t request_limit_kb;     /* parity LUN: the largest request of 4 KiB pages it takes, 0: not known */
+        char *missing;                 /* verify: a recorded disk that is gone (bd NULL), and why; NULL: there */
         bool stripe_split;             /* parity LUN: its full stripe is above request_limit_kb */
 };
 
@@ -181,7 +183,8 @@ struct pl_step {
 };
 
 enum file_kind {
-        FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, FILE_TUNED, _FILE_KIND_MAX
+        FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, FILE_TUNED, FILE_STATE,
+        _FILE_KIND_MAX
 };
 
 /* --tuning: where the persistent tuning goes. udev: udev rules and sysctl.d
@@ -207,6 +210,9 @@ struct plan_options {
         char *const *os_disks;    /* --os-disks, as given (any spelling, globs); NULL: none */
         uint64_t seed;
         bool seed_set;
+        bool seed_recorded;       /* the seed is the node's recorded one (input/state.h), not --seed */
+        const struct node_state *state;  /* the node's recorded state, NULL: none */
+        bool verify;              /* for verify: a recorded disk that is gone is planned as missing */
         const char *mdadm_conf;   /* default "/etc/mdadm/mdadm.conf"; the CLI passes the root's (root_mdadm_conf) */
         const char *udev_rules;   /* default "/etc/udev/rules.d/70-storprov.rules" */
         const char *sysctl_conf;  /* default "/etc/sysctl.d/80-storprov.conf" */
@@ -216,6 +222,7 @@ struct plan_options {
         const char *tuned_conf;   /* default "/etc/tuned/storprov/tuned.conf" */
         const char *tuned_include; /* the profile tuned.conf includes; default "throughput-performance" */
         enum tuning_mode tuning;
+        const char *tuning_why;   /* where the mode came from, for reports ("recorded in …"), NULL: --tuning or default */
         const char *lvm_config;   /* lvm --config text */
 };
 
@@ -248,8 +255,10 @@ struct plan {
         char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
         char *multipath_conf_path, *multipath_wwids_path;
         char *tuned_conf_path;
+        char *state_path;         /* the node's recorded state (input/state.h) */
         char *tuned_include;      /* the tuned profile(s) the storprov profile builds on, ","-separated */
         enum tuning_mode tuning;
+        char *tuning_why;         /* plan_options.tuning_why, or "the default" / "--tuning" */
         struct pl_sysdisk *sysdisks; size_t n_sysdisks;   /* in order: --os-disks, system groups, found */
 };
 
@@ -281,6 +290,9 @@ enum {
         MATCH_NAME = 1 << 5, MATCH_MIN_SIZE = 1 << 6, MATCH_MAX_SIZE = 1 << 7, MATCH_ROTATIONAL = 1 << 8,
 };
 unsigned match_failures(const struct p_match *m, const struct blockdev *b);
+/* "\n    sdd fails only model=\"9550SX*\" (it is \"9650SE\")" for every input disk not
+ * claimed (claimed may be NULL) that fails exactly one rule of m; NULL: none. */
+char *match_near_misses(const struct p_match *m, const struct sysinfo *si, const bool *claimed);
 /* A drive or LUN storprov may provision (md and dm devices are its outputs). */
 bool disk_is_input(const struct blockdev *b);
 

@@ -150,6 +150,23 @@ static unsigned popcount(unsigned x)
         return n;
 }
 
+char *match_near_misses(const struct p_match *m, const struct sysinfo *si, const bool *claimed)
+{
+        struct sbuf b = {0};
+        for (size_t i = 0; i < si->n_devs; i++) {
+                const struct blockdev *d = &si->devs[i];
+                if ((claimed && claimed[i]) || !disk_is_input(d))
+                        continue;
+                unsigned f = match_failures(m, d);
+                if (popcount(f) != 1)
+                        continue;
+                char *why = describe_failure(m, d, f);
+                sbuf_printf(&b, "\n    %s fails only %s", d->name, why);
+                free(why);
+        }
+        return b.len ? sbuf_steal(&b) : (free(b.s), NULL);
+}
+
 /* A multipath="true" group counts LUNs, not paths. Returns its distance. */
 static unsigned select_multipath(const struct p_disks *g, const struct sysinfo *si, bool *claimed, char ***misses)
 {
@@ -235,13 +252,10 @@ int profile_select(const struct profile *p, const struct sysinfo *si, char ***re
                                         strv_pushf(&misses, "    matched %s", si->devs[i].name);
                 } else {
                         /* disks that fail one rule only: the near misses */
-                        for (size_t i = 0; i < si->n_devs; i++) {
-                                if (fails[i] == ~0u || popcount(fails[i]) != 1)
-                                        continue;
-                                char *why = describe_failure(&g->match, &si->devs[i], fails[i]);
-                                strv_pushf(&misses, "    %s fails only %s", si->devs[i].name, why);
-                                free(why);
-                        }
+                        _cleanup_free_ char *near = match_near_misses(&g->match, si, claimed);
+                        for (char *save = NULL, *l = near ? strtok_r(near, "\n", &save) : NULL; l;
+                             l = strtok_r(NULL, "\n", &save))
+                                strv_push(&misses, l);
                 }
                 /* the group claims nothing: later groups see the same disks as plan would not, but
                  * a failed group fails the profile anyway */

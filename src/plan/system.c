@@ -294,7 +294,7 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                         continue;
                 }
                 size_t *found = NULL, n_found = 0;
-                if (!select_disks(c, g, what, claimed, &found, &n_found))
+                if (!select_disks(c, g, what, claimed, false, &found, &n_found))
                         continue;
                 for (size_t k = 0; k < n_found; k++) {
                         size_t i = found[k];

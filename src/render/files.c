@@ -12,6 +12,7 @@
 
 #include "sys/labels.h"
 #include "render/render.h"
+#include "render/state.h"
 #include "input/sanitize.h"
 
 static const char *io_why(int r)
@@ -23,7 +24,14 @@ static const char *io_why(int r)
 
 static bool owned_whole(enum file_kind k)
 {
-        return k == FILE_UDEV || k == FILE_SYSCTL || k == FILE_MULTIPATH || k == FILE_TUNED;
+        return k == FILE_UDEV || k == FILE_SYSCTL || k == FILE_MULTIPATH || k == FILE_TUNED || k == FILE_STATE;
+}
+
+/* The profile that wrote a file storprov owns whole, from its header (or the
+ * state file's "profile"); NULL for the shared kinds and foreign files. */
+static char *file_owner(enum file_kind k, const char *existing)
+{
+        return k == FILE_STATE ? render_state_owner(existing) : owned_whole(k) ? render_owner(existing) : NULL;
 }
 
 static const char *kind_path(const struct plan *pl, enum file_kind k)
@@ -41,6 +49,8 @@ static const char *kind_path(const struct plan *pl, enum file_kind k)
                 return pl->multipath_wwids_path;
         case FILE_TUNED:
                 return pl->tuned_conf_path;
+        case FILE_STATE:
+                return pl->state_path;
         default:
                 return pl->mdadm_conf_path;
         }
@@ -76,7 +86,7 @@ static enum file_action write_one(const struct plan *pl, const char *root, const
         }
         if (!text_ok(path, existing, len, d))
                 return FILE_FAILED;
-        _cleanup_free_ char *owner = owned_whole(f->kind) ? render_owner(existing) : NULL;
+        _cleanup_free_ char *owner = file_owner(f->kind, existing);
         if (owner && strcmp(owner, pl->profile_name)) {
                 diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
                          "written by storprov for profile \"%s\"; one profile owns this file: render that profile, "
@@ -120,7 +130,7 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
                 return true;
         }
         if (owned_whole(k)) {
-                _cleanup_free_ char *owner = render_owner(existing);
+                _cleanup_free_ char *owner = file_owner(k, existing);
                 if (!owner || strcmp(owner, pl->profile_name))
                         return false;
                 int r = unlink_in_root(root, rel);
@@ -233,7 +243,7 @@ bool render_files_preflight(const struct plan *pl, const char *root, struct diag
                         continue; /* missing, or reported when it is written */
                 if (!text_ok(path, existing, len, d))
                         continue;
-                _cleanup_free_ char *owner = owned_whole(f->kind) ? render_owner(existing) : NULL;
+                _cleanup_free_ char *owner = file_owner(f->kind, existing);
                 if (owner && strcmp(owner, pl->profile_name))
                         diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
                                  "written by storprov for profile \"%s\"; one profile owns this file: render that "

@@ -67,6 +67,12 @@ static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj 
         case OBJ_DISK: {
                 const struct blockdev *d = o->disk.bd;
                 const struct blockdev *inq = o->disk.n_paths ? o->disk.paths[0] : d; /* a map has no INQUIRY data */
+                if (o->disk.missing) {
+                        sbuf_printf(b, "  disk %s MISSING: %s, udev %s=%s [line %d]\n      %s\n", o->id,
+                                    fmt_size_human(o->size_bytes, a), o->disk.udev_key, o->disk.udev_value, o->line,
+                                    o->disk.missing);
+                        break;
+                }
                 sbuf_printf(b, "  disk %s %s: %s %s, %s%s%s%s%s [line %d]\n", o->id, o->dev,
                             inq->vendor ? inq->vendor : "?", inq->model ? inq->model : "?",
                             fmt_size_human(o->size_bytes, a), o->disk.udev_key ? ", udev " : "",
@@ -287,7 +293,9 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
         if (o->size_bytes)
                 json_object_object_add(j, "size_bytes", ju64(o->size_bytes));
         if (o->kind == OBJ_DISK) {
-                json_object_object_add(j, "kernel_name", jstr(o->disk.bd->name));
+                json_object_object_add(j, "kernel_name", o->disk.bd ? jstr(o->disk.bd->name) : NULL);
+                if (o->disk.missing)
+                        json_object_object_add(j, "missing", jstr(o->disk.missing));
                 json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
                 if (o->disk.gpt_guid)
                         json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));

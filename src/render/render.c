@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "render/render.h"
+#include "render/state.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -60,8 +61,76 @@ static void begin_mark(struct sbuf *b, const struct plan *pl)
  * profile's block is kept as it is, and a line of it that manages what this
  * plan manages is an error (the two profiles disagree about one mountpoint or
  * array). An empty `block` removes this profile's block. */
+/* Lines of the shape storprov writes in a managed block (fstab: UUID= and
+ * xfs): an earlier render's, replaced by the block. Anything else found inside
+ * the block (an admin's "/dev/sda1 / ext4" line) is not storprov's to drop. */
+typedef bool own_fn(char **f, size_t nf);
+
+static bool fstab_own(char **f, size_t nf)
+{
+        return nf >= 3 && startswith(f[0], "UUID=") && !strcmp(f[2], "xfs");
+}
+
+/* existing's lines, empty ones kept (split by hand: linear, a foreign file can be large). */
+static char **split_lines(const char *existing, size_t *ret_n)
+{
+        char **lines = NULL;
+        size_t n = 0, cap = 0;
+        for (const char *s = existing; s && *s;) {
+                const char *e = strchr(s, '\n');
+                size_t len = e ? (size_t)(e - s) : strlen(s);
+                if (n + 2 > cap) {
+                        cap = cap ? cap * 2 : 64;
+                        lines = xrealloc(lines, cap * sizeof(char *));
+                }
+                lines[n++] = strndup(s, len);
+                lines[n] = NULL;
+                s += len + (e ? 1 : 0);
+        }
+        *ret_n = n;
+        return lines;
+}
+
+/* A begin mark opens a block only when an end mark follows it; an unclosed
+ * one (a truncated or hand-edited file) must not swallow the lines after it,
+ * now or on the next run, so it is defused: opens[i] for each line. */
+static bool *marks_that_open(char **lines, size_t n)
+{
+        bool *opens = xcalloc(n ? n : 1, sizeof(bool));
+        bool end_after = false;
+        for (size_t i = n; i-- > 0;) {
+                if (startswith(lines[i], END_MARK))
+                        end_after = true;
+                else if (startswith(lines[i], BEGIN_MARK))
+                        opens[i] = end_after;
+        }
+        return opens;
+}
+
+/* A line found inside this profile's block that is not of the shape storprov
+ * writes: kept (after the block), commented out if it is about what the
+ * profile manages, and said. */
+static void keep_foreign(const struct plan *pl, const char *l, int line, conflict_fn is_conflict, own_fn *is_own,
+                         const char *file_what, struct sbuf *kept, struct diags *d)
+{
+        if (!is_own || !*l || l[0] == '#')
+                return;
+        char *g[6] = {0};
+        size_t ng = fields(l, g, 6);
+        if (ng && !is_own(g, ng)) {
+                bool clash = is_conflict(pl, g, ng);
+                sbuf_printf(kept, "%s%s\n", clash ? "# storprov: replaced by the managed block: " : "", l);
+                if (d)
+                        diag_add(d, DIAG_WARNING, file_what, line, NULL, "merge",
+                                 "line \"%s\" is inside storprov's managed block but is not a line storprov writes; "
+                                 "kept after the block%s",
+                                 l, clash ? ", commented out: it is about what the profile manages" : "");
+        }
+        free_fields(g, ng);
+}
+
 static char *merge_managed(const struct plan *pl, const char *existing, const char *block, conflict_fn is_conflict,
-                           const char *file_what, struct diags *d)
+                           own_fn *is_own, const char *file_what, struct diags *d)
 {
         /* ours: a begin mark naming this profile, whatever follows the name */
         struct sbuf mine = {0};
@@ -71,36 +140,11 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                 q[1] = 0; /* BEGIN_MARK (profile "NAME" */
         bool other_block = false;
         char *other_name = NULL;
-        struct sbuf out = {0};
+        struct sbuf out = {0}, kept = {0};
         bool in_block = false, wrote_block = false;
-        char **lines = NULL;
-        size_t n_lines = 0, cap = 0;
-        if (existing) {
-                /* keep empty lines: split by hand (linear: a foreign file can be large) */
-                const char *s = existing;
-                while (*s) {
-                        const char *e = strchr(s, '\n');
-                        size_t len = e ? (size_t)(e - s) : strlen(s);
-                        if (n_lines + 2 > cap) {
-                                cap = cap ? cap * 2 : 64;
-                                lines = xrealloc(lines, cap * sizeof(char *));
-                        }
-                        lines[n_lines++] = strndup(s, len);
-                        lines[n_lines] = NULL;
-                        s += len + (e ? 1 : 0);
-                }
-        }
-        /* A begin mark opens a block only when an end mark follows it; an
-         * unclosed one (a truncated or hand-edited file) must not swallow the
-         * lines after it, now or on the next run, so it is defused. */
-        bool *opens = xcalloc(n_lines ? n_lines : 1, sizeof(bool));
-        bool end_after = false;
-        for (size_t i = n_lines; i-- > 0;) {
-                if (startswith(lines[i], END_MARK))
-                        end_after = true;
-                else if (startswith(lines[i], BEGIN_MARK))
-                        opens[i] = end_after;
-        }
+        size_t n_lines = 0;
+        char **lines = split_lines(existing, &n_lines);
+        bool *opens = marks_that_open(lines, n_lines);
         for (size_t i = 0; lines && lines[i]; i++) {
                 const char *l = lines[i];
                 if (!in_block && !other_block && startswith(l, BEGIN_MARK " (profile \"") && opens[i] &&
@@ -151,8 +195,15 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                         continue;
                 }
                 if (in_block) {
-                        if (startswith(l, END_MARK))
+                        if (startswith(l, END_MARK)) {
                                 in_block = false;
+                                if (kept.len) { /* right after the block, as the file's own */
+                                        sbuf_puts(&out, kept.s);
+                                        kept.len = 0;
+                                        kept.s[0] = 0;
+                                }
+                        } else
+                                keep_foreign(pl, l, (int)i + 1, is_conflict, is_own, file_what, &kept, d);
                         continue;
                 }
                 char *f[6] = {0};
@@ -172,6 +223,9 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                         sbuf_puts(&out, "\n");
                 sbuf_puts(&out, block);
         }
+        if (kept.len) /* a block never closed: what it held of others' goes at the end */
+                sbuf_puts(&out, kept.s);
+        free(kept.s);
         strv_free(lines);
         free(opens);
         free(mine.s);
@@ -351,7 +405,7 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
         }
         sbuf_printf(&b, "%s\n", END_MARK);
         char *block = sbuf_steal(&b);
-        char *r = merge_managed(pl, existing, block, fstab_conflict, pl->fstab_path, d);
+        char *r = merge_managed(pl, existing, block, fstab_conflict, fstab_own, pl->fstab_path, d);
         free(block);
         return r;
 }
@@ -395,9 +449,12 @@ static void udev_tuned_note(struct sbuf *b, const struct plan *pl, const struct 
         if (names.len) {
                 sbuf_puts(b, lead ? "\n# " : "# ");
                 comment_text(b, o->id);
-                sbuf_puts(b, " (");
-                comment_text(b, o->dev);
-                sbuf_printf(b, "): %s in the tuned profile ", names.s);
+                if (o->kind != OBJ_DISK) { /* a disk's kernel name moves at boot */
+                        sbuf_puts(b, " (");
+                        comment_text(b, o->dev);
+                        sbuf_puts(b, ")");
+                }
+                sbuf_printf(b, ": %s in the tuned profile ", names.s);
                 comment_text(b, pl->tuned_conf_path);
                 sbuf_puts(b, "\n");
         }
@@ -452,10 +509,12 @@ char *render_udev_rules(const struct plan *pl)
 {
         struct sbuf b = {0};
         header(&b, pl, "Block device tuning");
-        sbuf_puts(&b, "# Numbered >= 70: ID_WWN/ID_SERIAL (60-persistent-storage), MD_UUID (63-md-raid-arrays)\n"
-                      "# and DM_NAME (55-dm / 10-dm) are set by then.\n");
+        sbuf_puts(&b, "# Numbered >= 70: ID_WWN/ID_SERIAL and an md member's ID_FS_TYPE/ID_FS_UUID (60-persistent-storage),\n"
+                      "# MD_UUID (63-md-raid-arrays) and DM_NAME (55-dm / 10-dm) are set by then.\n");
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct pl_obj *o = &pl->objs[i];
+                if (o->kind == OBJ_MD)
+                        render_udev_md_members(&b, pl, o);
                 if (!o->tune.line)
                         continue;
                 struct sbuf attrs = {0};
@@ -478,7 +537,11 @@ char *render_udev_rules(const struct plan *pl)
                                              o->dev, 0);
                                 break;
                         }
-                        comment_line(&b, "", o->id, " at planning time)", o->dev, o->tune.line);
+                        /* the disk by its id and profile line: its kernel name at planning time moves at boot,
+                         * and a comment that names it would make the file differ from verify's render */
+                        sbuf_puts(&b, "\n# ");
+                        comment_text(&b, o->id);
+                        sbuf_printf(&b, ", profile line %d\n", o->tune.line);
                         sbuf_printf(&b, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s==\"%s\"%s\n",
                                     mk, o->disk.udev_value, attrs.s);
                         break;
@@ -583,7 +646,7 @@ char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diag
         }
         sbuf_printf(&b, "%s\n", END_MARK);
         char *block = sbuf_steal(&b);
-        char *r = merge_managed(pl, existing, block, mdadm_conflict, pl->mdadm_conf_path, d);
+        char *r = merge_managed(pl, existing, block, mdadm_conflict, NULL, pl->mdadm_conf_path, d);
         free(block);
         return r;
 }
@@ -670,7 +733,7 @@ char *render_multipath_wwids(const struct plan *pl, const char *existing, struct
                                       "# You should not need to edit this file in normal circumstances.\n"
                                       "#\n"
                                       "# Valid WWIDs:\n";
-        char *r = merge_managed(pl, base, block, wwids_conflict, pl->multipath_wwids_path, d);
+        char *r = merge_managed(pl, base, block, wwids_conflict, NULL, pl->multipath_wwids_path, d);
         free(block);
         return r;
 }
@@ -692,6 +755,8 @@ char *render_file(const struct plan *pl, enum file_kind kind, const char *existi
                 return render_multipath_wwids(pl, existing, d);
         case FILE_TUNED:
                 return render_tuned_conf(pl);
+        case FILE_STATE:
+                return render_state(pl);
         default:
                 return xstrdup("");
         }
@@ -731,11 +796,11 @@ char *render_without(const struct plan *pl, enum file_kind kind, const char *exi
 {
         switch (kind) {
         case FILE_FSTAB:
-                return merge_managed(pl, existing, "", fstab_conflict, pl->fstab_path, d);
+                return merge_managed(pl, existing, "", fstab_conflict, fstab_own, pl->fstab_path, d);
         case FILE_MDADM:
-                return merge_managed(pl, existing, "", mdadm_conflict, pl->mdadm_conf_path, d);
+                return merge_managed(pl, existing, "", mdadm_conflict, NULL, pl->mdadm_conf_path, d);
         case FILE_MPATH_WWIDS:
-                return merge_managed(pl, existing, "", wwids_conflict, pl->multipath_wwids_path, d);
+                return merge_managed(pl, existing, "", wwids_conflict, NULL, pl->multipath_wwids_path, d);
         default:
                 return NULL; /* owned whole: the file goes */
         }

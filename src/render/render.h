@@ -13,8 +13,22 @@
  * warning in d (if d is not NULL). Blocks are keyed by profile: another
  * profile's block is kept, and an error if it manages the same things. */
 char *render_fstab(const struct plan *pl, const char *existing, struct diags *d);
-/* The udev rules file (storprov owns it whole). */
+/* The udev rules file (storprov owns it whole). Besides each tuned device's
+ * rule by its identity, every md array whose members are disks or partitions
+ * of disks gets two membership rules (ENV{ID_FS_TYPE}=="linux_raid_member"
+ * and ENV{ID_FS_UUID} = its UUID as blkid spells it; a whole disk, and a
+ * partition through ATTR{../queue/...}): a drive that replaces a member gets
+ * the members' tuning when mdadm --add writes its superblock, and at boot. */
 char *render_udev_rules(const struct plan *pl);
+/* The tuning a disk or partition gets when it joins md array md (its
+ * membership rules): per attribute, the value the disks of all its planned
+ * members are tuned to, NULL where one is not tuned or they differ. False
+ * (every value NULL) when a member is not a disk or a partition of one (a
+ * multipath LUN, an md's partition): such an array has no membership rules. */
+bool render_md_member_tune(const struct plan *pl, const struct pl_obj *md, const char *vals[_TUNE_MAX]);
+/* md's two membership rules (a whole disk; a partition, whose disk's queue is
+ * ATTR{../queue/...}), or the comment that says why it has none, added to b. */
+void render_udev_md_members(struct sbuf *b, const struct plan *pl, const struct pl_obj *md);
 /* The sysctl.d file (storprov owns it whole). */
 char *render_sysctl(const struct plan *pl);
 /* /etc/multipath/conf.d/storprov.conf: a multipaths entry (wwid, alias) and a

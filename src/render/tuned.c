@@ -84,10 +84,8 @@ static void instance_name(struct sbuf *b, const struct pl_obj *o)
 static void disk_unit(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
 {
         sbuf_puts(b, "\n# ");
-        comment_text(b, o->id);
-        sbuf_puts(b, " (");
-        comment_text(b, o->dev);
-        sbuf_printf(b, " at planning time), profile line %d\n", o->tune.line);
+        comment_text(b, o->id); /* not its kernel name: that moves at boot */
+        sbuf_printf(b, ", profile line %d\n", o->tune.line);
         instance_name(b, o);
         struct sbuf alt = {0};
         regex_alt(&alt, o->disk.udev_key, o->disk.udev_value); /* checked by tuned_skip_why() */

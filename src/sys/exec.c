@@ -10,6 +10,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +79,44 @@ int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd)
         return 0;
 }
 
+static unsigned command_limit_ms; /* exec_set_command_limit */
+
+void exec_set_command_limit(unsigned ms)
+{
+        command_limit_ms = ms;
+}
+
+unsigned exec_command_limit(void)
+{
+        return command_limit_ms;
+}
+
+/* Waits for pid until deadline (0: none); kills it and its group after it. */
+static int wait_until_deadline(pid_t pid, long long deadline)
+{
+        for (;;) {
+                int st;
+                pid_t w = waitpid(pid, &st, deadline ? WNOHANG : 0);
+                if (w == pid)
+                        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                if (w < 0 && errno != EINTR)
+                        return -errno;
+                if (deadline && monotonic_ms() >= deadline) {
+                        kill(-pid, SIGKILL);
+                        kill(pid, SIGKILL);
+                        (void)wait_argv(pid);
+                        return -ETIME;
+                }
+                if (deadline)
+                        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+        }
+}
+
+int wait_argv_limited(pid_t pid)
+{
+        return wait_until_deadline(pid, command_limit_ms ? monotonic_ms() + command_limit_ms : 0);
+}
+
 int run_argv(char *const *argv, char **ret_out)
 {
         int fds[2] = {-1, -1};
@@ -85,6 +124,7 @@ int run_argv(char *const *argv, char **ret_out)
                 return -errno;
         fflush(stdout);
         fflush(stderr);
+        long long deadline = command_limit_ms ? monotonic_ms() + command_limit_ms : 0;
         pid_t pid = fork();
         if (pid < 0) {
                 int r = -errno;
@@ -94,16 +134,30 @@ int run_argv(char *const *argv, char **ret_out)
                 }
                 return r;
         }
-        if (pid == 0)
+        if (pid == 0) {
+                if (deadline)
+                        setpgid(0, 0); /* killed with what it started at the deadline */
                 child_exec(argv, ret_out ? fds[1] : STDERR_FILENO, STDERR_FILENO);
+        }
+        if (deadline)
+                setpgid(pid, pid);
         if (ret_out) {
                 close(fds[1]);
                 struct sbuf b = {0};
                 char buf[4096];
-                ssize_t n;
-                while ((n = read(fds[0], buf, sizeof buf)) != 0) {
+                for (;;) {
+                        if (deadline) {
+                                long long left = deadline - monotonic_ms();
+                                struct pollfd p = {.fd = fds[0], .events = POLLIN};
+                                if (left <= 0 || (poll(&p, 1, (int)(left > 1000 ? 1000 : left)) == 0 &&
+                                                  monotonic_ms() >= deadline))
+                                        break;
+                        }
+                        ssize_t n = read(fds[0], buf, sizeof buf);
+                        if (n == 0)
+                                break;
                         if (n < 0) {
-                                if (errno == EINTR)
+                                if (errno == EINTR || errno == EAGAIN)
                                         continue;
                                 break;
                         }
@@ -112,7 +166,29 @@ int run_argv(char *const *argv, char **ret_out)
                 close(fds[0]);
                 *ret_out = sbuf_steal(&b);
         }
-        return wait_argv(pid);
+        int rc = wait_until_deadline(pid, deadline);
+        if (rc == -ETIME) {
+                _cleanup_free_ char *cmd = strv_join(argv, " ");
+                fprintf(stderr, "storprov: %s did not finish in %u s and was killed (--command-timeout)\n", cmd,
+                        command_limit_ms / 1000);
+        }
+        return rc;
+}
+
+char *exec_find(const char *name)
+{
+        if (strchr(name, '/'))
+                return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+        const char *path = getenv("PATH");
+        _cleanup_free_ char *copy = xstrdup(path && *path ? path : "/usr/sbin:/usr/bin:/sbin:/bin");
+        for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+                char *p = xasprintf("%s/%s", *d ? d : ".", name);
+                struct stat st;
+                if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0)
+                        return p;
+                free(p);
+        }
+        return NULL;
 }
 
 long long monotonic_ms(void)

@@ -9,8 +9,15 @@
 
 /* Runs argv, waits, returns the exit status (0..255), 128+signal, or -errno
  * when it could not be started. With ret_out, stdout is captured (stderr
- * passes through); otherwise both pass through. stdin is /dev/null. */
+ * passes through); otherwise both pass through. stdin is /dev/null. Under a
+ * command limit (exec_set_command_limit), a command still running at it is
+ * killed with its process group, said on stderr, and -ETIME returned. */
 int run_argv(char *const *argv, char **ret_out);
+/* wait_argv under the command limit from now: -ETIME (the child killed) past it. */
+int wait_argv_limited(pid_t pid);
+/* The limit every run_argv command of this process runs under (ms, 0: none). */
+void exec_set_command_limit(unsigned ms);
+unsigned exec_command_limit(void);
 
 /* Starts argv without waiting; stdout and stderr pass through (stdout goes
  * to stderr, so that storprov's own stdout stays machine-readable). */
@@ -26,6 +33,10 @@ int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd);
 /* Waits for a child spawn_argv* started: its exit status, 128+signal, or -errno. */
 int wait_argv(pid_t pid);
 
+
+/* name looked up in PATH (default /usr/sbin:/usr/bin:/sbin:/bin): the path of
+ * the first regular executable file, or NULL. */
+char *exec_find(const char *name);
 
 /* CLOCK_MONOTONIC in milliseconds. */
 long long monotonic_ms(void);

@@ -324,3 +324,74 @@ held() {
 		assert_output --partial "Partition unique GUID: ${want^^}"
 	done
 }
+
+@test "apply argv: a program the plan runs that is not installed refuses the run before the first write, naming its packages; --dry-run alike" {
+	world md-raid6-lvm
+	# every fake but lvm, and no system directory that has a real one
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	for f in "$FIX"/fakebin/*; do
+		[ "$(basename "$f")" = lvm ] || ln -s "$f" "$BATS_TEST_TMPDIR/bin/"
+	done
+	for dry in "" --dry-run; do
+		PATH="$BATS_TEST_TMPDIR/bin:/usr/bin:/bin" run -2 "$SP" apply --profile "$TOP/profiles/md-raid6-lvm.xml" \
+			--sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 1 $dry
+		assert_output --partial "lvm is not in PATH (package lvm2 on EL, lvm2 on Debian), and step"
+		assert_output --partial "runs it: install it and run again; nothing was written"
+	done
+	# nothing ran, no table was written, no file
+	[ ! -s "$FAKE_LOG" ]
+	for d in "$STORPROV_DEVROOT"/dev/*; do
+		run sgdisk -p "$d"
+		assert_output --partial "Creating new GPT entries in memory" # none on the disk
+	done
+	[ ! -e "$BATS_TEST_TMPDIR/root/etc/fstab" ]
+}
+
+@test "apply argv: a command that hangs is killed at --command-timeout, its step named as failed, the others carried out" {
+	world grid-3ware
+	start=$SECONDS
+	FAKE_MKFS_HANG=grid2 run -1 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 2 --command-timeout 2
+	[ $((SECONDS - start)) -lt 30 ]
+	assert_output --partial "mkfs.xfs did not finish in 2 s (--command-timeout) and was killed"
+	# the other LUN's filesystem was made
+	[ "$(grep -c '^mkfs.xfs .*-L grid1 ' "$FAKE_LOG")" = 1 ]
+	# the run says it failed and how to go on
+	assert_output --partial "failed or could not run"
+	run -2 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--command-timeout 0
+	assert_output --partial "--command-timeout takes seconds from 1 to 86400"
+}
+
+@test "apply argv: mkfs.xfs's warning about the AG size storprov chose is said once, never once per filesystem" {
+	world grid-3ware
+	run -0 "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 2
+	[ "$(grep -c 'mkfs.xfs warns that the AG size is a multiple of the stripe width: that is deliberate' <<<"$output")" = 1 ]
+	[ "$(grep -c 'as said above, deliberately' <<<"$output")" = 1 ]
+	refute_output --partial "Warning: AG size is a multiple of stripe width"
+	refute_output --partial "an AG size that is one stripe unit smaller or larger"
+}
+
+@test "apply --dry-run: the answer first (what would change), the whole plan only with --verbose" {
+	world grid-3ware
+	run -0 --separate-stderr "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --dry-run
+	[[ ${lines[0]} == "What would change: "*" steps would run, "*" files would be written"* ]]
+	refute_output --partial 'Plan for profile'
+	assert_line --regexp '^ +[0-9]+\. would-run +XFS on /dev/sdb1'
+	# a provisioned node: the answer is one line and a note of what is not listed
+	"$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes >/dev/null 2>&1
+	run -0 --separate-stderr "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --dry-run
+	[[ ${lines[0]} == "What would change: "* ]]
+	refute_line --regexp '^ +[0-9]+\. done '
+	assert_output --partial "done or kept"
+	assert_output --partial "--verbose lists them, and the plan"
+	run -0 --separate-stderr "$SP" apply --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$WORLD" \
+		--root "$BATS_TEST_TMPDIR/root" --seed 1 --dry-run --verbose
+	[[ ${lines[0]} == "What would change: "* ]]
+	assert_output --partial 'Plan for profile "grid-3ware-raid5"'
+	assert_line --regexp '^ +[0-9]+\. (done|kept) '
+}

@@ -53,6 +53,45 @@ rule_keys() { grep -v '^#' "$root/etc/udev/rules.d/70-storprov.rules" | grep -oE
 	"$RC" fstab "$EXPECTED/grid-3ware-raid5/fstab"
 }
 
+@test "the strict reader takes an md member's rules by ENV{ID_FS_UUID} and nothing looser" {
+	local f="$BATS_TEST_TMPDIR/member.rules" u=ab879af1-a3b7-4819-836f-01085eb169f6 line
+	local m='ENV{ID_FS_UUID}=="'$u'", ENV{ID_FS_TYPE}=="linux_raid_member"'
+	local disk='ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL!="dm-*", '
+	local part='ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="partition", '
+	# the two shapes render writes (md-raid6-lvm's golden has them)
+	printf '%s\n' "$disk$m"', ATTR{queue/scheduler}="mq-deadline", ATTR{queue/read_ahead_kb}="4096"' \
+		"$part$m"', ATTR{../queue/scheduler}="mq-deadline", ATTR{../queue/read_ahead_kb}="4096"' >"$f"
+	"$RC" udev "$f"
+	grep -qF "$part$m" "$EXPECTED/md-raid6-lvm/70-storprov.rules"
+	"$RC" udev "$EXPECTED/md-raid6-lvm/70-storprov.rules"
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >"$f"
+		run -1 "$RC" udev "$f"
+	done <<EOF
+${disk}ENV{ID_FS_UUID}=="$u", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_WWN}=="0x5000c500a3f10a1b", ENV{ID_FS_TYPE}=="linux_raid_member", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_FS_UUID}=="$u", ENV{ID_FS_TYPE}=="xfs", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_FS_UUID}=="$u", ENV{ID_FS_TYPE}!="linux_raid_member", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_FS_UUID}=="AB879AF1-A3B7-4819-836F-01085EB169F6", ENV{ID_FS_TYPE}=="linux_raid_member", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_FS_UUID}=="ab879af1:a3b74819:836f0108:5eb169f6", ENV{ID_FS_TYPE}=="linux_raid_member", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_FS_UUID}=="ab879af1-*", ENV{ID_FS_TYPE}=="linux_raid_member", ATTR{queue/scheduler}="none"
+${disk}ENV{ID_FS_UUID}!="$u", ENV{ID_FS_TYPE}=="linux_raid_member", ATTR{queue/scheduler}="none"
+${disk}$m, ENV{ID_WWN}=="0x5000c500a3f10a1b", ATTR{queue/scheduler}="none"
+${disk}$m, ATTR{../queue/scheduler}="none"
+${disk}$m, ATTR{md/stripe_cache_size}="4096"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", $m, ATTR{queue/scheduler}="none"
+ACTION=="add|change", SUBSYSTEM=="block", $m, ATTR{queue/scheduler}="none"
+${part}$m, ATTR{queue/scheduler}="none"
+${part}$m, ATTR{../../queue/scheduler}="none"
+${part}$m, ATTR{../queue/../scheduler}="none"
+${part}ENV{ID_WWN}=="0x5000c500a3f10a1b", ATTR{../queue/scheduler}="none"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="partition", ENV{ID_WWN}=="0x5000c500a3f10a1b", ATTR{queue/scheduler}="none"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", ENV{ID_WWN}=="0x5000c500a3f10a1b", ATTR{../queue/scheduler}="none"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", ENV{ID_WWN}=="0x5000c500a3f10a1b", ATTR{queue/../../uevent}="add"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="usb", ENV{ID_WWN}=="0x5000c500a3f10a1b", ATTR{queue/scheduler}="none"
+EOF
+}
+
 @test "udevadm verify accepts every rendered rules file (systemd >= 253)" {
 	udevadm verify --help >/dev/null 2>&1 || skip "udevadm $(udevadm --version) has no verify (systemd < 253); the strict reader stands in"
 	for c in serial-injection wwid-only all-unsafe; do

@@ -117,3 +117,23 @@ render() { # PROFILE [more args]
 	# refused before any file was written: fstab has no block for "fourth"
 	run -0 diff -u "$BATS_TEST_TMPDIR/fstab.before4" "$ROOT/etc/fstab"
 }
+
+@test "fstab: a line an admin put inside storprov's managed block is kept after it, said; storprov's own lines are replaced" {
+	r="$BATS_TEST_TMPDIR/r"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r"
+	# inside the block: the root filesystem (someone's edit), a line about a mountpoint the profile
+	# manages, and a stale line of storprov's own shape
+	sed -i '/^# <<< storprov managed block/i /dev/sda1 / ext4 defaults 0 1\n/dev/sdb1 /storage/data1 xfs defaults 0 0\nUUID=00000000-0000-4000-8000-000000000000\t/old\txfs\tnoatime\t0 0' "$r/etc/fstab"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r"
+	assert_output --partial 'line "/dev/sda1 / ext4 defaults 0 1" is inside storprov'"'"'s managed block but is not a line storprov writes; kept after the block'
+	# kept, once, after the block; the clashing one commented out; storprov's stale one gone
+	run -0 sed -n '/^# <<< storprov managed block/,$p' "$r/etc/fstab"
+	assert_line --index 1 "/dev/sda1 / ext4 defaults 0 1"
+	assert_line --index 2 "# storprov: replaced by the managed block: /dev/sdb1 /storage/data1 xfs defaults 0 0"
+	run -1 grep -q /old "$r/etc/fstab"
+	[ "$(grep -c '^/dev/sda1 / ext4' "$r/etc/fstab")" = 1 ]
+	# and it stays so on the next run
+	cp "$r/etc/fstab" "$BATS_TEST_TMPDIR/before"
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r"
+	diff "$BATS_TEST_TMPDIR/before" "$r/etc/fstab"
+}

@@ -15,10 +15,12 @@ render() { # NAME ROOT MODE [SYSROOT]
 		--tuning "$3"
 }
 
-# "IDENTITY ATTR=VALUE" for every device value a udev rules file sets
+# "IDENTITY ATTR=VALUE" for every device value a udev rules file sets (not an
+# md's membership rules, by ENV{ID_FS_UUID}: they are for a drive that joins
+# the array later, which no tuned instance keys; the test below checks them)
 udev_values() {
 	[ -f "$1" ] || return 0
-	awk '/^ACTION==/ {
+	awk '/^ACTION==/ && !/ENV\{ID_FS_UUID\}/ {
 		id = ""
 		n = split($0, f, ", ")
 		for (i = 1; i <= n; i++) {
@@ -82,6 +84,12 @@ sysctl_values() {
 			[ "$want" = "$got" ] || { diff <(echo "$want") <(echo "$got"); echo "$n $m"; false; }
 		done
 	done
+	# an md's membership rules carry what udev keeps of its members' tuning, in every mode
+	run -0 grep -F 'ENV{ID_FS_UUID}' "$BATS_TEST_TMPDIR/tuned-hwraid6-md0-lvm/$RULES"
+	assert_output --partial 'ATTR{queue/nr_requests}="256"'
+	refute_output --partial read_ahead_kb
+	run -0 grep -F 'ENV{ID_FS_UUID}' "$BATS_TEST_TMPDIR/u-hwraid6-md0-lvm/$RULES"
+	assert_output --partial 'ATTR{queue/read_ahead_kb}="4096"'
 	# and the split is real: tuned carries some, udev keeps nr_requests and max_sectors_kb
 	[ -n "$(tuned_values "$BATS_TEST_TMPDIR/tuned-many-luns/$TC")" ]
 	run -0 udev_values "$BATS_TEST_TMPDIR/tuned-many-luns/$RULES"
@@ -159,16 +167,26 @@ PY
 	assert_output --partial "--- /etc/sysctl.d/80-storprov.conf"
 }
 
-@test "tuned: switching modes removes the file the new mode does not write; udev is the default" {
+@test "tuned: the tuning mode is the node's recorded one; switching needs the mode named, and says what goes" {
 	r="$BATS_TEST_TMPDIR/s"
 	render grid-3ware-raid5 "$r" tuned
 	[ -f "$r/$TC" ] && [ ! -e "$r/$SYSCTL" ]
+	jq -e '.tuning == "tuned"' "$r/var/lib/storprov/grid-3ware-raid5.json"
 	render grid-3ware-raid5 "$r" both
 	[ -f "$r/$TC" ] && [ -f "$r/$SYSCTL" ]
 	grep -qx 'drop=vm.dirty_bytes,vm.dirty_ratio,vm.dirty_background_bytes,vm.dirty_background_ratio' "$r/$TC"
+	# no --tuning: the recorded mode (both), nothing removed, tuned.conf kept while tuned has it active
 	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r"
+	refute_output --partial "removed"
+	[ -f "$r/$TC" ] && [ -f "$r/$SYSCTL" ]
+	# the mode named: a switch, said with what it removes
+	run -0 "$SP" render --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r" \
+		--tuning udev
+	assert_output --partial "the node's tuning mode is both (recorded here); --tuning udev switches it: render and apply remove the tuned profile"
+	assert_output --partial "[tuning-mode-switch]"
 	assert_output --partial "removed $r/$TC"
 	[ ! -e "$r/$TC" ] && [ -f "$r/$SYSCTL" ]
+	jq -e '.tuning == "udev"' "$r/var/lib/storprov/grid-3ware-raid5.json"
 	golden grid-3ware-raid5/70-storprov.rules "$r/$RULES"
 }
 
@@ -244,9 +262,15 @@ FC
 	assert_output --partial "expected line 19: readahead=8192, found line 19: readahead=128"
 	# --root is not /: tuned is not asked
 	assert_output --partial "tuned-adm verify: not checked (--root is not /"
-	# without --tuning, no tuned file is expected, and tuned is not asked
-	run "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r"
-	refute_output --partial tuned
+	# without --tuning: the recorded mode, and verify says which
+	run -3 "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r"
+	assert_line --regexp "^drift +file file:/etc/tuned/storprov/tuned.conf"
+	assert_output --partial "tuning mode: tuned (recorded in $r/var/lib/storprov/grid-3ware-raid5.json)"
+	# another mode named: verified in that mode, and said
+	run "$SP" verify --profile "$TOP/profiles/grid-3ware-raid5.xml" --sysroot "$SYSROOT/grid-3ware" --seed 1 --root "$r" \
+		--tuning udev
+	refute_output --partial "file:/etc/tuned"
+	assert_output --partial "tuning mode: udev (--tuning; the node's recorded mode is tuned)"
 }
 
 @test "tuned: verify --root / reports tuned-adm verify's verdict: ok, drift, unavailable (fake tuned-adm)" {

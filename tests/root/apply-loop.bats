@@ -96,6 +96,32 @@ XML
 	[ "$(blkid -o value -s UUID "${LOOP}p1")" = "$uuid" ]
 }
 
+@test "apply: a tuning repair where every XFS is there runs no mkfs.xfs (xfsprogs gone, or refusing an option)" {
+	new_loop 2G
+	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
+	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	uuid=$(blkid -o value -s UUID "${LOOP}p1")
+	echo 128 >"/sys/block/$N/queue/read_ahead_kb"
+	# no mkfs.xfs in PATH (xfsprogs removed, or upgraded to one that refuses an option)
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "mkfs.xfs: unknown option -l su=4k" >&2\nexit 1\n' >"$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	chmod +x "$BATS_TEST_TMPDIR/bin/mkfs.xfs"
+	for path in "/usr/bin:/bin" "$BATS_TEST_TMPDIR/bin:/usr/bin:/bin"; do
+		echo 128 >"/sys/block/$N/queue/read_ahead_kb"
+		PATH=$path run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --report "$BATS_TEST_TMPDIR/r.json"
+		refute_output --partial "mkfs.xfs"
+		[ "$(cat /sys/block/$N/queue/read_ahead_kb)" = 4096 ]
+		jq -e '.objects[2].action == "kept"' "$BATS_TEST_TMPDIR/r.json"
+		[ "$(blkid -o value -s UUID "${LOOP}p1")" = "$uuid" ]
+	done
+	# with the XFS gone, mkfs.xfs is needed, and its absence is said before anything is written
+	wipefs -a -q "${LOOP}p1"
+	PATH=/usr/bin:/bin run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
+	assert_output --partial "mkfs.xfs is not in PATH (package xfsprogs on EL, xfsprogs on Debian)"
+	assert_output --partial "nothing was written"
+	[ -z "$(blkid -o value -s TYPE "${LOOP}p1")" ]
+}
+
 @test "apply: a loop device holding XFS is refused without wipe, its bytes unchanged" {
 	new_loop 1G
 	mkfs.xfs -q "$LOOP"

@@ -9,8 +9,14 @@
  *           no glob character except in the fixed items storprov writes
  *           (ACTION=="add|change", KERNEL=="md*" / "dm-*"); the line matches
  *           exactly one identity (ENV{ID_WWN|ID_SERIAL|ID_PATH|MD_UUID|DM_NAME},
- *           ATTRS{wwid}, or a KERNEL=="name" that is no glob) and assigns only ATTR{queue/…} / ATTR{md/…};
- *           nothing like RUN, PROGRAM, IMPORT, GOTO or LABEL.
+ *           ATTRS{wwid}, or a KERNEL=="name" that is no glob) and assigns only ATTR{queue/NAME} /
+ *           ATTR{md/NAME} (NAME of [a-z0-9_]); nothing like RUN, PROGRAM, IMPORT, GOTO or LABEL.
+ *           ENV{DEVTYPE} is "disk" or "partition", the latter only in an md
+ *           member's rule: ENV{ID_FS_UUID}=="8-4-4-4-12" (lower-case hex, the
+ *           identity) with ENV{ID_FS_TYPE}=="linux_raid_member", which on
+ *           ENV{DEVTYPE}=="disk" says KERNEL!="dm-*" and sets ATTR{queue/NAME}
+ *           only, and on ENV{DEVTYPE}=="partition" sets its disk's
+ *           ATTR{../queue/NAME} only.
  *   fstab:  every line that is not a comment has exactly 6 fields; the
  *           mountpoint is absolute without "." or ".." components; only the
  *           four fstab(5) escapes appear.
@@ -48,12 +54,41 @@ static bool has_glob(const char *v, size_t n)
         return false;
 }
 
+/* the n bytes at s are exactly the string w */
+static bool is(const char *s, size_t n, const char *w)
+{
+        return strlen(w) == n && !strncmp(s, w, n);
+}
+
 static bool in(const char *s, size_t n, const char *const *set)
 {
         for (; *set; set++)
                 if (strlen(*set) == n && !strncmp(s, *set, n))
                         return true;
         return false;
+}
+
+/* "8-4-4-4-12" lower-case hex: an md member's ID_FS_UUID as blkid spells it */
+static bool blkid_uuid(const char *v, size_t n)
+{
+        if (n != 36)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (i == 8 || i == 13 || i == 18 || i == 23 ? v[i] != '-' : !strchr("0123456789abcdef", v[i]))
+                        return false;
+        return true;
+}
+
+/* ATTR{PREFIX[a-z0-9_]+}: an attribute name under the given directory, nothing else (no "..", no "/") */
+static bool attr_under(const char *k, size_t klen, const char *prefix)
+{
+        size_t pl = strlen(prefix);
+        if (klen < pl + 2 || strncmp(k, prefix, pl) || k[klen - 1] != '}')
+                return false;
+        for (size_t i = pl; i < klen - 1; i++)
+                if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_", k[i]))
+                        return false;
+        return true;
 }
 
 static const char *check_udev_line(const char *l, size_t len, char *buf, size_t bn, int ln)
@@ -66,6 +101,11 @@ static const char *check_udev_line(const char *l, size_t len, char *buf, size_t 
                                                     "ACTION", "KERNEL", NULL};
         const char *p = l, *end = l + len;
         int n_ident = 0, n_assign = 0;
+        /* an md member by its superblock: ENV{ID_FS_UUID} (the identity) with ENV{ID_FS_TYPE}=="linux_raid_member";
+         * on a whole disk (ENV{DEVTYPE}=="disk", KERNEL!="dm-*") it sets ATTR{queue/...}, on a partition
+         * (ENV{DEVTYPE}=="partition") its disk's ATTR{../queue/...}, and nothing else */
+        int n_fs_uuid = 0, n_fs_type = 0, n_queue = 0, n_parent_queue = 0, n_md = 0, devtype = 0;
+        bool not_dm = false;
         while (p < end) {
                 const char *ks = p;
                 while (p < end && ((*p >= 'A' && *p <= 'Z') || *p == '_'))
@@ -104,11 +144,20 @@ static const char *check_udev_line(const char *l, size_t len, char *buf, size_t 
                 size_t vlen = (size_t)(p - vs);
                 p++;
                 size_t item_len = (size_t)(p - ks);
+                bool eq = olen == 2 && !strncmp(os, "==", 2);
                 /* KERNEL=="sdb": the kernel name as the identity of last resort (not one of the fixed globs) */
-                bool kernel_ident = klen == 6 && !strncmp(ks, "KERNEL", 6) && olen == 2 && !strncmp(os, "==", 2) &&
-                                    !in(ks, item_len, fixed_globs);
+                bool kernel_ident = klen == 6 && !strncmp(ks, "KERNEL", 6) && eq && !in(ks, item_len, fixed_globs);
                 if (match) {
-                        if (in(ks, klen, identities) || kernel_ident) {
+                        if (is(ks, klen, "ENV{ID_FS_UUID}")) {
+                                if (!eq || !blkid_uuid(vs, vlen))
+                                        return fail_at(buf, bn, ln, "ENV{ID_FS_UUID} is not ==\"8-4-4-4-12\" (lower-case hex)");
+                                n_ident++;
+                                n_fs_uuid++;
+                        } else if (is(ks, klen, "ENV{ID_FS_TYPE}")) {
+                                if (!eq || !is(vs, vlen, "linux_raid_member"))
+                                        return fail_at(buf, bn, ln, "ENV{ID_FS_TYPE} other than ==\"linux_raid_member\"");
+                                n_fs_type++;
+                        } else if (in(ks, klen, identities) || kernel_ident) {
                                 n_ident++;
                                 if (!vlen || has_glob(vs, vlen))
                                         return fail_at(buf, bn, ln, "an identity value is empty or a glob");
@@ -116,9 +165,24 @@ static const char *check_udev_line(const char *l, size_t len, char *buf, size_t 
                                 return fail_at(buf, bn, ln, "a match on a key storprov never matches");
                         else if (has_glob(vs, vlen) && !in(ks, item_len, fixed_globs))
                                 return fail_at(buf, bn, ln, "a glob in a match value");
+                        if (is(ks, klen, "ENV{DEVTYPE}")) {
+                                if (!eq || devtype)
+                                        return fail_at(buf, bn, ln, "ENV{DEVTYPE} not matched once with ==");
+                                devtype = is(vs, vlen, "disk") ? 1 : is(vs, vlen, "partition") ? 2 : -1;
+                                if (devtype < 0)
+                                        return fail_at(buf, bn, ln, "ENV{DEVTYPE} other than disk or partition");
+                        }
+                        not_dm = not_dm || is(ks, item_len, "KERNEL!=\"dm-*\"");
                 } else {
-                        if (!(klen > 11 && !strncmp(ks, "ATTR{queue/", 11)) && !(klen > 8 && !strncmp(ks, "ATTR{md/", 8)))
-                                return fail_at(buf, bn, ln, "an assignment other than ATTR{queue/...} or ATTR{md/...}");
+                        if (attr_under(ks, klen, "ATTR{queue/"))
+                                n_queue++;
+                        else if (attr_under(ks, klen, "ATTR{../queue/"))
+                                n_parent_queue++;
+                        else if (attr_under(ks, klen, "ATTR{md/"))
+                                n_md++;
+                        else
+                                return fail_at(buf, bn, ln,
+                                               "an assignment other than ATTR{queue/NAME}, ATTR{md/NAME} or ATTR{../queue/NAME}");
                         n_assign++;
                         for (size_t i = 0; i < vlen; i++)
                                 if (!strchr("0123456789abcdefghijklmnopqrstuvwxyz-.", vs[i]))
@@ -134,6 +198,17 @@ static const char *check_udev_line(const char *l, size_t len, char *buf, size_t 
                 return fail_at(buf, bn, ln, "a rule does not match exactly one identity");
         if (!n_assign)
                 return fail_at(buf, bn, ln, "a rule assigns nothing");
+        if (n_fs_uuid || n_fs_type) {
+                if (n_fs_uuid != 1 || n_fs_type != 1)
+                        return fail_at(buf, bn, ln, "ENV{ID_FS_UUID} without ENV{ID_FS_TYPE}==\"linux_raid_member\", or the reverse");
+                if (devtype == 1 && (!not_dm || n_parent_queue || n_md))
+                        return fail_at(buf, bn, ln, "an md member disk's rule: not KERNEL!=\"dm-*\" with ATTR{queue/...} only");
+                if (devtype == 2 && (n_queue || n_md))
+                        return fail_at(buf, bn, ln, "an md member partition's rule sets other than its disk's ATTR{../queue/...}");
+                if (devtype != 1 && devtype != 2)
+                        return fail_at(buf, bn, ln, "an md member's rule without ENV{DEVTYPE}");
+        } else if (n_parent_queue || devtype == 2)
+                return fail_at(buf, bn, ln, "ATTR{../queue/...} or a partition outside an md member's rule");
         return NULL;
 }
 

@@ -310,9 +310,11 @@ static void test_sysctl_pair(void **state)
         struct run r;
         expect_ok(&r, "<sysctl key=\"vm.dirty_ratio\" value=\"40\"/><sysctl key=\"vm.dirty_background_ratio\" value=\"10\"/>",
                   si);
-        assert_int_equal(r.pl.n_files, 1);
+        /* the sysctl.d file, and the node's recorded state (written last) */
+        assert_int_equal(r.pl.n_files, 2);
         assert_string_equal(r.pl.files[0].path, "/etc/sysctl.d/80-storprov.conf");
         assert_non_null(strstr(content(&r, 0), "\nvm.dirty_ratio = 40\nvm.dirty_background_ratio = 10\n"));
+        assert_int_equal(r.pl.files[1].kind, FILE_STATE);
         run_free(&r);
         free_sysinfo(si);
 }

@@ -382,7 +382,9 @@ static void test_mountpoints(void **state)
 {
         (void)state;
         static const char *const sys[] = {"/", "/boot", "/boot/", "/boot/efi", "/efi", "/usr", "/var", "/sysroot",
-                                          "/sysroot/usr", "/mnt/sysimage", "/mnt/sysimage/boot", "/mnt/sysroot/var"};
+                                          "/sysroot/usr", "/mnt/sysimage", "/mnt/sysimage/boot", "/mnt/sysroot/var",
+                                          /* as a hand-made or captured mountinfo may spell them */
+                                          "//boot/", "/boot/.", "/./boot", "//", "/mnt//sysimage///boot"};
         for (size_t i = 0; i < ELEMENTSOF(sys); i++)
                 if (mountpoint_system_kind(sys[i]) != SYS_ROOT)
                         fail_msg("%s is not SYS_ROOT", sys[i]);
@@ -391,7 +393,8 @@ static void test_mountpoints(void **state)
                 assert_int_equal(mountpoint_system_kind(src[i]), SYS_BOOTSRC);
         /* data under /var (ceph OSDs, a provisioned array) is not the system */
         static const char *const data[] = {"/var/lib/ceph/osd/ceph-1", "/storage/data1", "/home", "/bootx", "/mnt",
-                                           "/usr2", "/run/installer", "/mnt/sysimage/storage/data1"};
+                                           "/usr2", "/run/installer", "/mnt/sysimage/storage/data1", "//storage/",
+                                           "/.boot", "/boot./"};
         for (size_t i = 0; i < ELEMENTSOF(data); i++)
                 if (mountpoint_system_kind(data[i]))
                         fail_msg("%s is taken for the system", data[i]);

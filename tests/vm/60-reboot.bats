@@ -80,8 +80,9 @@ rb_persisted() {
 		assert_equal "$(vm_kv APPLIED_RD${n}_NR_REQUESTS)" "$(rb_tune 'disks[@id="member"]' nr-requests)"
 	done
 	assert_equal "$(vm_kv APPLIED_MD_STRIPE_CACHE_SIZE)" "$(rb_tune md stripe-cache-size)"
-	# four disk rules and one md rule, none of them running a program
-	assert_equal "$(vm_kv RULE_LINES)" 5
+	# four disk rules, the array's two membership rules (a whole disk, a
+	# partition) and one md rule, none of them running a program
+	assert_equal "$(vm_kv RULE_LINES)" 7
 	assert_equal "$(vm_kv RULES_RUN)" 0
 }
 
