@@ -21,6 +21,9 @@ setup() {
 	run -0 shellcheck "$I/libexec/storprov/storprov-verify-textfile"
 	run -0 grep -x "ExecStart=$I/libexec/storprov/storprov-verify-textfile" "$I/units/storprov-verify.service"
 	run -0 grep -x "SuccessExitStatus=3" "$I/units/storprov-verify.service"
+	# a query that blocks is verify's to kill (--command-timeout); the unit bounds the whole run
+	run -0 grep -x "TimeoutStartSec=30min" "$I/units/storprov-verify.service"
+	run -0 grep -x "TimeoutStartSec=30min" "$TOP/ansible_collections/storprov/core/roles/storprov/templates/storprov-verify.service.j2"
 	run -0 grep -x "OnCalendar=daily" "$I/units/storprov-verify.timer"
 	run -0 grep -E '^RandomizedDelaySec=[1-9]' "$I/units/storprov-verify.timer"
 	run -0 grep -x "sp=\${STORPROV:-$I/sbin/storprov}" "$I/libexec/storprov/storprov-verify-textfile"
