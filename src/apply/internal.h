@@ -34,6 +34,8 @@ struct step_state {
         char **argv;              /* the child being waited for */
         bool forked;              /* an in-process step run in a forked child (parallel GPT writes) */
         bool timed_out;           /* its command ran past --command-timeout and was killed */
+        double killed_at;         /* when (run time, s); a child that does not die is given up 5 s later */
+        bool given_up;
         bool ag_warning_expected; /* mkfs with storprov's AG size: mkfs.xfs's warning about it, said once, is dropped */
         int msg_fd;               /* forked: the read end of the child's error message pipe */
         /* a tool's stdout and stderr, relayed line by line with the step's object (relay.c) */

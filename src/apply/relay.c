@@ -202,14 +202,35 @@ static void kill_overdue(struct run *r)
                 if (s->outcome == OUT_RUNNING && s->pid > 0 && !s->timed_out && now - s->started > limit / 1000.0) {
                         kill(s->pid, SIGKILL);
                         s->timed_out = true;
+                        s->killed_at = now;
                 }
         }
+}
+
+/* A killed step's child that has not died 5 s later (an uninterruptible
+ * wait on a device that stopped answering) is given up: its step ends as
+ * failed, and the run goes on without reaping it. The pid, or 0. */
+static pid_t given_up(struct run *r, int *ret_code)
+{
+        for (size_t i = 0; i < r->pl->n_steps; i++) {
+                struct step_state *s = &r->st[i];
+                if (s->timed_out && !s->given_up && s->outcome == OUT_RUNNING && now_s(r) - s->killed_at > 5.0) {
+                        s->given_up = true;
+                        finish_output(r, s->pid);
+                        *ret_code = 128 + SIGKILL;
+                        return s->pid;
+                }
+        }
+        return 0;
 }
 
 pid_t relay_wait(struct run *r, int *ret_code)
 {
         for (;;) {
                 kill_overdue(r);
+                pid_t gone = given_up(r, ret_code);
+                if (gone)
+                        return gone;
                 int status;
                 pid_t pid = waitpid(-1, &status, WNOHANG);
                 if (pid > 0) {

@@ -104,7 +104,10 @@ static int wait_until_deadline(pid_t pid, long long deadline)
                 if (deadline && monotonic_ms() >= deadline) {
                         kill(-pid, SIGKILL);
                         kill(pid, SIGKILL);
-                        (void)wait_argv(pid);
+                        /* a process in an uninterruptible wait (I/O on a LUN gone behind
+                         * queue_if_no_path) dies only when the I/O ends: it is not waited for */
+                        for (int ms = 0; ms < 2000 && waitpid(pid, &st, WNOHANG) == 0; ms += 10)
+                                nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
                         return -ETIME;
                 }
                 if (deadline)
