@@ -206,7 +206,8 @@ install: all systemd-units
 	install -D -m 0755 $(B)/storprov $(DESTDIR)$(SBINDIR)/storprov
 	install -D -m 0644 profiles/storprov.rng $(DESTDIR)$(DATADIR)/storprov.rng
 	for p in profiles/*.xml; do install -D -m 0644 $$p $(DESTDIR)$(DATADIR)/examples/$$(basename $$p); done
-	install -D -m 0644 man/storprov.8 $(DESTDIR)$(MANDIR)/man8/storprov.8
+	for m in man/*.8; do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man8/$$(basename $$m); done
+	for m in man/*.5; do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man5/$$(basename $$m); done
 	for f in hooks/dracut/90storprov/*; do install -D -m 0755 $$f $(DESTDIR)$(DRACUTDIR)/90storprov/$$(basename $$f); done
 	install -D -m 0755 $(B)/systemd/storprov-verify-textfile $(DESTDIR)$(LIBEXECDIR)/storprov-verify-textfile
 	install -D -m 0644 $(B)/systemd/storprov-verify.service $(DESTDIR)$(UNITDIR)/storprov-verify.service

@@ -17,7 +17,12 @@ A room's internal.h is for that room alone. Checked, each one a TAP line:
     defines and needs (nm) make a file graph that must have no cycle;
   - functions at most 120 lines (80 in src/cli/ and main.c), files at most
     900 lines (a function counts from its first signature line to its closing
-    brace; a body opens with "{" alone in column 0, the project's style).
+    brace; a body opens with "{" alone in column 0, the project's style);
+  - the file map of doc/ARCHITECTURE.md (--map; by default doc/ beside src/)
+    lists exactly the files of src/: its "## File map" section, one list line
+    "- `src/PATH`: ..." per file; a file missing from it, an entry with no
+    file, or a file listed twice fails (no known-file key: the map is fixed
+    with the file).
 
 A finding listed in the known file (--known, one key a line, "#" comments) is
 reported as "ok ... # SKIP known", so that a room that is not finished shows in
@@ -263,11 +268,44 @@ def check_sizes(tap, src, files):
                    f"every file within {MAX_FILE}")
 
 
+MAP_ENTRY = re.compile(r"^- `src/([^`]+)`")
+
+
+def check_map(tap, src, files, path):
+    """The "## File map" section of path against the files of src/."""
+    what = f"{path}'s file map lists exactly the {len(files)} files of src/"
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        tap.result(False, what, diag=[f"{path}: {e.strerror} (--map names the file)"])
+        return
+    listed, inside, seen = [], False, False
+    for no, line in enumerate(lines, 1):
+        if line.startswith("## "):
+            inside = line.strip() == "## File map"
+            seen |= inside
+            continue
+        m = MAP_ENTRY.match(line) if inside else None
+        if m:
+            listed.append((no, m.group(1)))
+    if not seen:
+        tap.result(False, what, diag=[f"{path}: no \"## File map\" section"])
+        return
+    counts = collections.Counter(rel for _, rel in listed)
+    have = set(files)
+    diag = [f"src/{rel}: not in the file map ({path})" for rel in files if rel not in counts]
+    diag += [f"{path}:{no}: src/{rel}: in the file map, no such file" for no, rel in listed if rel not in have]
+    diag += [f"{path}: src/{rel}: listed {n} times" for rel, n in sorted(counts.items()) if n > 1]
+    tap.result(not diag, what, diag=diag)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default="src")
     ap.add_argument("--objs", help="the objects of src/ (build/obj): check call circles too")
     ap.add_argument("--known", help="findings still allowed, one key a line")
+    ap.add_argument("--map", help="the file with the file map (default: doc/ARCHITECTURE.md beside src/)")
     a = ap.parse_args()
     known = set()
     if a.known:
@@ -280,6 +318,8 @@ def main():
     if a.objs:
         check_calls(tap, a.objs, files)
     check_sizes(tap, a.src, files)
+    check_map(tap, a.src, files,
+              a.map or os.path.normpath(os.path.join(a.src, os.pardir, "doc", "ARCHITECTURE.md")))
     unused = known - tap.used
     if not a.objs:  # call circles were not looked for
         unused = {k for k in unused if not k.startswith("call-circle ")}

@@ -54,7 +54,7 @@ size_t scan_candidates(const struct plan *pl, size_t di, const struct gpt_part *
                 add_cand(&v, &n, more[k] * MiB, 0, "a usual start");
         /* where installers start the partition after their ESP and /boot: 512 MiB ESP (Debian, older
          * Ubuntu), 600 MiB ESP (Anaconda), 1 GiB ESP (Ubuntu), 600 MiB ESP + 1 GiB /boot (RHEL, Fedora),
-         * 2 GiB; the figures of the bounded probe are in storprov(8) */
+         * 2 GiB; the figures of the bounded probe are in storprov-apply(8) */
         static const uint64_t installer[] = {513, 601, 1025, 1601, 1625, 2049};
         for (size_t k = 0; k < ELEMENTSOF(installer); k++)
                 add_cand(&v, &n, installer[k] * MiB, 0, "an installer's usual start");

@@ -361,7 +361,7 @@ static void scan_verdict(struct run *r, size_t di, const bool *mine, struct sbuf
  * refuses the disk (unless wiping is allowed; then it is said). What is found
  * is refused unless wiping is allowed; what is ours (our UUID at a planned
  * start) is kept. Raw data without a signature cannot be found this way
- * (storprov(8) says so). */
+ * (storprov-apply(8) says so). */
 static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *have, size_t n_have)
 {
         const struct plan *pl = r->pl;

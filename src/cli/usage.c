@@ -55,10 +55,10 @@ const char *const verify_help =
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
         "                  selected, never written ('storprov inventory' lists each disk's names)\n"
-        "  --command-timeout S  kill an lvm, mdadm or tuned-adm query after S seconds (default\n"
+        "  --command-timeout S  kill an lvm or mdadm query after S seconds (default\n"
         "                  120) and report its check as not checked\n"
         "Exit status: 0 clean, 3 drift or missing, 1 runtime failure, 2 bad input.\n"
-        "See storprov(8).\n";
+        "See storprov-verify(8).\n";
 
 const char *const inventory_help =
         "Usage: storprov inventory [--sysroot DIR] [--format text|json]\n"
@@ -66,7 +66,8 @@ const char *const inventory_help =
         "Lists every disk storprov can see: WWN, serial, by-path, vendor/model, size, sector\n"
         "sizes, exported io hints, rotational, holders, signatures and mount use, every name\n"
         "below /dev it answers to (what --os-disks takes), and whether the running system uses\n"
-        "it (a system disk: storprov never selects it).\n";
+        "it (a system disk: storprov never selects it).\n"
+        "See storprov-inventory(8).\n";
 
 const char *const select_help =
         "Usage: storprov select --profiles DIR [--sysroot DIR] [--format text|json]\n"
@@ -75,7 +76,8 @@ const char *const select_help =
         "exactly (every <disks> group finds its count) and exits 0. When none fits, exits 2 and\n"
         "lists the near misses (which rule failed, by how much); when several fit, exits 2 and\n"
         "names them. --format json prints the choice (or null), the matches and the near\n"
-        "misses as one document, whatever the exit status.\n";
+        "misses as one document, whatever the exit status.\n"
+        "See storprov-select(8).\n";
 
 const char *const geometry_help =
         "Usage: storprov geometry --level L --members N --chunk SIZE [--legs K]\n"
@@ -91,11 +93,12 @@ const char *const geometry_help =
         "                  members/K data legs, far and offset have one per member\n"
         "  --sector BYTES  physical sector size (default 512)\n"
         "  --md            apply Linux md's rules too (a raid4/5/6/10 chunk a power of 2)\n"
-        "  --format F      text (default) or json\n";
+        "  --format F      text (default) or json\n"
+        "See storprov-geometry(8).\n";
 
 const char *const validate_help =
         "Usage: storprov validate --profile FILE [--sysroot DIR | --offline] [--format text|json]\n"
-        "                         [--os-disks LIST]\n"
+        "                         [--os-disks LIST] [--seed N] [--mdadm-conf PATH]\n"
         "\n"
         "Checks the profile against the schema and every rule, including the disks it selects\n"
         "on this machine (or in the captured tree DIR). Prints the problems; touches nothing.\n"
@@ -105,7 +108,10 @@ const char *const validate_help =
         "  --format json   the verdict and every diagnostic as JSON on stdout\n"
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
-        "                  selected, never written ('storprov inventory' lists each disk's names)\n";
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n"
+        "  --seed N        the seed of the pre-assigned UUIDs (see plan --help)\n"
+        "  --mdadm-conf P  where mdadm.conf lives on the target (see plan --help)\n"
+        "See storprov-validate(8).\n";
 
 const char *const plan_help =
         "Usage: storprov plan --profile FILE [--sysroot DIR] [--seed N] [--format text|json|ks]\n"
@@ -124,7 +130,8 @@ const char *const plan_help =
         "                  an ignoredisk --only-use= and clearpart --all --drives= of those\n"
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
-        "                  selected, never written ('storprov inventory' lists each disk's names)\n";
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n"
+        "See storprov-plan(8).\n";
 
 const char *const render_help =
         "Usage: storprov render --profile FILE --root DIR [--sysroot DIR] [--seed N]\n"
@@ -138,7 +145,8 @@ const char *const render_help =
         TUNING_HELP
         "  --os-disks LIST the OS disks, comma-separated, in any spelling (sda, /dev/sda,\n"
         "                  /dev/disk/by-id/wwn-..., wwn-..., a glob such as sd[ab]): never\n"
-        "                  selected, never written ('storprov inventory' lists each disk's names)\n";
+        "                  selected, never written ('storprov inventory' lists each disk's names)\n"
+        "See storprov-render(8).\n";
 
 const char *const apply_help =
         "Usage: storprov apply --profile FILE [--root DIR] [--sysroot DIR] [--yes] [--dry-run]\n"
@@ -179,7 +187,8 @@ const char *const apply_help =
         "  --command-timeout S  kill a command (mkfs.xfs, mdadm, lvm ...) still running after S\n"
         "                  seconds (default 1800): its step fails, named, never a hang\n"
         "Every program the plan runs is checked first: a missing one is named with its EL\n"
-        "and Debian package, exit 2, nothing written. See storprov(8).\n";
+        "and Debian package, exit 2, nothing written.\n"
+        "See storprov-apply(8).\n";
 
 
 const char *const controller_help =
@@ -195,8 +204,10 @@ const char *const controller_help =
         "$STORPROV_CONTROLLER_TOTAL_TIMEOUT (default 60), with everything they started; a\n"
         "tool's stdout is capped at 64 MiB, its stderr kept to 4 KiB and shown when it fails.\n"
         "  --sysroot DIR   read the captured outputs under DIR/storprov-controller/ instead\n"
-        "                  (see storprov(8), CONTROLLER TOOLS, for the file names) and DIR's disks\n"
-        "  --capture DIR   also keep each output in DIR under those names (for --sysroot)\n"
+        "                  (CONTROLLER TOOLS in storprov-controller(8) names each file, command\n"
+        "                  and field read) and DIR's disks\n"
+        "  --capture DIR   also keep each output in DIR itself, under those names (a\n"
+        "                  sysroot's storprov-controller/ for a later --sysroot)\n"
         "  --format F      text (default) or json\n"
         "Exit status: 0, or 1 when a tool or capture failed (what was read is still listed).\n"
-        "See storprov(8), CONTROLLER TOOLS, for every command, field and quirk read.\n";
+        "See storprov-controller(8).\n";

@@ -85,6 +85,22 @@ load test_helper
 	done
 }
 
+@test "every verb's --help ends naming its man page, a page under man/; storprov --help names storprov(8)" {
+	local v page
+	run -0 "$SP" --help
+	assert_output --partial "see storprov(8)."
+	assert_file_exists "$TOP/man/storprov.8"
+	for v in $(sed -n '/^Verbs:/,/^$/s/^  \([a-z]*\) .*/\1/p' <<<"$output"); do
+		run -0 "$SP" "$v" --help
+		[ "${lines[-1]}" = "See storprov-$v(8)." ] || { echo "$v --help ends with: ${lines[-1]}"; false; }
+		# every page a verb's help names exists
+		for page in $(grep -oE 'storprov(-[a-z]+)?\([0-9]\)' <<<"$output" | sort -u); do
+			assert_file_exists "$TOP/man/${page%(*}.$(tr -dc 0-9 <<<"${page#*(}")"
+		done
+	done
+	[ "$(sed -n '/^Verbs:/,/^$/p' <<<"$("$SP" --help)" | grep -c '^  [a-z]')" = 9 ]
+}
+
 @test "every verb has --help, and usage errors exit 2" {
 	run -0 "$SP" --help
 	assert_output --partial "Verbs:"

@@ -223,8 +223,8 @@ gone() {
 	done
 }
 
-@test "controller: storprov(8) names every executable and capture file of the table of tools" {
-	man=$(sed 's/\\-/-/g' "$TOP/man/storprov.8" | sed -n '/^\.SH CONTROLLER TOOLS/,/^\.SH /p')
+@test "controller: storprov-controller(8) names every executable and capture file of the table of tools" {
+	man=$(sed 's/\\-/-/g' "$TOP/man/storprov-controller.8" | sed -n '/^\.SH CONTROLLER TOOLS/,/^\.SH /p')
 	[ -n "$man" ]
 	tbl=$(sed -n '/^static const struct ctl_tool CTL_TOOLS/,/^};/p' "$TOP/src/discover/ctl_tools.c")
 	n=0

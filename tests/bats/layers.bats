@@ -9,12 +9,40 @@ KNOWN="$TOP/scripts/check-layers.known"
 setup() {
 	cp -r "$TOP/src" "$BATS_TEST_TMPDIR/src"
 	S="$BATS_TEST_TMPDIR/src"
+	# the file map beside the copy, where check-layers looks for it (doc/ beside src/)
+	mkdir "$BATS_TEST_TMPDIR/doc"
+	cp "$TOP/doc/ARCHITECTURE.md" "$BATS_TEST_TMPDIR/doc/"
+	MAP="$BATS_TEST_TMPDIR/doc/ARCHITECTURE.md"
 }
 
 @test "layers: the tree as it is passes (known findings reported as skips)" {
 	run -0 python3 "$CL" --src "$TOP/src" --known "$KNOWN"
 	refute_line --regexp '^not ok'
 	assert_line --regexp '^1\.\.[0-9]+$'
+}
+
+@test "layers: a copy of the tree passes with its file map, which lists every file of src/" {
+	run -0 python3 "$CL" --src "$S" --known "$KNOWN"
+	assert_line --regexp "^ok [0-9]+ - $MAP's file map lists exactly the $(find "$S" -type f | wc -l) files of src/\$"
+}
+
+@test "layers: a file missing from doc/ARCHITECTURE.md's file map, a map entry with no file, and no map fail" {
+	echo 'int x;' >"$S/plan/newfile.c"
+	rm "$S/render/state.c"
+	run -1 python3 "$CL" --src "$S" --known "$KNOWN"
+	assert_line --regexp "^not ok [0-9]+ - $MAP's file map lists exactly the [0-9]+ files of src/\$"
+	assert_line "#   src/plan/newfile.c: not in the file map ($MAP)"
+	assert_line --regexp "^#   $MAP:[0-9]+: src/render/state.c: in the file map, no such file\$"
+	# the map fixed: listed once, the gone file's line dropped
+	sed -i -e '/^- `src\/render\/state.c`/d' -e 's|^- `src/plan/argv.c`.*|&\n- `src/plan/newfile.c`: a test.|' "$MAP"
+	run -0 python3 "$CL" --src "$S" --known "$KNOWN"
+	refute_line --regexp '^not ok'
+	# listed twice, or no map at all
+	sed -i 's|^- `src/plan/argv.c`.*|&\n&|' "$MAP"
+	run -1 python3 "$CL" --src "$S" --known "$KNOWN"
+	assert_line "#   $MAP: src/plan/argv.c: listed 2 times"
+	run -1 python3 "$CL" --src "$S" --known "$KNOWN" --map "$BATS_TEST_TMPDIR/nowhere.md"
+	assert_line --partial "nowhere.md: No such file or directory"
 }
 
 @test "layers: an include against the direction fails, naming file, line and rooms" {

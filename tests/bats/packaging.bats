@@ -39,7 +39,11 @@ setup_file() {
 	assert_file_exists "$coll"
 	run -0 rpm -qpl "$main"
 	assert_line /usr/sbin/storprov
-	assert_line --regexp '^/usr/share/man/man8/storprov\.8'
+	# every page under man/, in its section
+	for m in "$TOP"/man/*.[1-9]; do
+		m=${m##*/}
+		assert_line "/usr/share/man/man${m##*.}/$m.gz"
+	done
 	assert_line /usr/share/storprov/storprov.rng
 	assert_line /usr/share/storprov/examples/grid-3ware-raid5.xml
 	assert_line /usr/share/storprov/examples/md-raid6-lvm.xml
@@ -147,7 +151,10 @@ $cdir"
 	# a man page rpmlint's own check sees compressed, a stripped binary
 	run -0 file "$x/usr/sbin/storprov"
 	refute_output --partial "not stripped"
-	assert_file_exists "$x/usr/share/man/man8/storprov.8.gz"
+	for m in "$TOP"/man/*.[1-9]; do
+		m=${m##*/}
+		assert_file_exists "$x/usr/share/man/man${m##*.}/$m.gz"
+	done
 }
 
 @test "the spec: %license, URL, a %check that runs the unit tests; every rpmlint filter explained" {

@@ -5,7 +5,7 @@
 # the node_exporter file appears whole (a rename in the same directory, no
 # temporary left), parses with prometheus_client, and says exit 2 when verify
 # cannot run at all; promtool (Debian's prometheus) checks that file and
-# README's alert rule example, and runs tests/fixtures/prometheus's series
+# doc/fleet.md's alert rule example, and runs tests/fixtures/prometheus's series
 # against the rule: one that fires and ones that do not.
 load test_helper
 
@@ -69,16 +69,16 @@ print(int(m["storprov_verify_exit_code[]"]), int(m["storprov_verify_objects[(\x2
 	run -0 promtool check metrics <"$tf/storprov.prom"
 }
 
-# README's alert and recording rules, as printed there (the indented block after "Alert rules")
-readme_rules() {
+# doc/fleet.md's alert and recording rules, as printed there (the indented block after "Alert rules")
+fleet_doc_rules() {
 	awk '/and a recording rule/ {a = 1}
 		a && !f && /^    / {f = 1}
 		f && /^$/ {print; next}
 		f && /^    / {sub(/^    /, ""); print; next}
-		f {exit}' "$TOP/README.md"
+		f {exit}' "$TOP/doc/fleet.md"
 }
 
-@test "promtool: the textfile passes check metrics, README's alert rule passes check rules and fires only on the drift it should" {
+@test "promtool: the textfile passes check metrics, doc/fleet.md's alert rule passes check rules and fires only on the drift it should" {
 	command -v promtool >/dev/null || skip "no promtool (Debian package prometheus)"
 	local n="$BATS_TEST_TMPDIR/node" root="$BATS_TEST_TMPDIR/root" p="$BATS_TEST_TMPDIR/prom"
 	cp -a "$SYSROOT/grid-3ware" "$n"
@@ -92,7 +92,7 @@ readme_rules() {
 	# and promtool does object to a broken exposition
 	sed '0,/^storprov_verify_drift{object="/s//storprov_verify_drift{object=/' "$p/verify.prom" >"$p/bad.prom"
 	run ! promtool check metrics <"$p/bad.prom"
-	readme_rules >"$p/storprov-alerts.yml"
+	fleet_doc_rules >"$p/storprov-alerts.yml"
 	grep -q 'alert: StorprovLayoutDrift' "$p/storprov-alerts.yml"
 	grep -q 'record: storprov:verify_drift:count_by_check' "$p/storprov-alerts.yml"
 	cp "$TOP/tests/fixtures/prometheus/storprov-alerts.test.yml" "$p/"

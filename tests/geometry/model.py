@@ -376,7 +376,7 @@ def expected(layout):
 
 
 def self_test():
-    """Hand-computed cases from the rules (and README.md's 12 x RAID5 table)."""
+    """Hand-computed cases from the rules (and doc/using.md: what storprov derives for 12 x RAID5)."""
     K, M = KIB, MIB
     hw = hwraid_geometry
     checks = [

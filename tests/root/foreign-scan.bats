@@ -138,7 +138,7 @@ refused() {
 }
 # md: the superblock alone, at the end of a partition that starts nowhere usual
 # (200 MiB): only a surviving entry array names that end. With both ends of the
-# disk zeroed nothing names it (README: what the scan cannot find).
+# disk zeroed nothing names it (doc/safety.md: what the scan cannot find).
 @test "scan: md 1.0 at the end of an erased partition (wipefs -a): refused via the entry's end, untouched" {
 	refused md10 wipefs linux_raid_member $((300 * MiB - 8192)) "primary GPT entry 1" $((200 * MiB)) $((100 * MiB))
 }

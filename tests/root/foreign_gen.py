@@ -26,7 +26,7 @@ erasure (an independent tool; for a "-copy" format: at its copy, and its
 primary is checked gone): the generator fails rather than hand a test a
 layout whose data is not there. Where nothing is left that names a start (the
 MBR zeroed, or both GPT arrays), starts are drawn from the usual ones only and
-formats whose signature sits at the end (md 0.90/1.0) are not drawn: storprov(8)
+formats whose signature sits at the end (md 0.90/1.0) are not drawn: storprov-apply(8)
 says what the scan cannot find."""
 import hashlib
 import json
@@ -113,7 +113,7 @@ FORMATS = {
 AT_END = {"md0.90", "md1.0"}
 # name: (least MiB, tool, mkfs argv, blkid TYPE): made at the partition's size, primary erased. ext4 with
 # 4 KiB blocks from 520 MiB: below 512 MiB (mke2fs's "small" type) -b 4096 may get fewer blocks per group
-# than 32768 (260.9 MiB: 32672), its group 1 not at 128 MiB (storprov(8): not found)
+# than 32768 (260.9 MiB: 32672), its group 1 not at 128 MiB (storprov-apply(8): not found)
 COPIES = {
     "btrfs-copy": (128, "mkfs.btrfs", ["mkfs.btrfs", "-q", "-f", "-L", "foreign"], "btrfs"),
     "xfs-copy": (300, "mkfs.xfs", ["mkfs.xfs", "-q", "-f", "-L", "foreign"], "xfs"),

@@ -8,7 +8,7 @@
 # coreutils cksum). Under wipefs -a and the first MiB zeroed
 # the array holds raw data only: found by its md superblock at the end of the
 # region a GPT entry array still names. With both ends zeroed nothing names
-# that end (storprov(8)): the array then holds an LVM PV (its label in the
+# that end (storprov-apply(8)): the array then holds an LVM PV (its label in the
 # array's first sectors, md 0.90/1.0 keep data at offset 0), which the scan
 # finds at a usual start, so that case starts the partition at 17 MiB. The
 # profile only partitions the disks (no XFS: small disks, fast checksums).
