@@ -71,7 +71,7 @@ setup() {
 	assert_line "           drift queue/read_ahead_kb: expected 1024, found 256"
 	assert_line "           drift md/stripe_cache_size: expected 1024, found 512"
 	assert_line --regexp '^           drift mount options \(/proc/mounts\): expected /srv/big mounted with noatime,logbufs=8,logbsize=[0-9]+k,swalloc, found rw,relatime,.*logbufs=4,logbsize=64k.* \(without noatime,logbufs=8,logbsize=256k,swalloc\)$'
-	assert_line "           missing /target/etc/udev/rules.d/70-storprov.rules: expected as render writes it, found nothing"
+	assert_line "           missing /etc/udev/rules.d/70-storprov.rules: expected as render writes it, found nothing"
 	assert_line "           drift /proc/sys/vm/dirty_ratio: expected 35, found 20"
 	assert_regex "$(vm_kv VERIFY2_SUMMARY)" '^[0-9]+ checks: [0-9]+ ok, 4 drift, 1 missing, 0 not checked$'
 }
