@@ -37,7 +37,7 @@ static void op_skip(void *ctx, size_t i)
 {
         struct run *r = ctx;
         r->st[i].started = now_s(r);
-        finish(r, i, OUT_SKIPPED, "a step it depends on failed");
+        step_finish(r, i, OUT_SKIPPED, "a step it depends on failed");
 }
 
 static bool op_blocks(void *ctx, size_t i) { return step_blocks_dependents(ctx, i); }
@@ -63,12 +63,12 @@ static void execute(struct run *r)
         };
         int rb = relay_begin(r);
         if (rb < 0)
-                say(r, "cannot relay the tools' output with their objects (%s): it passes through as it comes",
+                run_say(r, "cannot relay the tools' output with their objects (%s): it passes through as it comes",
                     strerror(-rb));
         size_t left = sched_run(&g, r->o->jobs ? r->o->jobs : 1, &ops);
         relay_end(r);
         if (left)
-                say(r, "%zu steps could not be ordered; they did not run", left);
+                run_say(r, "%zu steps could not be ordered; they did not run", left);
         free(deps);
         free(n_deps);
 }
@@ -130,11 +130,11 @@ static void do_mounts(struct run *r, int *failures)
                 json_object_object_add(j, "device", json_object_new_string(f->dev));
                 json_object_object_add(j, "target", json_object_new_string(target));
                 if (mounted_at(target)) {
-                        say(r, "%s is mounted already", target);
+                        run_say(r, "%s is mounted already", target);
                         json_object_object_add(j, "action", json_object_new_string("kept"));
                 } else if (mkdir_in_root(r->o->root, f->fs.mountpoint) < 0 || !path_under(r->o->root, target)) {
                         /* confined like the files: no link under --root leads the mount elsewhere */
-                        say(r, "not mounting %s: it cannot be made inside %s without following a link", target,
+                        run_say(r, "not mounting %s: it cannot be made inside %s without following a link", target,
                             r->o->root);
                         json_object_object_add(j, "action", json_object_new_string("failed"));
                         (*failures)++;
@@ -148,7 +148,7 @@ static void do_mounts(struct run *r, int *failures)
                         /* the device this plan made, not UUID=: a clone elsewhere may carry the same UUID */
                         strv_push(&argv, f->dev);
                         strv_push(&argv, target);
-                        say_argv(r, NO_OBJ, "", argv);
+                        run_say_argv(r, NO_OBJ, "", argv);
                         int rc = run_argv(argv, NULL);
                         char *j2 = strv_join_shell(argv);
                         json_object_object_add(j, "argv", json_object_new_string(j2));
@@ -199,7 +199,7 @@ static int carry_out(struct run *r)
         int failed = count_failed(r, &changed);
         locks_release_disks(r); /* udev may see the disks again */
         if (failed) {
-                say(r, "%d step%s failed or could not run; config files not written. Fix the cause and run "
+                run_say(r, "%d step%s failed or could not run; config files not written. Fix the cause and run "
                        "storprov apply again: it resumes where it stopped.",
                     failed, failed == 1 ? "" : "s");
                 return 1;
@@ -216,9 +216,9 @@ static int carry_out(struct run *r)
                 return 1;
         int n = changed + (files_changed ? 1 : 0);
         if (!n)
-                say(r, "nothing to do: every object and file already matches the profile");
+                run_say(r, "nothing to do: every object and file already matches the profile");
         else
-                say(r, "done: %d change%s applied", n, n == 1 ? "" : "s");
+                run_say(r, "done: %d change%s applied", n, n == 1 ? "" : "s");
         return 0;
 }
 
@@ -241,7 +241,7 @@ static bool permission_refused(struct run *r)
                 }
                 if (errno != EACCES && errno != EPERM)
                         continue; /* the inspection says what else is wrong */
-                refuse(r, "%s (%s): %s: storprov %s opens the disks to inspect%s them and must run as root (uid %u "
+                run_refuse(r, "%s (%s): %s: storprov %s opens the disks to inspect%s them and must run as root (uid %u "
                           "here); 'storprov plan' shows the plan without root",
                        o->id, o->dev, strerror(errno), r->o->dry_run ? "apply --dry-run" : "apply",
                        r->o->dry_run ? "" : " and write", (unsigned)geteuid());
@@ -305,7 +305,7 @@ static int inspect_and_confirm(struct run *r)
                 for (size_t i = 0; i < fd.n; i++)
                         if (fd.v[i].severity == DIAG_ERROR) {
                                 char *t = diag_format(&fd.v[i]);
-                                refuse(r, "%s", t);
+                                run_refuse(r, "%s", t);
                                 free(t);
                         }
         diags_free(&fd);
@@ -313,10 +313,10 @@ static int inspect_and_confirm(struct run *r)
         for (size_t i = 0; i < pl->n_objs; i++) {
                 const struct obj_state *os = &r->os[i];
                 if (os->needs_wipe)
-                        say(r, "%s (%s) carries %s: it will be wiped (allowed by %s)", pl->objs[i].id, pl->objs[i].dev,
+                        run_say(r, "%s (%s) carries %s: it will be wiped (allowed by %s)", pl->objs[i].id, pl->objs[i].dev,
                             os->found ? os->found : "signatures", r->o->wipe_all ? "--wipe" : "the profile");
                 else if (os->ours)
-                        say(r, "%s (%s) already carries what the plan puts there", pl->objs[i].id, pl->objs[i].dev);
+                        run_say(r, "%s (%s) already carries what the plan puts there", pl->objs[i].id, pl->objs[i].dev);
         }
         if (refusals(r)) {
                 print_refusals(r);
@@ -325,7 +325,7 @@ static int inspect_and_confirm(struct run *r)
         /* what can fail before the first write fails here (exit 1, as a failed step would) */
         int nf = mkfs_preflight(r);
         if (nf) {
-                say(r, "%d mkfs.xfs dry run%s failed: nothing was written", nf, nf == 1 ? "" : "s");
+                run_say(r, "%d mkfs.xfs dry run%s failed: nothing was written", nf, nf == 1 ? "" : "s");
                 return 1;
         }
         if (!r->o->dry_run && !r->o->yes) {
@@ -335,7 +335,7 @@ static int inspect_and_confirm(struct run *r)
         }
         if (r->o->dry_run) {
                 print_dry_states(r);
-                say(r, "dry run: nothing was written");
+                run_say(r, "dry run: nothing was written");
                 return -1;
         }
         return confirm(r) ? 0 : 2;
@@ -350,7 +350,7 @@ static void before_writes_hook(struct run *r)
                 return;
         char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
         int rc = run_argv(argv, NULL);
-        say(r, "STORPROV_TEST_BEFORE_WRITES exited %d", rc);
+        run_say(r, "STORPROV_TEST_BEFORE_WRITES exited %d", rc);
 }
 
 int apply_plan(struct plan *pl, const struct sysinfo *si, const struct apply_options *o)

@@ -71,7 +71,7 @@ static void mknod_from_sysfs(struct run *r, const char *path, const char *kname)
         if (v && sscanf(v, "%u:%u", &ma, &mi) == 2) {
                 (void)mkdir_parents(path, 0755);
                 if (mknod(path, S_IFBLK | 0660, makedev(ma, mi)) == 0)
-                        say(r, "created %s (%u:%u): no udev made it", path, ma, mi);
+                        run_say(r, "created %s (%u:%u): no udev made it", path, ma, mi);
         }
 }
 

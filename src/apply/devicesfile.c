@@ -21,16 +21,16 @@ static int add_pv(struct run *r, const char *pv, const char *text, const char *n
         char real[PATH_MAX];
         const char *kn = realpath(p, real) ? real + strlen(r->dev.root) : pv;
         if (lvmdevices_lists(text, pv, NULL) || lvmdevices_lists(text, kn, NULL)) {
-                say(r, "LVM devices file: %s is listed already", pv);
+                run_say(r, "LVM devices file: %s is listed already", pv);
                 return 0;
         }
         char **argv = lvmdevices_adddev_argv(pv, name);
         _cleanup_free_ char *prefix = xasprintf("LVM_SYSTEM_DIR=%s ", sysdir);
-        say_argv(r, NO_OBJ, prefix, argv);
+        run_say_argv(r, NO_OBJ, prefix, argv);
         int rc = run_argv(argv, NULL);
         strv_free(argv);
         if (rc != 0)
-                say(r, "LVM devices file: adding %s failed (status %d)", pv, rc);
+                run_say(r, "LVM devices file: adding %s failed (status %d)", pv, rc);
         return rc != 0;
 }
 
@@ -48,7 +48,7 @@ int devicesfile_sync(struct run *r)
         _cleanup_free_ char *file = xasprintf("%s/devices/%s", sysdir, name ? name : "system.devices");
         _cleanup_free_ char *why = NULL;
         bool want = lvmdevices_wanted(lvmconf_use_devicesfile(conf), access(file, F_OK) == 0, file, &why);
-        say(r, "LVM devices file: %s%s", why, want ? "; adding storprov's PVs" : "");
+        run_say(r, "LVM devices file: %s%s", why, want ? "; adding storprov's PVs" : "");
         int fails = 0;
         if (want) {
                 _cleanup_free_ char *text = NULL;

@@ -59,7 +59,7 @@ static void inspect_region(struct run *r, size_t obj, const char *path, uint64_t
         struct probe_result pr;
         int rc = probe_signatures(path, off, size, &pr);
         if (rc < 0) {
-                refuse(r, "%s: cannot probe %s: %s", o->id, path, strerror(-rc));
+                run_refuse(r, "%s: cannot probe %s: %s", o->id, path, strerror(-rc));
                 return;
         }
         classify_region(r, obj, off, &pr);
@@ -89,7 +89,7 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
                         os->ours = true;
                 else if ((o->kind == OBJ_DISK || o->kind == OBJ_MD) && off == 0 && !strcmp(pr.sigs[i].type, "PMBR") &&
                          pr.n_sigs == 1 && !o->preserve && plans_partitions(r->pl, obj))
-                        say(r, "%s (%s) carries a protective MBR without a GPT: an unfinished partition table; it "
+                        run_say(r, "%s (%s) carries a protective MBR without a GPT: an unfinished partition table; it "
                                "will be written again",
                             o->id, o->dev);
                 else
@@ -102,7 +102,7 @@ static void classify_region(struct run *r, size_t obj, uint64_t off, struct prob
                 else if (os->wipe_ok)
                         os->needs_wipe = true;
                 else
-                        refuse(r,
+                        run_refuse(r,
                                "%s (%s) carries %s; the profile does not allow wiping it (add wipe=\"true\" to the "
                                "profile's <%s> element, or pass --wipe)",
                                o->id, o->dev, os->found, wipe_elem(r->pl, o));
@@ -324,7 +324,7 @@ static void scan_verdict(struct run *r, size_t di, const bool *mine, struct sbuf
                 if (os->wipe_ok)
                         r->os[i].needs_wipe = true;
                 else
-                        refuse(r,
+                        run_refuse(r,
                                "%s (%s) carries %s; the profile does not allow wiping it (add wipe=\"true\" to the "
                                "profile's <%s> element, or pass --wipe)",
                                q->id, q->dev, r->os[i].found, wipe_elem(pl, q));
@@ -336,7 +336,7 @@ static void scan_verdict(struct run *r, size_t di, const bool *mine, struct sbuf
                         os->found = xasprintf("%s%swhat could not be read: %s", found->len ? found->s : "",
                                               found->len ? "; " : "", err->s);
                 } else
-                        refuse(r,
+                        run_refuse(r,
                                "%s (%s) cannot be read in full where data may be (%s)%s%s; storprov does not write to "
                                "a disk it could not inspect (wipe=\"true\" on <%s>, or --wipe, allows it)",
                                d->id, d->dev, err->s, found->len ? "; it carries " : "", found->len ? found->s : "",
@@ -346,7 +346,7 @@ static void scan_verdict(struct run *r, size_t di, const bool *mine, struct sbuf
                 free(os->found);
                 os->found = sbuf_steal(found);
         } else if (found->len) {
-                refuse(r,
+                run_refuse(r,
                        "%s (%s) carries %s, where no partition table points (an erased table?); the profile does not "
                        "allow wiping it (add wipe=\"true\" to <%s>, or pass --wipe)",
                        d->id, d->dev, found->s, wipe_elem(pl, d));
@@ -373,7 +373,7 @@ static void deep_scan(struct run *r, size_t di, int fd, const struct gpt_part *h
         struct shadow sh;
         int rc = shadow_open(&sh, size);
         if (rc < 0) {
-                refuse(r, "%s (%s): cannot make room to inspect it: %s", d->id, d->dev, strerror(-rc));
+                run_refuse(r, "%s (%s): cannot make room to inspect it: %s", d->id, d->dev, strerror(-rc));
                 return;
         }
         /* the head and the tail, then what their tables name */
@@ -467,7 +467,7 @@ static void refuse_in_use(struct run *r, size_t di)
                 if (pl->objs[i].kind == OBJ_PART && pl->objs[i].parent == di && (!r->os[i].ours || r->os[i].needs_wipe))
                         writes = true;
         if (writes)
-                refuse(r, "%s (%s) is in use: %s; storprov never writes to a device in use", d->id, d->dev, os->in_use);
+                run_refuse(r, "%s (%s) is in use: %s; storprov never writes to a device in use", d->id, d->dev, os->in_use);
 }
 
 static void find_in_use(struct run *r, size_t di)
@@ -588,7 +588,7 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
         inspect_lib_unlock();
         if (rc == -ENOMEDIUM) {
                 if (d->preserve)
-                        refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
+                        run_refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
                 /* other signatures on the bare disk (a whole-disk filesystem, md, LVM, a lone protective MBR) */
                 inspect_region(r, di, path, 0, 0);
                 return;
@@ -596,7 +596,7 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
         char guid[37];
         if (rc < 0 && !d->preserve && d->disk.gpt_guid && gpt_unfinished(path, d->sector_bytes) &&
             gpt_disk_guid(path, d->sector_bytes, guid) == 0 && uuid_eq(guid, d->disk.gpt_guid)) {
-                say(r, "%s (%s) carries our GPT header (disk GUID %s) without entries or backup: an unfinished "
+                run_say(r, "%s (%s) carries our GPT header (disk GUID %s) without entries or backup: an unfinished "
                        "partition table; it will be written again",
                     d->id, d->dev, guid);
                 return;
@@ -606,7 +606,7 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
                         os->needs_wipe = true;
                         os->found = xasprintf("an unreadable partition table (%s)", err ? err : strerror(-rc));
                 } else
-                        refuse(r, "%s (%s): %s; the profile does not allow wiping it (add wipe=\"true\" to <%s>, or "
+                        run_refuse(r, "%s (%s): %s; the profile does not allow wiping it (add wipe=\"true\" to <%s>, or "
                                   "pass --wipe)",
                                d->id, d->dev, err ? err : strerror(-rc), wipe_elem(r->pl, d));
                 return;
@@ -617,27 +617,27 @@ static void inspect_table(struct run *r, size_t di, const char *path, struct gpt
         free(want);
         _cleanup_free_ char *grown = NULL;
         if (ours && damage && d->preserve)
-                refuse(r, "%s (%s) is preserved, but its partition table is damaged (%s); repair it first (sgdisk -e or "
+                run_refuse(r, "%s (%s) is preserved, but its partition table is damaged (%s); repair it first (sgdisk -e or "
                           "gdisk), storprov does not write to preserved disks",
                        d->id, d->dev, damage);
         else if (ours && damage) {
                 os->repair_table = true;
-                say(r, "%s (%s) carries the planned partition table, damaged (%s): an interrupted write; it will be "
+                run_say(r, "%s (%s) carries the planned partition table, damaged (%s): an interrupted write; it will be "
                        "written again",
                     d->id, d->dev, damage);
         } else if (ours)
                 os->ours = true;
         else if ((d->preserve || !os->wipe_ok) && (grown = grown_advice(r, di, path, label, *have, *n_have)))
-                refuse(r, "%s", grown);
+                run_refuse(r, "%s", grown);
         else if (d->preserve)
-                refuse(r, "%s (%s) is preserved, but its partition table (%s, %zu partitions) is not the planned one",
+                run_refuse(r, "%s (%s) is preserved, but its partition table (%s, %zu partitions) is not the planned one",
                        d->id, d->dev, label, *n_have);
         else if (os->wipe_ok) {
                 os->needs_wipe = true;
                 os->found = xasprintf("a %s%s partition table with %zu partition%s", damage ? "damaged " : "", label,
                                       *n_have, *n_have == 1 ? "" : "s");
         } else
-                refuse(r,
+                run_refuse(r,
                        "%s (%s) carries a %s%s partition table with %zu partition%s that is not the planned one; "
                        "the profile does not allow wiping it (add wipe=\"true\" to <%s>, or pass --wipe)",
                        d->id, d->dev, damage ? "damaged " : "", label, *n_have, *n_have == 1 ? "" : "s",
@@ -678,7 +678,7 @@ static int open_exclusive(struct run *r, size_t di, const char *path)
         os->excl_free = fd >= 0 && !d->disk.mpath_create;
         if (fd >= 0 || errno != EBUSY) {
                 if (fd < 0)
-                        refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));
+                        run_refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));
                 return fd;
         }
         if (!os->in_use) {
@@ -693,7 +693,7 @@ static int open_exclusive(struct run *r, size_t di, const char *path)
         }
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
-                refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));
+                run_refuse(r, "%s (%s): cannot open %s to inspect it: %s", d->id, d->dev, path, strerror(errno));
         return fd;
 }
 
@@ -718,7 +718,7 @@ static void inspect_disk(struct run *r, size_t di)
         struct probe_result pr0 = {0};
         int rc0 = fd >= 0 ? probe_signatures_fd(fd, 0, 0, &pr0) : -EBADF;
         if (rc0 < 0 && fd >= 0)
-                refuse(r, "%s (%s): cannot probe it: %s; storprov does not write to a disk it could not inspect",
+                run_refuse(r, "%s (%s): cannot probe it: %s; storprov does not write to a disk it could not inspect",
                        d->id, d->dev, strerror(-rc0));
         bool table = rc0 < 0;
         for (size_t i = 0; i < pr0.n_sigs; i++)
@@ -731,7 +731,7 @@ static void inspect_disk(struct run *r, size_t di)
         } else if (partitioned) {
                 /* no table at all: what the bare disk carries; the planned regions are probed by the scan */
                 if (d->preserve)
-                        refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
+                        run_refuse(r, "%s (%s) is preserved, but it has no partition table", d->id, d->dev);
                 classify_region(r, di, 0, &pr0);
                 if (!scan || os->ours || os->needs_wipe)
                         inspect_partitions(r, di, path);
@@ -840,7 +840,7 @@ void inspect_all(struct run *r)
 {
         const struct plan *pl = r->pl;
         wipe_permissions(r);
-        say(r, "inspecting %zu objects before any write", pl->n_objs);
+        run_say(r, "inspecting %zu objects before any write", pl->n_objs);
         size_t *disks = xcalloc(pl->n_objs ? pl->n_objs : 1, sizeof(*disks)), n = 0;
         for (size_t i = 0; i < pl->n_objs; i++) {
                 r->os[i].fd = -1;
@@ -853,9 +853,9 @@ void inspect_all(struct run *r)
         free(disks);
         const struct inspect_stats *st = &r->inspection;
         if (st->threads)
-                say(r, "inspected %zu disks in %.1fs, up to %u at a time (--jobs %u)", n, st->elapsed_s, st->threads,
+                run_say(r, "inspected %zu disks in %.1fs, up to %u at a time (--jobs %u)", n, st->elapsed_s, st->threads,
                     st->jobs);
         else
-                say(r, "inspected %zu disk%s in %.1fs, one at a time (--jobs %u)", n, n == 1 ? "" : "s", st->elapsed_s,
+                run_say(r, "inspected %zu disk%s in %.1fs, one at a time (--jobs %u)", n, n == 1 ? "" : "s", st->elapsed_s,
                     st->jobs);
 }

@@ -141,7 +141,7 @@ static void run_threads(struct run *r, const size_t *disks, size_t n, unsigned j
         pthread_cond_destroy(&p.cv);
         pthread_mutex_destroy(&p.mu);
         if (err)
-                refuse(r, "cannot start inspection thread %u of %u (--jobs %u): %s; the disks were inspected by %s, "
+                run_refuse(r, "cannot start inspection thread %u of %u (--jobs %u): %s; the disks were inspected by %s, "
                           "but storprov does not go on from an inspection that did not run as planned. Free "
                           "resources (threads, memory) or run apply again with --jobs 1 (no threads)",
                        started + 1, want, jobs, strerror(err),

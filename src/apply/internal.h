@@ -142,17 +142,17 @@ int relay_spawn(struct run *r, size_t si, char *const *argv, pid_t *ret_pid);
 /* Waits for any child, relaying output meanwhile; its pid (its output all
  * relayed) and exit code, or -1 when there is none. */
 pid_t relay_wait(struct run *r, int *ret_code);
-void say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "$ CMD ARGS", quoted as the plan shows it */
-void say_argv(struct run *r, size_t step, const char *prefix, char *const *argv);
-void refuse(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void run_say_argv(struct run *r, size_t step, const char *prefix, char *const *argv);
+void run_refuse(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* tools.c: every program the plan runs is in PATH (else a refusal naming its EL and Debian package);
  * an mkfs step whose XFS is there, finished, with the planned UUID needs no mkfs.xfs. */
 void tools_check(struct run *r);
 bool mkfs_already_done(struct run *r, size_t si);
 size_t refusals(const struct run *r);
 void print_refusals(const struct run *r);
-void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void step_finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void add_event(struct run *r, enum event_kind kind, size_t step, const char *text);
 /* From now on this thread's events (say, refuse, ...) go to b, not to the
  * run nor stderr; NULL: to the run again. For worker threads, whose b is

@@ -107,7 +107,7 @@ static int take_run_lock(struct run *r)
                         close(fd);
                         return -1;
                 }
-                say(r, "%s is locked by %s; waiting (--wait)", path, who);
+                run_say(r, "%s is locked by %s; waiting (--wait)", path, who);
                 if (flock_ex(fd, true, 0) < 0) {
                         close(fd);
                         return -1;
@@ -115,7 +115,7 @@ static int take_run_lock(struct run *r)
         }
         char *me = xasprintf("pid=%ld profile=%s started=%ld\n", (long)getpid(), r->pl->profile_name, (long)time(NULL));
         if (ftruncate(fd, 0) == 0 && pwrite(fd, me, strlen(me), 0) < 0)
-                say(r, "cannot record this run in %s: %s", path, strerror(errno));
+                run_say(r, "cannot record this run in %s: %s", path, strerror(errno));
         free(me);
         r->lock_fd = fd;
         return 0;
@@ -150,7 +150,7 @@ static int take_disk_locks(struct run *r)
                  * ("udevadm settle") after it hands the kernel a new table, and an exclusive lock would
                  * make it wait out settle's timeout. */
                 if (flock(fd, LOCK_SH) < 0)
-                        say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", d->dev, strerror(errno));
+                        run_say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", d->dev, strerror(errno));
                 r->disk_fds[i] = fd;
         }
         return 0;
@@ -171,7 +171,7 @@ int lock_md(struct run *r, size_t mi)
                 return rc;
         }
         if (flock(fd, LOCK_SH) < 0)
-                say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", m->dev, strerror(errno));
+                run_say(r, "%s: cannot hold the lock shared (%s); keeping it exclusive", m->dev, strerror(errno));
         r->disk_fds[mi] = fd;
         return 0;
 }
@@ -203,7 +203,7 @@ int holder_recheck(struct run *r, size_t si, size_t obj)
         _cleanup_free_ char *who = probe_open_by(path);
         if (!who && di != obj)
                 who = probe_open_by(disk);
-        finish(r, si, OUT_FAILED,
+        step_finish(r, si, OUT_FAILED,
                "%s (%s) was taken by another exclusive holder (O_EXCL) after the inspection%s%s; storprov does "
                "not write under it",
                o->id, o->dev, who ? ": open by " : "", who ? who : "");

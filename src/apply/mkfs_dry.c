@@ -111,7 +111,7 @@ void mkfs_agsize(struct run *r, size_t si, char ***argv)
         uint64_t agsize = 0, bsize = 0;
         int rc = 0;
         if (!mkfs_ag_geometry(r, si, *argv, &agsize, &bsize, &rc)) {
-                say(r, "mkfs.xfs -N on %s gave no AG geometry (exit %d); the AG size stays mkfs.xfs's own", o->dev, rc);
+                run_say(r, "mkfs.xfs -N on %s gave no AG geometry (exit %d); the AG size stays mkfs.xfs's own", o->dev, rc);
                 return;
         }
         uint64_t want = xfs_stripe_agsize_blocks(agsize, bsize, &o->geom);
@@ -125,7 +125,7 @@ void mkfs_agsize(struct run *r, size_t si, char ***argv)
                 }
                 strv_push(&nv, (*argv)[k]);
         }
-        say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %" PRIu64 "%s",
+        run_say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %" PRIu64 "%s",
             o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize,
             agsize,
             r->ag_size_said ? "; as said above, deliberately"
@@ -184,7 +184,7 @@ static bool dry_run_prepare(struct run *r, size_t i, struct dry_run *d)
         const struct pl_obj *f = &r->pl->objs[st->obj];
         const struct pl_obj *b = f->parent != NO_OBJ ? &r->pl->objs[f->parent] : NULL;
         if (!b || !b->size_bytes) {
-                say(r, "mkfs.xfs dry run for %s: its size is known only once it is made; mkfs.xfs checks it then",
+                run_say(r, "mkfs.xfs dry run for %s: its size is known only once it is made; mkfs.xfs checks it then",
                     f->dev);
                 return false;
         }
@@ -204,7 +204,7 @@ static bool dry_run_file(struct run *r, struct dry_run *d, const char *tmp)
         d->path = xasprintf("%s/storprov-mkfs-XXXXXX", tmp);
         int fd = mkstemp(d->path);
         if (fd < 0 || ftruncate(fd, (off_t)d->size_bytes) < 0) {
-                say(r, "mkfs.xfs dry run for %s skipped: no sparse file of %" PRIu64 " bytes in %s (%s)",
+                run_say(r, "mkfs.xfs dry run for %s skipped: no sparse file of %" PRIu64 " bytes in %s (%s)",
                     r->pl->objs[st->obj].dev, d->size_bytes, tmp, strerror(errno));
                 if (fd >= 0) {
                         close(fd);
@@ -325,12 +325,12 @@ int mkfs_preflight(struct run *r)
                         if (rc < 0) {
                                 d->pid = -1;
                                 d->rc = 127;
-                                say(r, "cannot run mkfs.xfs: %s", strerror(-rc));
+                                run_say(r, "cannot run mkfs.xfs: %s", strerror(-rc));
                         }
                 }
                 struct dry_run *d = &v[lead[waited++]];
                 if (d->pid > 0 && (d->rc = wait_argv_limited(d->pid)) == -ETIME) {
-                        say(r, "mkfs.xfs dry run did not finish in %u s (--command-timeout) and was killed",
+                        run_say(r, "mkfs.xfs dry run did not finish in %u s (--command-timeout) and was killed",
                             exec_command_limit() / 1000);
                         d->rc = 128 + SIGKILL;
                 }
@@ -340,7 +340,7 @@ int mkfs_preflight(struct run *r)
         for (size_t k = 0; k < n; k++)
                 nk += v[k].leader == k;
         if (nk < n)
-                say(r, "%zu mkfs.xfs dry run%s for %zu filesystems: the others differ only in label and UUID", nk,
+                run_say(r, "%zu mkfs.xfs dry run%s for %zu filesystems: the others differ only in label and UUID", nk,
                     nk == 1 ? "" : "s", n);
         int failed = 0;
         for (size_t k = 0; k < n; k++)

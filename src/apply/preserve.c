@@ -24,14 +24,14 @@ static void verify_md(struct run *r, size_t mi)
                 probe_result_free(&pr);
         }
         if (!uuid) {
-                refuse(r, "md %s is preserved, but %s carries no md superblock", m->md.name, r->pl->objs[m->md.members[0]].dev);
+                run_refuse(r, "md %s is preserved, but %s carries no md superblock", m->md.name, r->pl->objs[m->md.members[0]].dev);
                 return;
         }
         if (!dev_exists(&r->dev, m->dev)) {
                 char **argv = md_assemble_argv(r->pl, mi, uuid);
-                say_argv(r, NO_OBJ, "preserve: ", argv);
+                run_say_argv(r, NO_OBJ, "preserve: ", argv);
                 if (run_argv(argv, NULL) != 0)
-                        refuse(r, "md %s is preserved, but mdadm could not assemble it", m->md.name);
+                        run_refuse(r, "md %s is preserved, but mdadm could not assemble it", m->md.name);
                 strv_free(argv);
                 (void)dev_wait(r, m->dev, NULL, 10000);
         }
@@ -44,16 +44,16 @@ static void verify_md(struct run *r, size_t mi)
         if (disks)
                 (void)parse_u64(disks, &nd);
         if (!level || strcmp(level, raid_level_name(m->md.level)))
-                refuse(r, "md %s is preserved, but it is %s, not %s", m->md.name, level ? level : "not running",
+                run_refuse(r, "md %s is preserved, but it is %s, not %s", m->md.name, level ? level : "not running",
                        raid_level_name(m->md.level));
         else if (nd != m->md.n_members - m->md.spares)
-                refuse(r, "md %s is preserved, but it has %" PRIu64 " raid devices, not %zu", m->md.name, nd,
+                run_refuse(r, "md %s is preserved, but it has %" PRIu64 " raid devices, not %zu", m->md.name, nd,
                        m->md.n_members - m->md.spares);
         else if (m->md.level != RAID_1 && ch != m->md.chunk_bytes)
-                refuse(r, "md %s is preserved, but its chunk is %" PRIu64 " bytes, not %" PRIu64, m->md.name, ch,
+                run_refuse(r, "md %s is preserved, but its chunk is %" PRIu64 " bytes, not %" PRIu64, m->md.name, ch,
                        m->md.chunk_bytes);
         else
-                say(r, "preserve: md %s verified: %s, %" PRIu64 " devices, chunk %" PRIu64 ", uuid %s", m->md.name, level,
+                run_say(r, "preserve: md %s verified: %s, %" PRIu64 " devices, chunk %" PRIu64 ", uuid %s", m->md.name, level,
                     nd, ch, uuid);
         ident_set_found(&m->md.uuid, uuid); /* mdadm.conf and the udev rules name the array that is there */
 }
@@ -65,11 +65,11 @@ static void verify_vg(struct run *r, size_t vi)
         lvm_argv_head(r->pl, &argv, "vgchange");
         strv_push(&argv, "--activate=y");
         strv_push(&argv, v->vg.name);
-        say_argv(r, NO_OBJ, "preserve: ", argv);
+        run_say_argv(r, NO_OBJ, "preserve: ", argv);
         int rc = run_argv(argv, NULL);
         strv_free(argv);
         if (rc != 0) {
-                refuse(r, "vg %s is preserved, but it cannot be activated", v->vg.name);
+                run_refuse(r, "vg %s is preserved, but it cannot be activated", v->vg.name);
                 return;
         }
         for (size_t i = 0; i < r->pl->n_objs; i++) {
@@ -86,12 +86,12 @@ static void verify_vg(struct run *r, size_t vi)
                 }
                 unsigned want = l->lv.stripes >= 2 ? l->lv.stripes : 1;
                 if (!out)
-                        refuse(r, "lv %s is preserved, but it does not exist", t);
+                        run_refuse(r, "lv %s is preserved, but it does not exist", t);
                 else if (stripes != want || (want > 1 && ssz != l->lv.stripe_bytes))
-                        refuse(r, "lv %s is preserved, but it has %" PRIu64 " stripes of %" PRIu64 " bytes, not %u", t,
+                        run_refuse(r, "lv %s is preserved, but it has %" PRIu64 " stripes of %" PRIu64 " bytes, not %u", t,
                                stripes, ssz, want);
                 else
-                        say(r, "preserve: lv %s verified: %" PRIu64 " stripe%s", t, stripes, stripes == 1 ? "" : "s");
+                        run_say(r, "preserve: lv %s verified: %" PRIu64 " stripe%s", t, stripes, stripes == 1 ? "" : "s");
                 strv_free(f);
                 strv_free(out);
                 free(t);
@@ -105,14 +105,14 @@ static void verify_fs(struct run *r, size_t fi)
         char *dp = dev_path(&r->dev, f->dev);
         struct probe_result pr;
         if (probe_signatures(dp, 0, 0, &pr) < 0) {
-                refuse(r, "%s is preserved, but %s cannot be read", f->id, f->dev);
+                run_refuse(r, "%s is preserved, but %s cannot be read", f->id, f->dev);
                 free(dp);
                 return;
         }
         const struct signature *s = probe_find(&pr, "xfs");
         if (!s) {
                 char *d = probe_describe(&pr);
-                refuse(r, "%s is preserved, but %s holds %s, not XFS", f->id, f->dev, *d ? d : "nothing");
+                run_refuse(r, "%s is preserved, but %s holds %s, not XFS", f->id, f->dev, *d ? d : "nothing");
                 free(d);
         } else {
                 ident_set_found(&f->fs.uuid, s->uuid);
@@ -125,13 +125,13 @@ static void verify_fs(struct run *r, size_t fi)
                 unsigned long su = 0, sw = 0;
                 const char *p = out ? strstr(out, "sunit=") : NULL;
                 if (rc != 0 || !p || sscanf(p, "sunit=%lu swidth=%lu", &su, &sw) != 2)
-                        refuse(r, "%s is preserved, but xfs_info %s failed", f->id, f->dev);
+                        run_refuse(r, "%s is preserved, but xfs_info %s failed", f->id, f->dev);
                 else if (su * XFS_BLOCK_BYTES != f->geom.su_bytes || sw * XFS_BLOCK_BYTES != f->geom.full_stripe_bytes)
-                        refuse(r, "%s is preserved, but its geometry is sunit=%lu swidth=%lu blks, the plan says %" PRIu64
+                        run_refuse(r, "%s is preserved, but its geometry is sunit=%lu swidth=%lu blks, the plan says %" PRIu64
                                   "/%" PRIu64,
                                f->id, su, sw, f->geom.su_bytes / XFS_BLOCK_BYTES, f->geom.full_stripe_bytes / XFS_BLOCK_BYTES);
                 else
-                        say(r, "preserve: %s verified: XFS uuid %s, sunit=%lu swidth=%lu blks", f->id, obj_uuid(f), su, sw);
+                        run_say(r, "preserve: %s verified: XFS uuid %s, sunit=%lu swidth=%lu blks", f->id, obj_uuid(f), su, sw);
                 free(out);
         }
         probe_result_free(&pr);

@@ -81,7 +81,7 @@ static void vevent(struct run *r, enum event_kind kind, size_t step, const char 
         free(b.s);
 }
 
-void say(struct run *r, const char *fmt, ...)
+void run_say(struct run *r, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -89,14 +89,14 @@ void say(struct run *r, const char *fmt, ...)
         va_end(ap);
 }
 
-void say_argv(struct run *r, size_t step, const char *prefix, char *const *argv)
+void run_say_argv(struct run *r, size_t step, const char *prefix, char *const *argv)
 {
         _cleanup_free_ char *cmd = strv_join_shell(argv);
         _cleanup_free_ char *t = xasprintf("%s$ %s", prefix, cmd);
         add_event(r, EV_SAY, step, t);
 }
 
-void refuse(struct run *r, const char *fmt, ...)
+void run_refuse(struct run *r, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -120,7 +120,7 @@ void print_refusals(const struct run *r)
         fprintf(stderr, "storprov: nothing was written\n");
 }
 
-void finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...)
+void step_finish(struct run *r, size_t si, enum outcome out, const char *fmt, ...)
 {
         struct step_state *s = &r->st[si];
         s->outcome = out;
@@ -321,7 +321,7 @@ int report_preflight(struct run *r)
         if (rc < 0) {
                 struct stat st;
                 bool stale = lstat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-                refuse(r, "--report %s cannot be written: %s%s%s%s (%s)%s; give a --report path in a writable "
+                run_refuse(r, "--report %s cannot be written: %s%s%s%s (%s)%s; give a --report path in a writable "
                           "directory, or make that one writable",
                        path, what, dir ? " (" : "", dir ? dir : "", dir ? ")" : "", strerror(-rc),
                        stale ? "; the file there is an earlier run's report, not this one's" : "");

@@ -60,7 +60,7 @@ static bool md_adopt_by_uuid(struct run *r, const struct pl_obj *m)
                 _cleanup_free_ char *target = xasprintf("../%s", name);
                 (void)mkdir_parents(m->dev, 0755);
                 if (symlink(target, m->dev) == 0 || errno == EEXIST) {
-                        say(r, "md %s runs as /dev/%s with our uuid (an interrupted create): linked %s", m->md.name,
+                        run_say(r, "md %s runs as /dev/%s with our uuid (an interrupted create): linked %s", m->md.name,
                             name, m->dev);
                         found = true;
                 }
@@ -108,7 +108,7 @@ static void md_report_sync(struct run *r, const struct pl_obj *o)
                 return;
         _cleanup_free_ char *done = md_attr(r, o, "md/sync_completed"), *speed = md_attr(r, o, "md/sync_speed");
         _cleanup_free_ char *t = md_sync_text(sync, done, speed);
-        say(r, "md %s: %s", o->md.name, t);
+        run_say(r, "md %s: %s", o->md.name, t);
 }
 
 /* An array that runs with our uuid but holds no data (size 0: an mdadm
@@ -125,7 +125,7 @@ static bool md_stop_if_empty(struct run *r, size_t si, const struct pl_obj *o)
         strv_push(&argv, "mdadm");
         strv_push(&argv, "--stop");
         strv_push(&argv, o->dev);
-        say(r, "md %s runs with our uuid but holds nothing (an interrupted create): stopping it to assemble it again",
+        run_say(r, "md %s runs with our uuid but holds nothing (an interrupted create): stopping it to assemble it again",
             o->md.name);
         int rc = run_logged(r, si, argv);
         strv_free(argv);
@@ -141,13 +141,13 @@ static enum pre md_precheck(struct run *r, size_t si, char ***argv)
         if (md_running_with_uuid(r, o) && !md_stop_if_empty(r, si, o)) {
                 _cleanup_free_ char *why = md_mismatch(r, o);
                 if (why) {
-                        finish(r, si, OUT_FAILED, "%s is running with our uuid %s, but %s: refusing to guess; stop it and "
+                        step_finish(r, si, OUT_FAILED, "%s is running with our uuid %s, but %s: refusing to guess; stop it and "
                                                   "wipe its members (--wipe) to make it again",
                                o->dev, o->md.uuid.planned, why);
                         return PRE_DONE;
                 }
                 md_report_sync(r, o);
-                finish(r, si, OUT_KEPT, "%s is running with uuid %s", o->dev, o->md.uuid.planned);
+                step_finish(r, si, OUT_KEPT, "%s is running with uuid %s", o->dev, o->md.uuid.planned);
                 return PRE_DONE;
         }
         bool members_ours = o->md.n_members > 0;
@@ -161,7 +161,7 @@ static enum pre md_precheck(struct run *r, size_t si, char ***argv)
         }
         for (size_t k = 0; k < o->md.n_members; k++)
                 if (wipe(r, si, o->md.members[k]) != 0) {
-                        finish(r, si, OUT_FAILED, "wipefs failed");
+                        step_finish(r, si, OUT_FAILED, "wipefs failed");
                         return PRE_DONE;
                 }
         return PRE_RUN;
@@ -171,16 +171,16 @@ static void md_postcheck(struct run *r, size_t si)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         if (dev_wait(r, o->dev, NULL, 30000) < 0) {
-                finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
+                step_finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
                 return;
         }
         _cleanup_free_ char *why = md_mismatch(r, o);
         if (why) {
-                finish(r, si, OUT_FAILED, "%s: %s", o->dev, why);
+                step_finish(r, si, OUT_FAILED, "%s: %s", o->dev, why);
                 return;
         }
         md_report_sync(r, o);
-        finish(r, si, OUT_CREATED, NULL);
+        step_finish(r, si, OUT_CREATED, NULL);
 }
 
 /* ---- LVM --------------------------------------------------------------------- */
@@ -196,7 +196,7 @@ static int lv_check_table(struct run *r, size_t si)
         size_t n = 0;
         char *err = NULL;
         if (dm_table_read(name, &seg, &n, &err) < 0) {
-                finish(r, si, OUT_FAILED, "%s", err);
+                step_finish(r, si, OUT_FAILED, "%s", err);
                 free(err);
                 return -1;
         }
@@ -206,7 +206,7 @@ static int lv_check_table(struct run *r, size_t si)
         for (size_t k = 0; k < n && !rc; k++) {
                 bool type_ok = want > 1 ? !strcmp(seg[k].type, "striped") : !strcmp(seg[k].type, "linear");
                 if (!type_ok || seg[k].stripes != want || (want > 1 && seg[k].chunk_sectors != chunk)) {
-                        finish(r, si, OUT_FAILED,
+                        step_finish(r, si, OUT_FAILED,
                                "dm table of %s: segment %zu is %s with %u stripes of %" PRIu64
                                " sectors; the plan says %u x %" PRIu64,
                                name, k, seg[k].type, seg[k].stripes, seg[k].chunk_sectors, want, chunk);
@@ -214,7 +214,7 @@ static int lv_check_table(struct run *r, size_t si)
                 }
                 for (unsigned q = 0; !rc && align && q < seg[k].stripes; q++)
                         if (seg[k].offsets[q] % align) {
-                                finish(r, si, OUT_FAILED,
+                                step_finish(r, si, OUT_FAILED,
                                        "dm table of %s: data on %s starts at sector %" PRIu64
                                        ", not on a full-stripe boundary (%" PRIu64 " sectors)",
                                        name, seg[k].devices[q], seg[k].offsets[q], align);
@@ -222,7 +222,7 @@ static int lv_check_table(struct run *r, size_t si)
                         }
         }
         if (!rc)
-                say(r, "dm table of %s: %zu segment%s, %u stripe%s, every stripe starts on a %" PRIu64 "-sector boundary",
+                run_say(r, "dm table of %s: %zu segment%s, %u stripe%s, every stripe starts on a %" PRIu64 "-sector boundary",
                     name, n, n == 1 ? "" : "s", want, want == 1 ? "" : "s", align);
         dm_segments_free(seg, n);
         return rc;
@@ -242,11 +242,11 @@ static enum pre pv_precheck(struct run *r, size_t si, char ***argv)
         char **l = maybe_pv ? lvm_query(r, "pvs", "pv_name", dp, NULL) : NULL;
         if (l) {
                 strv_free(l);
-                finish(r, si, OUT_KEPT, "%s is a PV already", o->dev);
+                step_finish(r, si, OUT_KEPT, "%s is a PV already", o->dev);
                 return PRE_DONE;
         }
         if (wipe(r, si, STEP(r, si)->obj) != 0) {
-                finish(r, si, OUT_FAILED, "wipefs failed");
+                step_finish(r, si, OUT_FAILED, "wipefs failed");
                 return PRE_DONE;
         }
         return PRE_RUN;
@@ -277,10 +277,10 @@ static enum pre vg_precheck(struct run *r, size_t si, char ***argv)
         strv_free(f);
         strv_free(l);
         if (n != o->vg.n_pvs)
-                finish(r, si, OUT_FAILED, "VG %s exists with %" PRIu64 " PVs, the profile has %zu: refusing to guess",
+                step_finish(r, si, OUT_FAILED, "VG %s exists with %" PRIu64 " PVs, the profile has %zu: refusing to guess",
                        o->vg.name, n, o->vg.n_pvs);
         else
-                finish(r, si, OUT_KEPT, "VG %s exists", o->vg.name);
+                step_finish(r, si, OUT_KEPT, "VG %s exists", o->vg.name);
         return PRE_DONE;
 }
 
@@ -305,16 +305,16 @@ static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
                 lvm_argv_head(r->pl, &act, "lvchange");
                 strv_push(&act, "--activate=y");
                 strv_push(&act, t);
-                say(r, "%s exists but is not active: activating it", o->dev);
+                run_say(r, "%s exists but is not active: activating it", o->dev);
                 (void)run_logged(r, si, act);
                 strv_free(act);
         }
         if (dev_has_sysfs(&r->dev, o) && (dev_wait(r, o->dev, NULL, 5000) < 0 || lv_check_table(r, si) < 0)) {
                 if (r->st[si].outcome != OUT_FAILED)
-                        finish(r, si, OUT_FAILED, "%s exists but did not appear", o->dev);
+                        step_finish(r, si, OUT_FAILED, "%s exists but did not appear", o->dev);
                 return PRE_DONE;
         }
-        finish(r, si, OUT_KEPT, "%s exists", o->dev);
+        step_finish(r, si, OUT_KEPT, "%s exists", o->dev);
         return PRE_DONE;
 }
 
@@ -322,12 +322,12 @@ static void lv_postcheck(struct run *r, size_t si)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         if (dev_wait(r, o->dev, NULL, 30000) < 0) {
-                finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
+                step_finish(r, si, OUT_FAILED, "%s did not appear", o->dev);
                 return;
         }
         if (dev_has_sysfs(&r->dev, o) && lv_check_table(r, si) < 0)
                 return;
-        finish(r, si, OUT_CREATED, NULL);
+        step_finish(r, si, OUT_CREATED, NULL);
 }
 
 /* ---- mkfs -------------------------------------------------------------------- */
@@ -341,17 +341,17 @@ static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv
         struct xfs_sb_info sb;
         int rc = xfs_sb_read(dp, &sb);
         if (rc < 0) {
-                finish(r, si, OUT_FAILED, "cannot read the XFS superblock of %s: %s", o->dev, strerror(-rc));
+                step_finish(r, si, OUT_FAILED, "cannot read the XFS superblock of %s: %s", o->dev, strerror(-rc));
                 return PRE_DONE;
         }
         if (sb.inprogress) {
                 _cleanup_free_ char *busy = probe_open_by(dp);
                 if (busy) {
-                        finish(r, si, OUT_FAILED, "%s holds an unfinished XFS and is open by %s (an earlier mkfs.xfs still "
+                        step_finish(r, si, OUT_FAILED, "%s holds an unfinished XFS and is open by %s (an earlier mkfs.xfs still "
                                                   "running?); run apply again when it has ended", o->dev, busy);
                         return PRE_DONE;
                 }
-                say(r, "%s holds our XFS (uuid %s) unfinished: mkfs.xfs was interrupted; making it again", o->dev,
+                run_say(r, "%s holds our XFS (uuid %s) unfinished: mkfs.xfs was interrupted; making it again", o->dev,
                     o->fs.uuid.planned);
                 char **forced = mkfs_force_argv(*argv);
                 strv_free(*argv);
@@ -360,14 +360,14 @@ static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv
         }
         uint64_t su = (uint64_t)sb.sunit_blocks * sb.block_bytes, sw = (uint64_t)sb.swidth_blocks * sb.block_bytes;
         if (su != o->geom.su_bytes || sw != o->geom.full_stripe_bytes) {
-                finish(r, si, OUT_FAILED,
+                step_finish(r, si, OUT_FAILED,
                        "%s holds our XFS (uuid %s) with sunit %" PRIu64 " / swidth %" PRIu64 " bytes, but the plan says %" PRIu64
                        " / %" PRIu64 "; the profile changed since it was made: wipe it (wipe=\"true\" or --wipe) or restore "
                        "the profile",
                        o->dev, o->fs.uuid.planned, su, sw, o->geom.su_bytes, o->geom.full_stripe_bytes);
                 return PRE_DONE;
         }
-        finish(r, si, OUT_KEPT, "XFS with uuid %s is there, finished, sunit %u swidth %u blks", o->fs.uuid.planned,
+        step_finish(r, si, OUT_KEPT, "XFS with uuid %s is there, finished, sunit %u swidth %u blks", o->fs.uuid.planned,
                sb.sunit_blocks, sb.swidth_blocks);
         return PRE_DONE;
 }
@@ -379,7 +379,7 @@ static enum pre mkfs_signatures(struct run *r, size_t si, char ***argv)
         struct probe_result pr;
         int rc = probe_signatures(dp, 0, 0, &pr);
         if (rc < 0) {
-                finish(r, si, OUT_FAILED, "cannot probe %s: %s", o->dev, strerror(-rc));
+                step_finish(r, si, OUT_FAILED, "cannot probe %s: %s", o->dev, strerror(-rc));
                 return PRE_DONE;
         }
         const struct signature *x = probe_find(&pr, "xfs");
@@ -392,10 +392,10 @@ static enum pre mkfs_signatures(struct run *r, size_t si, char ***argv)
                 return PRE_RUN;
         /* new LVs are zeroed by lvcreate; partitions and disks were inspected up front */
         if (!r->os[o->parent].wipe_ok && !r->o->wipe_all) {
-                finish(r, si, OUT_FAILED, "%s carries %s; not overwriting it without wipe", o->dev, d);
+                step_finish(r, si, OUT_FAILED, "%s carries %s; not overwriting it without wipe", o->dev, d);
                 return PRE_DONE;
         }
-        say(r, "%s carries %s; overwriting as the profile allows", o->dev, d);
+        run_say(r, "%s carries %s; overwriting as the profile allows", o->dev, d);
         char **forced = mkfs_force_argv(*argv);
         strv_free(*argv);
         *argv = forced;
@@ -412,7 +412,7 @@ static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
 
 static void created(struct run *r, size_t si)
 {
-        finish(r, si, OUT_CREATED, NULL);
+        step_finish(r, si, OUT_CREATED, NULL);
 }
 
 /* ---- sysfs and sysctl (in process) ---------------------------------------------- */
@@ -422,7 +422,7 @@ static void write_attr(struct run *r, size_t si, const char *p)
         const struct pl_step *s = STEP(r, si);
         _cleanup_free_ char *cur = read_line_file(p);
         if (tune_value_same(s->kind, s->attr, cur, s->value)) {
-                finish(r, si, OUT_UNCHANGED, "%s is %s", p, cur);
+                step_finish(r, si, OUT_UNCHANGED, "%s is %s", p, cur);
                 return;
         }
         int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -432,11 +432,11 @@ static void write_attr(struct run *r, size_t si, const char *p)
                 close(fd);
         strv_pushf(&r->st[si].run, "echo %s > %s", s->value, p);
         if (n < 0) {
-                finish(r, si, OUT_FAILED, "writing %s to %s: %s", s->value, p, strerror(e));
+                step_finish(r, si, OUT_FAILED, "writing %s to %s: %s", s->value, p, strerror(e));
                 return;
         }
         _cleanup_free_ char *after = read_line_file(p);
-        finish(r, si, OUT_APPLIED, "%s: %s -> %s", p, cur ? cur : "?", after ? after : "?");
+        step_finish(r, si, OUT_APPLIED, "%s: %s -> %s", p, cur ? cur : "?", after ? after : "?");
 }
 
 static void sysfs_run(struct run *r, size_t si)
@@ -450,12 +450,12 @@ static void sysfs_run(struct run *r, size_t si)
                 return;
         }
         if (!dev_has_sysfs(&r->dev, o)) {
-                finish(r, si, OUT_SKIPPED, "no sysfs for test devices");
+                step_finish(r, si, OUT_SKIPPED, "no sysfs for test devices");
                 return;
         }
         _cleanup_free_ char *p = dev_sysfs_attr(&r->dev, o, tune_defs[STEP(r, si)->attr].sysfs);
         if (!p) {
-                finish(r, si, OUT_FAILED, "no sysfs entry for %s", o->dev);
+                step_finish(r, si, OUT_FAILED, "no sysfs entry for %s", o->dev);
                 return;
         }
         write_attr(r, si, p);
@@ -465,7 +465,7 @@ static void sysctl_run(struct run *r, size_t si)
 {
         _cleanup_free_ char *p = dev_sysctl_path(&r->dev, STEP(r, si)->key);
         if (devices_fake(&r->dev) && access(p, F_OK) < 0) {
-                finish(r, si, OUT_SKIPPED, "no %s in the test sysroot", p);
+                step_finish(r, si, OUT_SKIPPED, "no %s in the test sysroot", p);
                 return;
         }
         write_attr(r, si, p);
@@ -478,7 +478,7 @@ static enum pre mpath_precheck(struct run *r, size_t si, char ***argv)
         (void)argv;
         const struct pl_obj *o = STEP_OBJ(r, si);
         if (dev_exists(&r->dev, o->dev)) {
-                finish(r, si, OUT_KEPT, "%s is there (an earlier run, or multipathd made it)", o->dev);
+                step_finish(r, si, OUT_KEPT, "%s is there (an earlier run, or multipathd made it)", o->dev);
                 return PRE_DONE;
         }
         return PRE_RUN;
@@ -488,10 +488,10 @@ static void mpath_postcheck(struct run *r, size_t si)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         if (dev_wait(r, o->dev, NULL, 10000) < 0) {
-                finish(r, si, OUT_FAILED, "%s did not appear after dmsetup create", o->dev);
+                step_finish(r, si, OUT_FAILED, "%s did not appear after dmsetup create", o->dev);
                 return;
         }
-        finish(r, si, OUT_CREATED, NULL);
+        step_finish(r, si, OUT_CREATED, NULL);
 }
 
 static const struct step_ops step_ops[_STEP_KIND_MAX] = {
@@ -519,7 +519,7 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         if (st->kind == STEP_GPT && r->parallel_gpt) {
                 *ret_pid = gpt_fork(r, si);
                 if (*ret_pid > 0) {
-                        say(r, "step %zu/%zu start: %s (libparted, child %d)", si + 1, r->pl->n_steps, st->desc,
+                        run_say(r, "step %zu/%zu start: %s (libparted, child %d)", si + 1, r->pl->n_steps, st->desc,
                             (int)*ret_pid);
                         s->outcome = OUT_RUNNING;
                 }
@@ -541,12 +541,12 @@ void step_start(struct run *r, size_t si, pid_t *ret_pid)
         char *j = strv_join_shell(s->argv);
         strv_push(&s->run, j);
         free(j);
-        say(r, "step %zu/%zu start: %s", si + 1, r->pl->n_steps, st->desc);
-        say_argv(r, si, "", s->argv);
+        run_say(r, "step %zu/%zu start: %s", si + 1, r->pl->n_steps, st->desc);
+        run_say_argv(r, si, "", s->argv);
         int rc = relay_spawn(r, si, s->argv, ret_pid);
         if (rc < 0) {
                 *ret_pid = 0;
-                finish(r, si, OUT_FAILED, "cannot start %s: %s", s->argv[0], strerror(-rc));
+                step_finish(r, si, OUT_FAILED, "cannot start %s: %s", s->argv[0], strerror(-rc));
                 return;
         }
         s->outcome = OUT_RUNNING;
@@ -558,10 +558,10 @@ void step_exited(struct run *r, size_t si, int code)
         if (s->forked)
                 gpt_exited(r, si, code);
         else if (s->timed_out)
-                finish(r, si, OUT_FAILED, "%s did not finish in %u s (--command-timeout) and was killed", s->argv[0],
+                step_finish(r, si, OUT_FAILED, "%s did not finish in %u s (--command-timeout) and was killed", s->argv[0],
                        exec_command_limit() / 1000);
         else if (code != 0)
-                finish(r, si, OUT_FAILED, "%s exited %d", s->argv[0], code);
+                step_finish(r, si, OUT_FAILED, "%s exited %d", s->argv[0], code);
         else
                 step_ops[STEP(r, si)->kind].postcheck(r, si);
         strv_free(s->argv);

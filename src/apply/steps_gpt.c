@@ -29,16 +29,16 @@ static int gpt_nodes(struct run *r, size_t si)
                         _cleanup_free_ char *path = dev_path(&r->dev, d->dev);
                         char *err = NULL;
                         synced = true;
-                        say(r, "%s did not appear: telling the kernel about the partition table of %s", p->dev, d->dev);
+                        run_say(r, "%s did not appear: telling the kernel about the partition table of %s", p->dev, d->dev);
                         if (gpt_sync_kernel(path, &err) < 0) {
-                                finish(r, si, OUT_FAILED, "%s", err);
+                                step_finish(r, si, OUT_FAILED, "%s", err);
                                 free(err);
                                 return -1;
                         }
                         k--; /* wait for this one again */
                         continue;
                 }
-                finish(r, si, OUT_FAILED, "%s did not appear", p->dev);
+                step_finish(r, si, OUT_FAILED, "%s did not appear", p->dev);
                 return -1;
         }
         return 0;
@@ -59,10 +59,10 @@ static int gpt_inspect_md(struct run *r, size_t si)
                 return 0;
         for (size_t k = n_ev; k < r->n_ev; k++) /* the first: the table before its regions */
                 if (r->ev[k].kind == EV_REFUSAL) {
-                        finish(r, si, OUT_FAILED, "%s", r->ev[k].text);
+                        step_finish(r, si, OUT_FAILED, "%s", r->ev[k].text);
                         return -1;
                 }
-        finish(r, si, OUT_FAILED, "refused");
+        step_finish(r, si, OUT_FAILED, "refused");
         return -1;
 }
 
@@ -76,7 +76,7 @@ static bool gpt_prepare(struct run *r, size_t si)
         if (d->kind == OBJ_MD) {
                 int rc = lock_md(r, s->obj);
                 if (rc < 0) {
-                        finish(r, si, OUT_FAILED, "cannot lock %s: %s", d->dev, strerror(-rc));
+                        step_finish(r, si, OUT_FAILED, "cannot lock %s: %s", d->dev, strerror(-rc));
                         return false;
                 }
         }
@@ -84,13 +84,13 @@ static bool gpt_prepare(struct run *r, size_t si)
                 return false;
         if (os->ours && !os->repair_table) {
                 if (gpt_nodes(r, si) == 0)
-                        finish(r, si, OUT_KEPT, "the partition table already matches the plan");
+                        step_finish(r, si, OUT_KEPT, "the partition table already matches the plan");
                 return false;
         }
         if (holder_recheck(r, si, s->obj) < 0)
                 return false;
         if (wipe(r, si, s->obj) != 0) {
-                finish(r, si, OUT_FAILED, "wipefs failed");
+                step_finish(r, si, OUT_FAILED, "wipefs failed");
                 return false;
         }
         strv_pushf(&r->st[si].run, "libparted: gpt on %s, %zu partitions%s", d->dev, s->n_parts,
@@ -116,9 +116,9 @@ static int gpt_write_step(struct run *r, size_t si, char **ret_err)
 static void gpt_done(struct run *r, size_t si, int rc, const char *err)
 {
         if (rc < 0)
-                finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
+                step_finish(r, si, OUT_FAILED, "%s", err ? err : strerror(-rc));
         else if (gpt_nodes(r, si) == 0)
-                finish(r, si, OUT_CREATED, NULL);
+                step_finish(r, si, OUT_CREATED, NULL);
 }
 
 void gpt_run(struct run *r, size_t si)
@@ -141,7 +141,7 @@ pid_t gpt_fork(struct run *r, size_t si)
                 return 0;
         int fds[2];
         if (pipe2(fds, O_CLOEXEC) < 0) {
-                finish(r, si, OUT_FAILED, "pipe: %s", strerror(errno));
+                step_finish(r, si, OUT_FAILED, "pipe: %s", strerror(errno));
                 return 0;
         }
         fflush(stdout);
@@ -150,7 +150,7 @@ pid_t gpt_fork(struct run *r, size_t si)
         if (pid < 0) {
                 close(fds[0]);
                 close(fds[1]);
-                finish(r, si, OUT_FAILED, "fork: %s", strerror(errno));
+                step_finish(r, si, OUT_FAILED, "fork: %s", strerror(errno));
                 return 0;
         }
         if (pid == 0) {

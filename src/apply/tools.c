@@ -50,7 +50,7 @@ static void need(struct run *r, const char *prog, const char *what)
                         deb = packages[i].debian;
                 }
         _cleanup_free_ char *pkg = el ? xasprintf(" (package %s on EL, %s on Debian)", el, deb) : xstrdup("");
-        refuse(r, "%s is not in PATH%s, and %s runs it: install it and run again; nothing was written", prog, pkg,
+        run_refuse(r, "%s is not in PATH%s, and %s runs it: install it and run again; nothing was written", prog, pkg,
                what);
 }
 

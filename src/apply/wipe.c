@@ -13,7 +13,7 @@ int run_logged(struct run *r, size_t si, char **argv)
         char *j = strv_join_shell(argv);
         strv_push(&r->st[si].run, j);
         free(j);
-        say_argv(r, si, "", argv);
+        run_say_argv(r, si, "", argv);
         return run_argv(argv, NULL);
 }
 
@@ -27,7 +27,7 @@ int wipe(struct run *r, size_t si, size_t obj)
         strv_push(&argv, "--all");
         strv_push(&argv, r->pl->objs[obj].dev);
         char **m = dev_argv(&r->dev, argv);
-        say(r, "wiping %s (%s), as %s allows: it carried %s", r->pl->objs[obj].id, r->pl->objs[obj].dev,
+        run_say(r, "wiping %s (%s), as %s allows: it carried %s", r->pl->objs[obj].id, r->pl->objs[obj].dev,
             r->o->wipe_all ? "--wipe" : "the profile", os->found ? os->found : "signatures");
         int rc = run_logged(r, si, m);
         strv_free(m);

@@ -34,7 +34,7 @@ static void check_tune_targets(struct ctx *c, const struct pl_obj *o)
                 if (!o->tune.val[a] || tune_applies(a, o))
                         continue;
                 bool by_level = o->kind == OBJ_MD && (def->on & TUNE_ON_MD_PARITY);
-                err(c, o->tune.line, o->what, def->rule, def->why_not,
+                plan_err(c, o->tune.line, o->what, def->rule, def->why_not,
                     by_level ? raid_level_name(o->md.level) : obj_kind_name(o->kind));
         }
 }
@@ -45,14 +45,14 @@ static void check_stripe_cache(struct ctx *c, const struct pl_obj *o)
         if (sc < 0 || !tune_applies(TUNE_STRIPE_CACHE_SIZE, o))
                 return;
         if (sc < 17 || sc > 32768) {
-                err(c, o->tune.line, o->what, "stripe-cache",
+                plan_err(c, o->tune.line, o->what, "stripe-cache",
                     "stripe-cache-size %" PRId64 " is outside the kernel's 17..32768", sc);
                 return;
         }
         char hb[32];
         uint64_t bytes = mul_sat_u64(mul_sat_u64((uint64_t)sc, 4096), o->md.n_members);
         if (mul_sat_u64(bytes, QUEUE_MEM_FRACTION_DEN) > c->pl->mem_total_bytes && c->pl->mem_total_bytes)
-                warn(c, o->tune.line, o->what, "stripe-cache-memory", "stripe-cache-size %" PRId64 " x %zu members x 4 KiB pins %s",
+                plan_warn(c, o->tune.line, o->what, "stripe-cache-memory", "stripe-cache-size %" PRId64 " x %zu members x 4 KiB pins %s",
                      sc, o->md.n_members, fmt_size_human(bytes, hb));
 }
 
@@ -71,24 +71,24 @@ static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sb
         for (size_t k = 0; k < n_q; k++) {
                 const struct blockdev *b = qdevs[k];
                 if (msk >= 0 && b->max_hw_sectors_kb && msk > b->max_hw_sectors_kb)
-                        err(c, t->line, w, "max-sectors-kb",
+                        plan_err(c, t->line, w, "max-sectors-kb",
                             "max-sectors-kb %" PRId64 " is above %s's max_hw_sectors_kb %u; the kernel refuses it%s", msk,
                             b->name, b->max_hw_sectors_kb, o->disk.n_paths ? " (a multipath map cannot exceed its paths)" : "");
                 if (sched && b->schedulers && !strv_contains(b->schedulers, sched)) {
                         char *offered = strv_join(b->schedulers, " ");
-                        warn(c, t->line, w, "scheduler", "%s does not offer scheduler %s now (offers: %s)", b->name, sched,
+                        plan_warn(c, t->line, w, "scheduler", "%s does not offer scheduler %s now (offers: %s)", b->name, sched,
                              offered);
                         free(offered);
                 }
         }
         if (!o->disk.udev_key && o->disk.n_paths) /* a plain disk without one was refused [udev-key-shared] */
-                warn(c, t->line, w, "no-stable-id",
+                plan_warn(c, t->line, w, "no-stable-id",
                      "%s has no WWN, serial, path or wwid that a udev rule can match safely (src/sanitize.c): its "
                      "tuning is applied now but cannot be persisted as a udev rule",
                      o->disk.bd->name);
         if (o->disk.n_paths && !o->disk.path_udev_key && !o->disk.path_udev_why &&
             (sched || nrq >= 0 || msk >= 0))
-                warn(c, t->line, w, "no-stable-id",
+                plan_warn(c, t->line, w, "no-stable-id",
                      "the paths of %s share no ID_WWN or ID_SERIAL that a udev rule can match safely and that no other "
                      "disk carries: their tuning is applied now but not persisted",
                      o->id);
@@ -152,7 +152,7 @@ static void check_lun_requests(struct ctx *c)
                         if (!d || !d->disk.stripe_split)
                                 continue;
                         char fb[32];
-                        warn(c, o->line, o->what, "lun-request-size",
+                        plan_warn(c, o->line, o->what, "lun-request-size",
                              "the full stripe %s of %s (%s) is larger than the largest request it takes, %" PRIu64
                              " KiB of 4 KiB pages (queue/max_segments and max_hw_sectors_kb): each stripe reaches it "
                              "in two requests or more, which a LUN without a write-back cache takes as partial-stripe "
@@ -207,7 +207,7 @@ static void check_buffered_pieces(struct ctx *c)
                 if (o->kind == OBJ_MD)
                         snprintf(subj, sizeof(subj), "md %s", raid_level_name(o->md.level));
                 bool pow2 = is_pow2(d->geom.full_stripe_bytes);
-                warn(c, o->line, o->what, "lun-buffered-rmw",
+                plan_warn(c, o->line, o->what, "lun-buffered-rmw",
                      "%s writes the full stripe %s of %s%s in pieces of %s: O_DIRECT writes of whole "
                      "stripes still reach each LUN whole (measured 0.003-0.006 bytes read per byte written), but "
                      "buffered writes flushed by fsync reach it in pieces that a LUN without a write-back cache "
@@ -250,7 +250,7 @@ void check_tuning(struct ctx *c)
         uint64_t mem = c->pl->mem_total_bytes;
         if (mem && mul_sat_u64(pinned, QUEUE_MEM_FRACTION_DEN) > mem && !profile_allows(c->p, "queue-memory")) {
                 char a[32], b[32];
-                err(c, first_line, "tune", "queue-memory",
+                plan_err(c, first_line, "tune", "queue-memory",
                     "nr_requests x max_sectors_kb x queues can pin %s of I/O in the request queues, more than 1/%d "
                     "of MemTotal %s (seed 000: 8192 x 512 KiB pinned ~3.5 GiB and the node fell over); lower nr-requests "
                     "or max-sectors-kb, or add <allow rule=\"queue-memory\"/>:%s",
@@ -304,7 +304,7 @@ void check_rule_keys(struct ctx *c)
                 if (n) {
                         const char *v = o->kind == OBJ_MD ? obj_uuid(o) : o->kind == OBJ_LV ? value : o->disk.udev_value;
                         _cleanup_free_ char *vc = comment_dup(v);
-                        err(c, o->tune.line, o->what, "udev-key-shared",
+                        plan_err(c, o->tune.line, o->what, "udev-key-shared",
                             "its tuning rule matches %s==\"%s\", which %s%s (not %s) carr%s too: the tuning would land "
                             "there as well; rename it or stop the other device before planning",
                             key, vc, names.s, n > 3 ? " and others" : "", o->id, n > 1 ? "y" : "ies");
@@ -328,7 +328,7 @@ void check_sysctls(struct ctx *c)
                                 bool ab = streq_ptr(p->sysctls[j].key, pairs[k][0]) && streq_ptr(s->key, pairs[k][1]);
                                 bool ba = streq_ptr(p->sysctls[j].key, pairs[k][1]) && streq_ptr(s->key, pairs[k][0]);
                                 if (ab || ba)
-                                        err(c, s->line, "sysctl", "sysctl-ratio-bytes",
+                                        plan_err(c, s->line, "sysctl", "sysctl-ratio-bytes",
                                             "%s and %s (line %d) exclude each other: writing one zeroes the other, so "
                                             "only the last would count",
                                             s->key, p->sysctls[j].key, p->sysctls[j].line);
@@ -336,13 +336,13 @@ void check_sysctls(struct ctx *c)
                 if (startswith(s->key, "vm.dirty_")) {
                         uint64_t v;
                         if (parse_u64(s->value, &v) < 0)
-                                err(c, s->line, "sysctl", "sysctl-value", "%s = \"%s\" is not a whole number", s->key,
+                                plan_err(c, s->line, "sysctl", "sysctl-value", "%s = \"%s\" is not a whole number", s->key,
                                     s->value);
                         else if (strstr(s->key, "_ratio") && v > 100)
-                                err(c, s->line, "sysctl", "sysctl-value", "%s = %" PRIu64 " is not a percentage", s->key,
+                                plan_err(c, s->line, "sysctl", "sysctl-value", "%s = %" PRIu64 " is not a percentage", s->key,
                                     v);
                         else if (strstr(s->key, "_bytes") && v && v < 8192)
-                                err(c, s->line, "sysctl", "sysctl-value",
+                                plan_err(c, s->line, "sysctl", "sysctl-value",
                                     "%s = %" PRIu64 " is below two pages; the kernel refuses it", s->key, v);
                 }
         }
@@ -359,7 +359,7 @@ void check_sysctls(struct ctx *c)
         }
         uint64_t f, b;
         if (fg && bg && parse_u64(fg, &f) == 0 && parse_u64(bg, &b) == 0 && b >= f)
-                warn(c, bgl, "sysctl", "sysctl-dirty-order",
+                plan_warn(c, bgl, "sysctl", "sysctl-dirty-order",
                      "vm.dirty_background_ratio %" PRIu64 " >= vm.dirty_ratio %" PRIu64
                      ": the kernel would use half of dirty_ratio instead",
                      b, f);
@@ -393,7 +393,7 @@ void check_unique_names(struct ctx *c)
                         break;                                                                                         \
                 }                                                                                                      \
                 if (!strmap_add(&seen, _id, n, &_old)) {                                                               \
-                        err(c, (L_), _id, "duplicate-id", "id \"%s\" is already used on line %d%s%s%s", _id,           \
+                        plan_err(c, (L_), _id, "duplicate-id", "id \"%s\" is already used on line %d%s%s%s", _id,           \
                             defs[_old].line, defs[_old].who ? " (" : "", defs[_old].who ? defs[_old].who : "",      \
                             defs[_old].who ? ")" : "");                                                               \
                         free(_id);                                                                             \
@@ -415,7 +415,7 @@ void check_unique_names(struct ctx *c)
                 struct strmap pids = {0};
                 for (size_t j = 0; j < g->n_parts; j++)
                         if (g->parts[j].id && !strmap_add(&pids, g->parts[j].id, j, NULL))
-                                err(c, g->parts[j].line, g->id, "duplicate-id", "partition id \"%s\" is used twice",
+                                plan_err(c, g->parts[j].line, g->id, "duplicate-id", "partition id \"%s\" is used twice",
                                     g->parts[j].id);
                 strmap_free(&pids);
         }
@@ -425,7 +425,7 @@ void check_unique_names(struct ctx *c)
                 struct strmap pids = {0};
                 for (size_t j = 0; j < m->n_parts; j++)
                         if (m->parts[j].id && !strmap_add(&pids, m->parts[j].id, j, NULL))
-                                err(c, m->parts[j].line, m->id, "duplicate-id", "partition id \"%s\" is used twice",
+                                plan_err(c, m->parts[j].line, m->id, "duplicate-id", "partition id \"%s\" is used twice",
                                     m->parts[j].id);
                 strmap_free(&pids);
         }
@@ -434,7 +434,7 @@ void check_unique_names(struct ctx *c)
                 struct strmap lvs = {0};
                 for (size_t j = 0; j < p->vgs[i].n_lvs; j++)
                         if (p->vgs[i].lvs[j].name && !strmap_add(&lvs, p->vgs[i].lvs[j].name, j, NULL))
-                                err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, "duplicate-id", "lv \"%s\" is defined twice",
+                                plan_err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, "duplicate-id", "lv \"%s\" is defined twice",
                                     p->vgs[i].lvs[j].name);
                 strmap_free(&lvs);
         }
@@ -443,14 +443,14 @@ void check_unique_names(struct ctx *c)
         for (size_t i = 0; i < p->n_mds; i++) {
                 size_t old;
                 if (p->mds[i].name && !strmap_add(&names, p->mds[i].name, i, &old))
-                        err(c, p->mds[i].line, p->mds[i].id, "duplicate-name",
+                        plan_err(c, p->mds[i].line, p->mds[i].id, "duplicate-name",
                             "md name \"%s\" is already used on line %d", p->mds[i].name, p->mds[old].line);
         }
         strmap_free(&names);
         for (size_t i = 0; i < p->n_vgs; i++) {
                 size_t old;
                 if (p->vgs[i].name && !strmap_add(&names, p->vgs[i].name, i, &old))
-                        err(c, p->vgs[i].line, p->vgs[i].id, "duplicate-name",
+                        plan_err(c, p->vgs[i].line, p->vgs[i].id, "duplicate-name",
                             "vg name \"%s\" is already used on line %d", p->vgs[i].name, p->vgs[old].line);
         }
         strmap_free(&names);
@@ -471,7 +471,7 @@ void check_unused(struct ctx *c)
                 bool has_parts = i + 1 < c->pl->n_objs && OBJ(c, i + 1)->kind == OBJ_PART && OBJ(c, i + 1)->parent == i;
                 if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve &&
                     !has_parts)
-                        warn(c, o->line, o->what, "unused",
+                        plan_warn(c, o->line, o->what, "unused",
                              "%s %s is created but nothing uses it (no md, vg or xfs names it)", obj_kind_name(o->kind),
                              o->id);
         }

@@ -38,9 +38,9 @@ struct ctx {
 
 #define OBJ(c, i) (&(c)->pl->objs[(i)])
 
-void err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
-void warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
 
 size_t new_obj(struct ctx *c, enum obj_kind kind, const char *ref, unsigned index, const char *id, const char *what,

@@ -34,7 +34,7 @@ static void vreport(struct ctx *c, enum diag_severity sev, int line, const char 
         free(b.s);
 }
 
-void err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -42,7 +42,7 @@ void err(struct ctx *c, int line, const char *what, const char *rule, const char
         va_end(ap);
 }
 
-void warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -99,7 +99,7 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                 size_t k = resolve(c, refs[r], &v);
                 const struct p_disks *sg = c->p ? system_group_of(c, refs[r]) : NULL;
                 if (sg) {
-                        err(c, line, what, "system-disk",
+                        plan_err(c, line, what, "system-disk",
                             "%s=\"%s\" names the OS disks of <disks id=\"%s\" system=\"true\"> (line %d); storprov "
                             "never writes to a system disk: use a data group",
                             attrname, refs[r], sg->id, sg->line);
@@ -112,14 +112,14 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                         free(group);
                         if (known_failure)
                                 continue;
-                        err(c, line, what, "reference", "%s=\"%s\": no disks, partition, md or lv is called \"%s\"",
+                        plan_err(c, line, what, "reference", "%s=\"%s\": no disks, partition, md or lv is called \"%s\"",
                             attrname, refs[r], refs[r]);
                         continue;
                 }
                 for (size_t j = 0; j < k; j++) {
                         struct pl_obj *o = OBJ(c, v[j]);
                         if (o->kind == OBJ_VG || o->kind == OBJ_FS) {
-                                err(c, line, what, "reference", "%s=\"%s\" names a %s, which holds no data blocks",
+                                plan_err(c, line, what, "reference", "%s=\"%s\" names a %s, which holds no data blocks",
                                     attrname, refs[r], obj_kind_name(o->kind));
                                 continue;
                         }
@@ -129,14 +129,14 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                                 bool has_parts = v[j] + 1 < c->pl->n_objs && OBJ(c, v[j] + 1)->kind == OBJ_PART &&
                                                  OBJ(c, v[j] + 1)->parent == v[j];
                                 if (has_parts) {
-                                        err(c, line, what, "reference",
+                                        plan_err(c, line, what, "reference",
                                             "%s=\"%s\": %s %s is partitioned (<gpt>); name a partition, e.g. \"%s.%s\"",
                                             attrname, refs[r], obj_kind_name(o->kind), o->id, refs[r], "PART");
                                         continue;
                                 }
                         }
                         if (o->used) {
-                                err(c, line, what, "used-twice", "%s %s (%s) is already used by %s",
+                                plan_err(c, line, what, "used-twice", "%s %s (%s) is already used by %s",
                                     obj_kind_name(o->kind), o->id, o->dev ? o->dev : "", OBJ(c, o->used_by)->what);
                                 continue;
                         }

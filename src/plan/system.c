@@ -257,13 +257,13 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                 _cleanup_free_ char *what = xasprintf("disks %s", g->id);
                 const char *elem = g->gpt ? "<gpt>" : g->hwraid.line ? "<hwraid>" : tune_set_any(&g->tune) ? "<tune>" : NULL;
                 if (elem) {
-                        err(c, g->line, what, "system-disk",
+                        plan_err(c, g->line, what, "system-disk",
                             "%s on a system=\"true\" group: storprov never partitions, describes or tunes the OS "
                             "disks (the installer owns them); a system group holds <match> only",
                             elem);
                 }
                 if (g->wipe) {
-                        err(c, g->line, what, "system-disk",
+                        plan_err(c, g->line, what, "system-disk",
                             "wipe=\"true\" on a system=\"true\" group: storprov never writes to the OS disks; the "
                             "installer's clearpart clears them");
                 }
@@ -276,7 +276,7 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                         for (size_t k = 0; k < n; k++)
                                 found += !mpath_lun_failures(&g->match, si, &l[k]);
                         if (found != g->count) {
-                                err(c, line, what, "disk-count", "expected %u multipath LUN%s, found %zu", g->count,
+                                plan_err(c, line, what, "disk-count", "expected %u multipath LUN%s, found %zu", g->count,
                                     g->count == 1 ? "" : "s", found);
                                 strv_push(&c->failed_groups, g->id);
                         } else
@@ -301,7 +301,7 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                         size_t lk = x->lun_of[i];
                         _cleanup_free_ char *ks = stable_name(si, &si->devs[i], lk != NO_OBJ ? &x->luns[lk] : NULL);
                         if (!ks)
-                                err(c, line, what, "system-disk",
+                                plan_err(c, line, what, "system-disk",
                                     "%s has no name a kickstart can carry (no /dev/disk/by-id link, and its kernel "
                                     "name is outside [A-Za-z0-9_.:+-])",
                                     si->devs[i].name);
