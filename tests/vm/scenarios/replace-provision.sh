@@ -39,6 +39,23 @@ member_events() {
 		END { print n + 0 }' /tmp/events.log
 }
 
+# mark N: a change event of the system root's disk, then waits (at most 30 s) until
+# the udevadm monitor's log holds N of them: the monitor is listening (N = 1,
+# before the first pull) and has written out every event before it (N = 2, before
+# it is stopped). Without it a slow guest can start the monitor after mdadm's
+# change events, and the count below reads 0 for a reason that is not udev's.
+mark() {
+	udevadm trigger --action=change "$root" || die "udevadm trigger $root failed"
+	_i=0
+	until [ "$(awk -v dev="DEVNAME=$root" 'BEGIN { RS = "" }
+		/\nACTION=change\n/ { split($0, l, "\n"); for (i in l) if (l[i] == dev) { n++; break } }
+		END { print n + 0 }' /tmp/events.log)" -ge "$1" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 60 ] || die "udevadm monitor logged no change event $1 of $root in 30 s"
+		sleep 0.5
+	done
+}
+
 # joined KEY DEV: waits (passively: udevadm settle, reading udev's record) until udev's record of
 # DEV says linux_raid_member, at most 20 s; KEY_POLLS: the half-second waits it took (0: at once)
 joined() {
@@ -116,7 +133,7 @@ queue BEFORE_NEW1 "$nd1"
 section "replace rd3 by nd0 (whole disk) and pd1's partition by nd1's"
 udevadm monitor --udev --property --subsystem-match=block >/tmp/events.log 2>&1 &
 mon=$!
-sleep 1
+mark 1
 pull /dev/md/data "$rd3" || exit 1
 show mdadm /dev/md/data --add "$nd0" || exit 1
 joined NEW0 "$nd0"
@@ -124,6 +141,7 @@ pull /dev/md/mirror "${pd1}1" || exit 1
 show mdadm /dev/md/mirror --add "$nd1p" || exit 1
 joined NEW1P "$nd1p"
 udevadm settle
+mark 2
 kill "$mon"
 queue ONCE_NEW0 "$nd0"
 queue ONCE_NEW1 "$nd1"
