@@ -186,6 +186,7 @@ module() {
 	export ANSIBLE_COLLECTIONS_PATH="$TOP"
 	run -0 ansible-doc -t role storprov.core.storprov
 	assert_output --partial "ENTRY POINT: main - Install storprov"
+	local role_doc=$output
 	# every variable of defaults/main.yml documented there, with the same default
 	run -0 "$PY" - "$C/roles/storprov" <<'PY'
 import sys, yaml
@@ -198,7 +199,7 @@ print('%d variables documented' % len(d))
 PY
 	assert_output --regexp '^[0-9]+ variables documented$'
 	for v in $(sed -n 's/^\(storprov_[a-z_]*\):.*/\1/p' "$C/roles/storprov/defaults/main.yml"); do
-		ansible-doc -t role storprov.core.storprov | grep -q -- "^- $v\$" || { echo "ansible-doc does not show $v"; false; }
+		grep -qx -- "- $v" <<<"$role_doc" || { echo "ansible-doc does not show $v"; false; }
 	done
 	# every filter the plugin defines has its documentation
 	local f n=0

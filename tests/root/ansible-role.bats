@@ -5,7 +5,7 @@
 # test's own, lays out the site profiles there, runs the module against a loop
 # device (its run lock a file of the test's own) and writes verify.env. Check
 # mode writes nothing; the second applied run changes nothing. Results are read
-# back with xfs_info, blkid, findmnt, sha256sum of the disk image and
+# back with xfs_info, blkid, findmnt, the disk image's CRC (img_sum) and
 # systemd-analyze verify of the installed units.
 load crash_helper
 
@@ -67,14 +67,14 @@ tree() {
 		storprov_profiles_src: $site, storprov_profile: "loop.xml", storprov_root: $root,
 		storprov_lock_file: $lock, storprov_textfile_dir: $tf, storprov_timer_enable: false}')
 	local img before
-	img=$(sha256sum <"$IMG")
+	img=$(img_sum "$IMG")
 	# 1. check mode on a node without storprov: nothing anywhere, and it says why
 	role "$vars" --check --diff
 	assert_output --partial "would install storprov ($T/sbin/storprov), then would run it (state applied) and schedule its daily verify; check mode cannot run storprov before it is installed"
 	[ "$(task_result 'Run storprov')" = "skipping:" ]
 	[ ! -e "$T" ]
 	[ -z "$(ls -A "$ROOT")" ]
-	[ "$(sha256sum <"$IMG")" = "$img" ]
+	[ "$(img_sum "$IMG")" = "$img" ]
 	# 2. installed, with a plan only: binary, profiles, units, verify.env; the disk as it was
 	role "$(jq '. + {storprov_state: "planned"}' <<<"$vars")"
 	[ "$(task_result 'Run storprov')" = "ok:" ]
@@ -88,7 +88,7 @@ tree() {
 		run -0 systemd-analyze verify --man=no "$T/units/storprov-verify.service" "$T/units/storprov-verify.timer"
 		refute_output
 	fi
-	[ "$(sha256sum <"$IMG")" = "$img" ]
+	[ "$(img_sum "$IMG")" = "$img" ]
 	[ -z "$(ls -A "$ROOT")" ]
 	# 3. check mode with storprov there: the module runs apply --dry-run and
 	# verify, says changed, and neither the disk nor the target tree moves
@@ -96,7 +96,7 @@ tree() {
 	role "$vars" --check --diff
 	[ "$(task_result 'Run storprov')" = "changed:" ]
 	assert_output --partial "GPT on /dev/$N"
-	[ "$(sha256sum <"$IMG")" = "$img" ]
+	[ "$(img_sum "$IMG")" = "$img" ]
 	[ -z "$(ls -A "$ROOT")" ]
 	[ ! -e "/sys/class/block/${N}p1" ]
 	[ "$(tree "$T")" = "$before" ]

@@ -126,16 +126,16 @@ XML
 	new_loop 1G
 	mkfs.xfs -q "$LOOP"
 	echo "precious" | dd of="$LOOP" bs=512 seek=100000 conv=notrunc status=none
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
 	assert_output --partial "refused: lun ($LOOP) carries xfs (uuid"
 	assert_output --partial "nothing was written"
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 	[ ! -e "$ROOT/etc/fstab" ]
 	# --dry-run also touches nothing and says what it refuses
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --dry-run
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: wipe=\"true\" in the profile allows it, and says what it wiped" {
@@ -155,11 +155,11 @@ XML
 	dd if=/dev/zero of="$BATS_TEST_TMPDIR/fs.img" bs=1M count=0 seek=400 status=none
 	mkfs.xfs -q "$BATS_TEST_TMPDIR/fs.img"
 	dd if="$BATS_TEST_TMPDIR/fs.img" of="$LOOP" bs=1M seek=3 count=1 conv=notrunc status=none
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
 	assert_output --partial "lun.data (${LOOP}p1) carries xfs"
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: a run that died after partitioning resumes" {
@@ -186,20 +186,20 @@ XML
 @test "apply: a partition table that contradicts the profile is refused, not guessed at" {
 	new_loop 1G
 	sgdisk -n 1:2048:+100M "$LOOP" >/dev/null
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
 	assert_output --partial "carries a gpt partition table with 1 partition that is not the planned one"
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: without --yes and without a terminal, nothing is written" {
 	new_loop 1G
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" </dev/null
 	assert_output --partial "refusing to write without --yes"
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: whole-disk XFS on a LUN, and independent LUNs in parallel" {
@@ -245,7 +245,7 @@ XML
 	for _ in 1 2 3 4 5; do [ -b "${LOOP}p1" ] && break; sleep 0.2; done
 	[ -b "${LOOP}p1" ] || skip "no partition node"
 	mkfs.xfs -q -L "bootme$$" "${LOOP}p1"
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	# a sysroot whose kernel command line boots from that filesystem
 	sr="$BATS_TEST_TMPDIR/sysroot"
 	mkdir -p "$sr/proc/self"
@@ -257,7 +257,7 @@ XML
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --sysroot "$sr" --root "$ROOT" --yes
 	assert_output --partial "is the boot device (root=LABEL=bootme$$ on the kernel command line)"
 	assert_output --partial "nothing was written"
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: --jobs writes several partition tables at once, each in a child; a failed one is named, the others complete" {
@@ -304,13 +304,13 @@ XML
 @test "apply: a disk too small for XFS's log (350 MiB, 4 x 64 KiB RAID5) fails at mkfs.xfs's dry run, before the GPT is written" {
 	new_loop 350M
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --mount --report "$BATS_TEST_TMPDIR/r.json"
 	assert_output --partial "mkfs.xfs -N (a dry run with the plan's options"
 	assert_output --partial "the XFS on /dev/${N}p1 cannot be made"
 	assert_output --partial "1 mkfs.xfs dry run failed: nothing was written"
 	# nothing was written: the image is byte for byte what it was, no table (sgdisk, blkid), no files
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 	run sgdisk -p "$LOOP"
 	assert_output --partial "Creating new GPT entries in memory"   # sgdisk found no table
 	[ ! -e "/sys/class/block/${N}p1" ]
@@ -329,14 +329,14 @@ XML
 	# the LUN grows by 512 MiB
 	truncate -s 1536M "$IMG"
 	losetup -c "$LOOP"
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
 	assert_output --partial "carries storprov's own partition table (disk GUID"
 	assert_output --partial "storprov does not grow partitions or filesystems"
 	assert_output --partial "xfs_growfs /data (mounted)"
 	refute_output --partial "pass --wipe"
 	refute_output --partial "add wipe=\"true\""
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 	# the advice, word for word, keeps the data and makes the table the planned one
 	cmds=$(sed -n 's/.*grow it by hand to the planned table: \(.*\); then xfs_growfs.*/\1/p' <<<"$output")
 	echo "advice: $cmds"
@@ -371,12 +371,12 @@ sp_module() {
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	mkdir -p "$ROOT"
 	local before
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	run -0 sp_module --check --diff
 	assert_line --regexp '^localhost \| CHANGED => '
 	assert_output --partial '"status": "drift"'
 	assert_output --partial "GPT on /dev/$N"
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 	[ -z "$(ls -A "$ROOT")" ]
 	[ ! -e "/sys/class/block/${N}p1" ]
 	run -0 sp_module
@@ -398,19 +398,19 @@ sp_module() {
 	umount "$ROOT/data"
 	new_loop 1G
 	mkfs.xfs -q "$LOOP"
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	run -2 sp_module
 	assert_line --regexp '^localhost \| FAILED! => '
 	assert_output --partial '"rc": 2'
 	assert_output --regexp '"msg": "storprov: [^"]*refused: lun \(/dev/'"$N"'\)'
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: a --report that cannot be written is refused before the first write (exit 2), dry run alike" {
 	new_loop 1G
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	# a read-only directory (a read-only bind mount of itself), with an earlier run's report in it
 	ro="$BATS_TEST_TMPDIR/ro"
 	mkdir "$ro"
@@ -431,14 +431,14 @@ sp_module() {
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes --dry-run --report "$BATS_TEST_TMPDIR"
 	assert_output --partial "--report $BATS_TEST_TMPDIR cannot be written: it is a directory (Is a directory)"
 	# nothing touched: the disk, the target root
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 	[ ! -e "$ROOT/etc/fstab" ]
 	# a dry run with a writable --report writes it (exit_code 0), and replaces an earlier one
 	mkdir "$BATS_TEST_TMPDIR/new"
 	echo stale >"$BATS_TEST_TMPDIR/new/r.json"
 	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --dry-run --report "$BATS_TEST_TMPDIR/new/r.json"
 	[ "$(jq -r .exit_code "$BATS_TEST_TMPDIR/new/r.json")" = 0 ]
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "apply: a report that still cannot be written at the end fails the run (exit 1) and no earlier report is left" {

@@ -2,7 +2,7 @@
 # System disks on the live kernel: loop devices, a partition of one mounted at
 # /boot inside a private mount namespace (unshare -m: the host's mounts are
 # untouched), and storprov reading the kernel's own /proc/self/mountinfo and
-# /dev. Results are read back with sha256sum, sgdisk and blkid.
+# /dev. Results are read back with img_sum (cksum), sgdisk and blkid.
 load ../bats/test_helper
 
 setup() {
@@ -54,7 +54,7 @@ two_loops() {
 	# no mount: both loops are planned (the test can tell)
 	run -0 "$SP" plan --profile "$BATS_TEST_TMPDIR/p.xml" --format json
 	[ "$(jq -r '[.objects[] | select(.kind=="disk") | .device] | sort | join(" ")' <<<"$output")" = "$(printf '/dev/%s\n' "$A" "$B" | sort | paste -sd' ')" ]
-	before=$(sha256sum <"$A_IMG")
+	before=$(img_sum "$A_IMG")
 	# /boot on A's partition (read-only: the mount writes nothing), in a namespace of its own
 	run unshare -m sh -c "mount -o ro,noload ${A_DEV}p1 /boot && grep ' /boot ' /proc/self/mountinfo >&2 && \
 		'$SP' apply --profile '$BATS_TEST_TMPDIR/p.xml' --root '$ROOT' --yes"
@@ -62,7 +62,7 @@ two_loops() {
 	[ "$status" -eq 2 ]
 	assert_output --partial "left out: $A matches too, but it is a system disk (${A}p1 is mounted at /boot)"
 	assert_output --partial "[system-disk]"
-	[ "$(sha256sum <"$A_IMG")" = "$before" ]
+	[ "$(img_sum "$A_IMG")" = "$before" ]
 	run -0 blkid -o value -s TYPE "${A_DEV}p1"
 	assert_output ext4
 	# and the host never saw the mount
@@ -72,7 +72,7 @@ two_loops() {
 @test "the live /dev: --os-disks by a link of our own and by the device node keeps the disk, the other is written" {
 	two_loops
 	ln -s "$A" /dev/storprov-test-osdisk-$$
-	before=$(sha256sum <"$A_IMG")
+	before=$(img_sum "$A_IMG")
 	cat >"$BATS_TEST_TMPDIR/one.xml" <<-XML
 	<?xml version="1.0"?>
 	<profile version="1" name="one-loop">
@@ -86,7 +86,7 @@ two_loops() {
 		assert_line "# the OS goes on $A only; storprov's disks ($B) stay invisible to anaconda"
 	done
 	run -0 "$SP" apply --profile "$BATS_TEST_TMPDIR/one.xml" --root "$ROOT" --yes --os-disks "/dev/storprov-test-osdisk-$$"
-	[ "$(sha256sum <"$A_IMG")" = "$before" ]
+	[ "$(img_sum "$A_IMG")" = "$before" ]
 	run -0 blkid -o value -s TYPE "/dev/$B"
 	assert_output xfs
 }
