@@ -61,7 +61,8 @@ static void verify_one_file(struct run *r, const struct pl_file *f)
                 _cleanup_free_ char *w = without_lines_checked_apart(r->pl, ops, want);
                 _cleanup_free_ char *h = without_lines_checked_apart(r->pl, ops, have);
                 if (!strcmp(w, h)) {
-                        _cleanup_free_ char *same = xasprintf("the same but for lines %s report", ops->checked_apart_by);
+                        _cleanup_free_ char *same =
+                                xasprintf("the same but for lines %s report", ops->checked_apart_by);
                         vcheck(r, id, "file", f->path, V_OK, "as render writes it", same);
                         return;
                 }

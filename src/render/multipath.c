@@ -80,7 +80,8 @@ char *render_multipath_wwids(const struct plan *pl, const char *existing, struct
                         comment_text(&b, o->id);
                         sbuf_puts(&b, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->file_path[FILE_MPATH_WWIDS], 0, o->id, "multipath-conf-field",
+                                diag_add(d, DIAG_ERROR, pl->file_path[FILE_MPATH_WWIDS], 0, o->id,
+                                         "multipath-conf-field",
                                          "the LUN's wwid holds characters the wwids file cannot carry");
                 }
         }
