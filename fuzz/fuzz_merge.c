@@ -9,6 +9,7 @@
 
 #include "fuzz_common.h"
 #include "plan/plan.h"
+#include "render/file_ops.h"
 #include "input/profile.h"
 #include "render/render.h"
 
@@ -28,6 +29,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
                 k++;
         if (profile_load(path, &prof, &d) < 0 || plan_build(&prof, &fuzz_si[k], &o, &pl, &d) < 0)
                 FUZZ_FAIL("the md-raid6-lvm fixture does not plan");
+        file_ops_list(&pl, NULL);
         diags_free(&d);
         free(path);
         return 0;

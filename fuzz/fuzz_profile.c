@@ -10,6 +10,7 @@
 
 #include "fuzz_common.h"
 #include "plan/plan.h"
+#include "render/file_ops.h"
 #include "input/profile.h"
 #include "render/render.h"
 #include "render_check.h"
@@ -66,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 struct plan_options o = {.seed = 1, .seed_set = true,
                                          .tuning = (enum tuning_mode)(data[0] / FUZZ_N_SYSROOTS % 3)};
                 if (plan_build(&p, si, &o, &pl, &d) == 0) {
+                        file_ops_list(&pl, NULL);
                         static const enum rc_kind kinds[] = {[FILE_FSTAB] = RC_FSTAB, [FILE_UDEV] = RC_UDEV,
                                                              [FILE_SYSCTL] = RC_SYSCTL, [FILE_MDADM] = RC_MDADM,
                                                              [FILE_MULTIPATH] = RC_MULTIPATH,

@@ -427,8 +427,8 @@ static void vcache_load(const struct run *r)
         for (size_t i = vcache.n; i-- > 0;)
                 (void)strmap_add(&vcache.by_target, vcache.m[i].mountpoint, i, NULL);
         errors = NULL;
-        (void)mounttab_read(MOUNTTAB_FSTAB, r->o->root, r->pl->fstab_path, true, &vcache.fstab, &vcache.n_fstab,
-                            &errors);
+        (void)mounttab_read(MOUNTTAB_FSTAB, r->o->root, r->pl->file_path[FILE_FSTAB], true, &vcache.fstab,
+                            &vcache.n_fstab, &errors);
         strv_free(errors);
         for (size_t i = vcache.n_fstab; i-- > 0;)
                 (void)strmap_add(&vcache.fstab_by_target, vcache.fstab[i].mountpoint, i, NULL);

@@ -14,6 +14,7 @@
 
 #include "base/strmap.h"
 #include "base/version.h"
+#include "render/file_ops.h"
 #include "render/render.h"
 
 static const char *const vstatus_names[] = {
@@ -22,29 +23,14 @@ static const char *const vstatus_names[] = {
 
 /* ---- files ---------------------------------------------------------------------- */
 
-/* Whether an fstab line is one a filesystem's own "fstab entry" check reads
- * (its mountpoint is a planned filesystem's): a change there is that check's
- * drift, and the file's check must not report it a second time. */
-static bool fs_line(const struct plan *pl, const char *line, size_t len)
-{
-        _cleanup_free_ char *copy = strndup(line, len);
-        char *save = NULL, *src = strtok_r(copy, " \t", &save), *mp = src ? strtok_r(NULL, " \t", &save) : NULL;
-        if (!mp || src[0] == '#')
-                return false;
-        _cleanup_free_ char *decoded = decode_escapes(mp, 8);
-        for (size_t i = 0; i < pl->n_objs; i++)
-                if (pl->objs[i].kind == OBJ_FS && streq_ptr(pl->objs[i].fs.mountpoint, decoded))
-                        return true;
-        return false;
-}
-
-/* text without the lines fs_line() gives to the filesystems' checks. */
-static char *without_fs_lines(const struct plan *pl, const char *text)
+/* text without the lines the file kind's row leaves to other checks (fstab:
+ * a planned filesystem's own line, its "fstab entry" check). */
+static char *without_lines_checked_apart(const struct plan *pl, const struct file_ops *ops, const char *text)
 {
         struct sbuf b = {0};
         for (const char *l = text; *l;) {
                 size_t n = strcspn(l, "\n");
-                if (!fs_line(pl, l, n))
+                if (!ops->checked_apart(pl, l, n))
                         sbuf_printf(&b, "%.*s\n", (int)n, l);
                 l += n + (l[n] == '\n');
         }
@@ -70,11 +56,14 @@ static void verify_one_file(struct run *r, const struct pl_file *f)
                 return;
         }
         /* verify's report only: apply's dry run asks whether the file will be written, and it will */
-        if (f->kind == FILE_FSTAB && !r->st) {
-                _cleanup_free_ char *w = without_fs_lines(r->pl, want), *h = without_fs_lines(r->pl, have);
+        const struct file_ops *ops = file_ops_of(f->kind);
+        if (ops->checked_apart && !r->st) {
+                _cleanup_free_ char *w = without_lines_checked_apart(r->pl, ops, want);
+                _cleanup_free_ char *h = without_lines_checked_apart(r->pl, ops, have);
                 if (!strcmp(w, h)) {
-                        vcheck(r, id, "file", f->path, V_OK, "as render writes it",
-                               "the same but for lines the filesystems' fstab entry checks report");
+                        _cleanup_free_ char *same =
+                                xasprintf("the same but for lines %s report", ops->checked_apart_by);
+                        vcheck(r, id, "file", f->path, V_OK, "as render writes it", same);
                         return;
                 }
         }

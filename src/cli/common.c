@@ -8,6 +8,7 @@
 
 #include "discover/controller.h"
 #include "input/offline.h"
+#include "render/file_ops.h"
 #include "render/files.h"
 #include "render/tuned.h"
 
@@ -135,9 +136,6 @@ static int build_with_state(const struct args *a, const char *verb, const struct
                 .seed_recorded = recorded_seed,
                 .state = st.profile ? &st : NULL,
                 .verify = !strcmp(verb, "verify"),
-                /* the file the target root's distribution reads (--root, else
-                 * this system: plan and validate show what apply would write) */
-                .mdadm_conf = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
                 .lvm_config = STORPROV_LVM_CONFIG,
                 .tuning = tuning,
                 .tuning_why = tuning_why,
@@ -145,6 +143,14 @@ static int build_with_state(const struct args *a, const char *verb, const struct
         };
         int r = plan_build(p, si, &o, pl, d);
         state_free(&st);
+        if (r < 0)
+                return r;
+        /* the mdadm.conf the target root's distribution reads (--root, else
+         * this system: plan and validate show what apply would write) */
+        const char *path[_FILE_KIND_MAX] = {
+                [FILE_MDADM] = a->mdadm_conf ? a->mdadm_conf : root_mdadm_conf(a->root ? a->root : "/"),
+        };
+        file_ops_list(pl, path);
         return r;
 }
 

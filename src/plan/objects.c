@@ -235,16 +235,10 @@ void plan_free(struct plan *pl)
         free(pl->profile_name);
         free(pl->profile_path);
         free(pl->lvm_config);
-        free(pl->udev_rules_path);
-        free(pl->sysctl_path);
-        free(pl->fstab_path);
-        free(pl->mdadm_conf_path);
-        free(pl->multipath_conf_path);
-        free(pl->multipath_wwids_path);
-        free(pl->tuned_conf_path);
+        for (int k = 0; k < _FILE_KIND_MAX; k++)
+                free(pl->file_path[k]);
         free(pl->tuned_include);
         free(pl->tuning_why);
-        free(pl->state_path);
         for (size_t i = 0; i < pl->n_sysdisks; i++) {
                 free(pl->sysdisks[i].paths);
                 free(pl->sysdisks[i].why);

@@ -3,9 +3,10 @@
  * The plan: a closed model of what storprov will build. plan_build() is a
  * pure function from (profile, discovered devices, options) to a plan:
  * every object with its derived geometry and where each value came from,
- * every step with the exact argv of each child command, every file it
- * writes. After plan_build() nothing reads the profile: renderers, outputs
- * and apply take the plan alone. No I/O, no globals, no exit(). */
+ * every step with the exact argv of each child command. Which files it
+ * writes, and where, render/file_ops.c lists from the plan alone
+ * (file_ops_list). After plan_build() nothing reads the profile: renderers,
+ * outputs and apply take the plan alone. No I/O, no globals, no exit(). */
 #pragma once
 
 #include <stdbool.h>
@@ -182,6 +183,11 @@ struct pl_step {
         size_t n_deps;
 };
 
+/* The config files a plan writes, one kind each. Everything about a kind
+ * (its path, when a plan writes it, its renderer, SELinux type, whether it is
+ * merged or owned whole) is its row in render/file_ops.c, which also lists the
+ * plan's files (file_ops_list) once plan_build is done. A new kind: a value
+ * here, its row there, and its renderer's file in render/. */
 enum file_kind {
         FILE_FSTAB, FILE_UDEV, FILE_SYSCTL, FILE_MDADM, FILE_MULTIPATH, FILE_MPATH_WWIDS, FILE_TUNED, FILE_STATE,
         _FILE_KIND_MAX
@@ -213,13 +219,6 @@ struct plan_options {
         bool seed_recorded;       /* the seed is the node's recorded one (input/state.h), not --seed */
         const struct node_state *state;  /* the node's recorded state, NULL: none */
         bool verify;              /* for verify: a recorded disk that is gone is planned as missing */
-        const char *mdadm_conf;   /* default "/etc/mdadm/mdadm.conf"; the CLI passes the root's (root_mdadm_conf) */
-        const char *udev_rules;   /* default "/etc/udev/rules.d/70-storprov.rules" */
-        const char *sysctl_conf;  /* default "/etc/sysctl.d/80-storprov.conf" */
-        const char *fstab;        /* default "/etc/fstab" */
-        const char *multipath_conf; /* default "/etc/multipath/conf.d/storprov.conf" */
-        const char *multipath_wwids; /* default "/etc/multipath/wwids" */
-        const char *tuned_conf;   /* default "/etc/tuned/storprov/tuned.conf" */
         const char *tuned_include; /* the profile tuned.conf includes; default "throughput-performance" */
         enum tuning_mode tuning;
         const char *tuning_why;   /* where the mode came from, for reports ("recorded in …"), NULL: --tuning or default */
@@ -250,12 +249,12 @@ struct plan {
         uint64_t queue_mem_bytes; /* what the queue-depth tuning may pin */
         struct pl_obj *objs;   size_t n_objs;
         struct pl_step *steps; size_t n_steps;
-        struct pl_file *files; size_t n_files;
+        struct pl_file *files; size_t n_files;   /* listed by render/file_ops.c (file_ops_list) */
         struct pl_sysctl *sysctls; size_t n_sysctls;
-        char *udev_rules_path, *sysctl_path, *fstab_path, *mdadm_conf_path;
-        char *multipath_conf_path, *multipath_wwids_path;
-        char *tuned_conf_path;
-        char *state_path;         /* the node's recorded state (input/state.h) */
+        /* every file kind's path on the target, absolute, whether this plan
+         * writes it or not (a file it no longer writes is removed there);
+         * set with files */
+        char *file_path[_FILE_KIND_MAX];
         char *tuned_include;      /* the tuned profile(s) the storprov profile builds on, ","-separated */
         enum tuning_mode tuning;
         char *tuning_why;         /* plan_options.tuning_why, or "the default" / "--tuning" */

@@ -143,7 +143,7 @@ static void check_mkfs_options(struct ctx *c, const struct p_xfs *f, const char 
 /* The OS's own mountpoints that every EL install has: a data filesystem
  * mounted on one (or on a directory above one) hides or replaces the running
  * system's files. /usr, /var, /etc and /home count when the target root's
- * fstab has them (render.c checks those). */
+ * fstab has them (render/fstab.c checks those). */
 static const char *const os_mountpoints[] = {"/", "/boot", "/boot/efi", NULL};
 
 /* Why disk `name` is a system disk (the running system's use of it, or

@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "sys/labels.h"
+#include "render/file_ops.h"
+#include "render/merge.h"
 #include "render/render.h"
-#include "render/state.h"
 #include "input/sanitize.h"
 
 static const char *io_why(int r)
@@ -22,38 +23,13 @@ static const char *io_why(int r)
                               : strerror(-r);
 }
 
-static bool owned_whole(enum file_kind k)
-{
-        return k == FILE_UDEV || k == FILE_SYSCTL || k == FILE_MULTIPATH || k == FILE_TUNED || k == FILE_STATE;
-}
-
-/* The profile that wrote a file storprov owns whole, from its header (or the
- * state file's "profile"); NULL for the shared kinds and foreign files. */
+/* The profile that wrote a file storprov owns whole, from its row (its
+ * header, or the state file's "profile"); NULL for the shared kinds and
+ * foreign files. */
 static char *file_owner(enum file_kind k, const char *existing)
 {
-        return k == FILE_STATE ? render_state_owner(existing) : owned_whole(k) ? render_owner(existing) : NULL;
-}
-
-static const char *kind_path(const struct plan *pl, enum file_kind k)
-{
-        switch (k) {
-        case FILE_FSTAB:
-                return pl->fstab_path;
-        case FILE_UDEV:
-                return pl->udev_rules_path;
-        case FILE_SYSCTL:
-                return pl->sysctl_path;
-        case FILE_MULTIPATH:
-                return pl->multipath_conf_path;
-        case FILE_MPATH_WWIDS:
-                return pl->multipath_wwids_path;
-        case FILE_TUNED:
-                return pl->tuned_conf_path;
-        case FILE_STATE:
-                return pl->state_path;
-        default:
-                return pl->mdadm_conf_path;
-        }
+        const struct file_ops *ops = file_ops_of(k);
+        return ops->owner ? ops->owner(existing) : NULL;
 }
 
 /* storprov merges text: a NUL byte (a zero-filled block a crash left) would
@@ -114,22 +90,22 @@ static enum file_action write_one(const struct plan *pl, const char *root, const
 static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, struct diags *d,
                      enum file_action *ret)
 {
-        const char *rel = kind_path(pl, k);
+        const struct file_ops *ops = file_ops_of(k);
+        const char *rel = pl->file_path[k];
         _cleanup_free_ char *existing = NULL;
         size_t len = 0;
         if (!rel || read_file_in_root(root, rel, &existing, &len) < 0)
                 return false;
         _cleanup_free_ char *path = path_join(root, rel);
-        if (!owned_whole(k) && memchr(existing, 0, len)) {
+        if (ops->merge && memchr(existing, 0, len)) {
                 /* a block of ours may sit after the NUL, out of strstr's sight */
-                static const char mark[] = "# >>> storprov managed block";
-                if (!memmem(existing, len, mark, sizeof mark - 1))
+                if (!memmem(existing, len, BEGIN_MARK, sizeof BEGIN_MARK - 1))
                         return false;
                 text_ok(path, existing, len, d);
                 *ret = FILE_FAILED;
                 return true;
         }
-        if (owned_whole(k)) {
+        if (!ops->merge) {
                 _cleanup_free_ char *owner = file_owner(k, existing);
                 if (!owner || strcmp(owner, pl->profile_name))
                         return false;
@@ -249,7 +225,7 @@ bool render_files_preflight(const struct plan *pl, const char *root, struct diag
                                  "written by storprov for profile \"%s\"; one profile owns this file: render that "
                                  "profile, or remove the file first",
                                  owner);
-                else if (!owned_whole(f->kind))
+                else if (file_ops_of(f->kind)->merge)
                         free(render_file(pl, f->kind, existing, d)); /* clashes with other profiles' blocks */
         }
         return diags_errors(d) == errors;
@@ -328,7 +304,7 @@ int render_files(const struct plan *pl, const char *root, bool autorelabel, stru
                 if (planned[k] || !drop_one(pl, root, (enum file_kind)k, d, &a))
                         continue;
                 failed += a == FILE_FAILED;
-                res[nres++] = (struct file_result){.path = path_join(root, kind_path(pl, (enum file_kind)k)), .action = a};
+                res[nres++] = (struct file_result){.path = path_join(root, pl->file_path[k]), .action = a};
         }
         label_files(pl, root, res, nres, autorelabel, d);
         if (ret) {

@@ -36,8 +36,10 @@ static json_object *disk_json(const struct pl_obj *o)
         return j;
 }
 
-char *render_state(const struct plan *pl)
+char *render_state(const struct plan *pl, const char *existing, struct diags *d)
 {
+        (void)existing;
+        (void)d;
         json_object *j = json_object_new_object();
         char seed[24];
         snprintf(seed, sizeof seed, "%" PRIu64, pl->seed);

@@ -6,6 +6,6 @@
 #include "plan/plan.h"
 
 /* The state file's text: JSON, one key per line, the same bytes for the same plan. */
-char *render_state(const struct plan *pl);
+char *render_state(const struct plan *pl, const char *existing, struct diags *d);
 /* The profile a state file names, NULL when it is not one storprov wrote. */
 char *render_state_owner(const char *existing);

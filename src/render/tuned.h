@@ -17,7 +17,7 @@ bool tuned_takes(const struct plan *pl, const struct pl_obj *o, enum tune_attr a
 /* Whether a sysctl goes to the tuned profile's [sysctl] (and not to sysctl.d). */
 bool tuned_takes_sysctl(const struct plan *pl);
 /* The text of tuned.conf (storprov owns it whole). */
-char *render_tuned_conf(const struct plan *pl);
+char *render_tuned_conf(const struct plan *pl, const char *existing, struct diags *d);
 /* The profile the storprov profile includes, for ROOT: its active profile
  * (etc/tuned/active_profile) unless that is storprov itself, then the include
  * the storprov profile there already has, else "throughput-performance".

@@ -15,6 +15,7 @@
 #include "plan/lvmdevices.h"
 #include "input/offline.h"
 #include "plan/plan.h"
+#include "render/file_ops.h"
 #include "input/profile.h"
 #include "render/render.h"
 #include "render/render_ks.h"
@@ -114,7 +115,10 @@ static int fx_plan_os(struct fx *f, const char *profile, const char *sysroot, ch
         if (r < 0)
                 return r;
         struct plan_options o = {.seed = 1, .seed_set = true, .sysroot = sysroot, .os_disks = os_disks};
-        return plan_build(&f->p, &f->si, &o, &f->pl, &f->d);
+        r = plan_build(&f->p, &f->si, &o, &f->pl, &f->d);
+        if (r == 0)
+                file_ops_list(&f->pl, NULL);
+        return r;
 }
 
 static int fx_plan(struct fx *f, const char *profile, const char *sysroot)

@@ -16,6 +16,7 @@
 #include "discover/discover.h"
 #include "plan/internal.h"
 #include "plan/plan.h"
+#include "render/file_ops.h"
 #include "input/profile.h"
 #include "render/render.h"
 #include "base/util.h"
@@ -100,6 +101,8 @@ static void run_plan(struct run *r, const char *body, const struct sysinfo *si)
                 return;
         struct plan_options o = {.seed = 7, .seed_set = true};
         r->rc = plan_build(&r->p, si, &o, &r->pl, &r->d);
+        if (r->rc == 0)
+                file_ops_list(&r->pl, NULL);
 }
 
 static void run_free(struct run *r)
