@@ -12,6 +12,8 @@
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/../tests/vm/lib.bash"
 top=$VM_TOP
+# the figures in bench/ were measured with multi-threaded TCG (tests/vm/run-vm.sh --tcg-thread)
+export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 rev=$(git -C "$top" rev-parse --short=12 "${BEFORE_REV:-HEAD~1}")
 bdir=$top/build/bench/before-$rev
 raw=${OUT_RAW:-$top/build/bench/inspect-ab.out}

@@ -9,6 +9,8 @@ set -euo pipefail
 # shellcheck source=tests/vm/lib.bash
 . "$(dirname -- "${BASH_SOURCE[0]}")/../tests/vm/lib.bash"
 top=$VM_TOP
+# the figures in bench/ were measured with multi-threaded TCG (tests/vm/run-vm.sh --tcg-thread)
+export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 raw=${PMD_RAW:-$top/build/bench/parity-md}   # not build/bench/raw: bench/report.py reads every *.out there
 mkdir -p "$raw"
 vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio"

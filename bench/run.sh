@@ -29,6 +29,8 @@ set -euo pipefail
 # shellcheck source=tests/vm/scenarios.bash
 . "$VM_DIR/scenarios.bash"
 top=$VM_TOP
+# the figures in bench/ were measured with multi-threaded TCG (tests/vm/run-vm.sh --tcg-thread)
+export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
 only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe}

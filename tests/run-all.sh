@@ -6,7 +6,7 @@
 # src/ (make check-layers). asan runs the unit suite again, and the bats
 # files that run storprov, against the ASan+UBSan build (make asan; beside
 # it, bats runs only the files asan does not run in full); fuzz is a short libFuzzer pass (make
-# fuzz-build; FUZZ_SECONDS each, default 5) plus the regression inputs.
+# fuzz-build; FUZZ_SECONDS each, default 2: make fuzz runs longer) plus the regression inputs.
 # Every suite speaks TAP; a suite that cannot run is counted as a failure,
 # so a run that executed nothing cannot look green.
 set -uo pipefail
@@ -14,6 +14,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 export LC_ALL=C STORPROV_TOP="$top"
 suites=${SUITES:-layers unit bats asan fuzz geometry root vm}
+# make check's share of the sweeps that draw a new seed each run (about 75 s
+# of TCG per RMW layout); set either to run more
+export RMW_COUNT=${RMW_COUNT:-1}
 results=build/results
 mkdir -p "$results"
 passed=0 failed=0 skipped=0
@@ -100,7 +103,7 @@ run_suite() { # suite
 		unset ASAN_OPTIONS UBSAN_OPTIONS
 		;;
 	fuzz)
-		run_tap "fuzz" env FUZZ_SECONDS="${FUZZ_SECONDS:-5}" tests/fuzz.sh
+		run_tap "fuzz" env FUZZ_SECONDS="${FUZZ_SECONDS:-2}" tests/fuzz.sh
 		;;
 	geometry)
 		# 1000 random layouts against tests/geometry/model.py, a new seed

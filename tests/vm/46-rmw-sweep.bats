@@ -7,7 +7,8 @@
 # member-read ratio under full-stripe O_DIRECT writes.
 # Generator: tests/vm/rmw-layouts.py; guest: tests/vm/scenarios/rmw-sweep.sh.
 # Environment: RMW_SEED=N (replay), RMW_FIRST=K RMW_COUNT=N (layouts K to
-# K+N-1 of the seed, default 1 and 2), RMW_UPPERS=md5,lv (draw only those
+# K+N-1 of the seed, default 1 and 2; tests/run-all.sh sets RMW_COUNT=1: a new seed
+# every run covers the space over time, and a layout costs about 75 s of TCG), RMW_UPPERS=md5,lv (draw only those
 # upper layers; a replay needs the same list), RMW_PROBE=1 (diagnose md layers),
 # RMW_LUN_STRIPE_CACHE=N (the LUN arrays' stripe cache, default 4096),
 # RMW_LUN_PREREAD_BYPASS=N (their md/preread_bypass_threshold, default md's),
@@ -33,7 +34,7 @@ setup() {
 	load scenarios
 }
 
-@test "rmw sweep: 2 random parity layouts, storprov's member-read ratio <= 0.02 and <= 1/4 of the naive one" {
+@test "rmw sweep: random parity layouts of a new seed (RMW_COUNT, default 2; make check draws 1 per run), storprov's member-read ratio <= 0.02 and <= 1/4 of the naive one" {
 	command -v fio >/dev/null || skip "no fio on the host (tests/vm/deps.sh installs it)"
 	local seed=${RMW_SEED:-$(date +%s)} n=${RMW_COUNT:-2} first=${RMW_FIRST:-1} d=$BATS_TEST_TMPDIR/rmw
 	echo "# rmw sweep seed $seed (layouts $first to $((first + n - 1)); replay: RMW_SEED=$seed${RMW_UPPERS:+ RMW_UPPERS=$RMW_UPPERS} bats tests/vm/46-rmw-sweep.bats)" >&3
