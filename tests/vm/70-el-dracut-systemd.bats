@@ -79,13 +79,18 @@ console_has() { # N TEXT
 }
 
 # el_boot SCRIPT N [run-vm.sh options]: the dracut image, the persistent EL
-# root as the last disk, "ro"; output in $output-style on stdout
+# root as the last disk, "ro"; output in $output-style on stdout.
+# rd.driver.pre=xfs: the test root's /init loads xfs after switch_root, and
+# there, in memory the systemd initramfs ran from, TCG took minutes over it
+# (soft lockups in module_alloc's clear_page: 300 s and more, 2 runs of 4
+# under load); loaded in the initramfs it takes under a second, and the
+# root's modprobe finds it there.
 el_boot() {
 	local script=$1 n=$2
 	shift 2
 	VM_INITRD=$VM_DRACUT_INITRD vm_run "$script" --timeout "${EL_TIMEOUT:-600}" --log "$BATS_TEST_TMPDIR/console-$n.log" "$@" \
 		--disk "$EL_DIR/root.ext4,serial=vmroot" \
-		--append "root=LABEL=vmroot rootfstype=ext4 ro rd.shell=0 rd.emergency=poweroff"
+		--append "root=LABEL=vmroot rootfstype=ext4 ro rd.shell=0 rd.emergency=poweroff rd.driver.pre=xfs"
 }
 
 kill_tree() { # PID: the process and every descendant (QEMU under timeout under run-vm.sh)
