@@ -121,7 +121,7 @@ static void keep_foreign(const struct plan *pl, const char *l, int line, conflic
                 bool clash = is_conflict(pl, g, ng);
                 sbuf_printf(kept, "%s%s\n", clash ? "# storprov: replaced by the managed block: " : "", l);
                 if (d)
-                        diag_add(d, DIAG_WARNING, file_what, line, NULL, "merge",
+                        diag_add(d, DIAG_WARNING, file_what, line, NULL, RULE_MERGE,
                                  "line \"%s\" is inside storprov's managed block but is not a line storprov writes; "
                                  "kept after the block%s",
                                  l, clash ? ", commented out: it is about what the profile manages" : "");
@@ -170,7 +170,7 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                         char *g[6] = {0};
                         size_t ng = l[0] == '#' ? 0 : fields(l, g, 6);
                         if (ng && is_conflict(pl, g, ng) && d)
-                                diag_add(d, DIAG_ERROR, file_what, (int)i + 1, NULL, "managed-by-another-profile",
+                                diag_add(d, DIAG_ERROR, file_what, (int)i + 1, NULL, RULE_MANAGED_BY_ANOTHER_PROFILE,
                                          "line \"%s\" is in another profile's managed block (%s) and manages what "
                                          "profile \"%s\" manages; one root cannot follow both: remove that block or "
                                          "render into another root",
@@ -212,7 +212,7 @@ static char *merge_managed(const struct plan *pl, const char *existing, const ch
                         /* the line was in the file already: kept as it was, behind a # */
                         sbuf_printf(&out, "# storprov: replaced by the managed block: %s\n", l);
                         if (d)
-                                diag_add(d, DIAG_WARNING, file_what, (int)i + 1, NULL, "merge",
+                                diag_add(d, DIAG_WARNING, file_what, (int)i + 1, NULL, RULE_MERGE,
                                          "line \"%s\" conflicts with what the profile manages; commented out", l);
                 } else
                         sbuf_printf(&out, "%s\n", l);
@@ -311,7 +311,7 @@ static void check_fstab_line(const struct plan *pl, const char *canon, const cha
                         continue;
                 const char *rel = strcmp(o->fs.mountpoint, canon) ? "lies above" : "is";
                 if (os)
-                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, RULE_SYSTEM_MOUNTPOINT,
                                  "mountpoint %s %s the OS's own %s (line %d of %s mounts it); a data "
                                  "filesystem there hides the running system's files: choose another "
                                  "mountpoint (such as /storage/data%%n), or add system=\"true\" to this "
@@ -319,7 +319,7 @@ static void check_fstab_line(const struct plan *pl, const char *canon, const cha
                                  o->fs.mountpoint, rel, canon, lineno, pl->fstab_path);
                 else {
                         _cleanup_free_ char *shown = comment_dup(dev), *shown_mp = comment_dup(canon);
-                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, RULE_SYSTEM_MOUNTPOINT,
                                  "mountpoint %s %s the node's own %s: line %d of %s mounts it from %s, which is "
                                  "not a device of this profile, and the merge would comment that line out, so "
                                  "the node would lose what it mounts there at the next boot: choose a "
@@ -398,7 +398,7 @@ char *render_fstab(const struct plan *pl, const char *existing, struct diags *d)
                         comment_text(&b, o->id);
                         sbuf_puts(&b, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->fstab_path, 0, o->id, "fstab-field",
+                                diag_add(d, DIAG_ERROR, pl->fstab_path, 0, o->id, RULE_FSTAB_FIELD,
                                          "a field of this filesystem's fstab line holds characters fstab cannot carry");
                 }
                 free(line.s);
@@ -640,7 +640,7 @@ char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diag
                         comment_text(&b, o->id);
                         sbuf_puts(&b, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->mdadm_conf_path, 0, o->id, "mdadm-conf-field",
+                                diag_add(d, DIAG_ERROR, pl->mdadm_conf_path, 0, o->id, RULE_MDADM_CONF_FIELD,
                                          "the array's device, metadata or UUID holds characters mdadm.conf cannot carry");
                 }
         }
@@ -674,7 +674,7 @@ char *render_multipath_conf(const struct plan *pl, struct diags *d)
                         comment_text(&mp, o->id);
                         sbuf_puts(&mp, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->multipath_conf_path, 0, o->id, "multipath-conf-field",
+                                diag_add(d, DIAG_ERROR, pl->multipath_conf_path, 0, o->id, RULE_MULTIPATH_CONF_FIELD,
                                          "the LUN's wwid or alias holds characters multipath.conf cannot carry");
                         continue;
                 }
@@ -720,7 +720,7 @@ char *render_multipath_wwids(const struct plan *pl, const char *existing, struct
                         comment_text(&b, o->id);
                         sbuf_puts(&b, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->multipath_wwids_path, 0, o->id, "multipath-conf-field",
+                                diag_add(d, DIAG_ERROR, pl->multipath_wwids_path, 0, o->id, RULE_MULTIPATH_CONF_FIELD,
                                          "the LUN's wwid holds characters the wwids file cannot carry");
                 }
         }
