@@ -157,9 +157,8 @@ def check_expect(tap, rows, expect_dir):
                     seen.add(rid)
                     if rid not in rows:
                         bad.append(f"{p}:{n}: [{rid}]: not in the registry")
-    tap.result(files and not bad,
-               f"every [rule] of the {len(files)} .expect files under {expect_dir} ({len(seen)} rules) is in the registry",
-               bad)
+    tap.result(files and not bad, f"every [rule] of the {len(files)} .expect files under {expect_dir} "
+                                  f"({len(seen)} rules) is in the registry", bad)
 
 
 def check_goldens(tap, rows, golden_dir):

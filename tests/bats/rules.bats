@@ -24,7 +24,8 @@ setup() {
 }
 
 @test "rules: a registry row the man page does not name fails, and so does an entry the registry lacks" {
-	sed -i 's|^RULE(RULE_LABEL, .*|&\nRULE(RULE_LABEL_CASE, "label-case", WARNING, "a label in upper case")|' "$T/rules.def"
+	sed -i 's|^RULE(RULE_LABEL, .*|&\nRULE(RULE_LABEL_CASE, "label-case", WARNING, "an upper case label")|' \
+		"$T/rules.def"
 	run -1 python3 "$CR" --rules "$T/rules.def"
 	assert_line --regexp "^not ok [0-9]+ - every rule of the registry has an entry in man/storprov.profile.5's RULES\$"
 	assert_line '#   label-case: no entry in man/storprov.profile.5, RULES'
@@ -37,7 +38,7 @@ setup() {
 }
 
 @test "rules: a severity the man page states otherwise than the registry fails" {
-	sed -i 's|^A label longer than 12 characters (error)\.$|A label longer than 12 characters (warning).|' "$T/storprov.profile.5"
+	sed -i 's|^\(A label longer than 12 characters\) (error)\.$|\1 (warning).|' "$T/storprov.profile.5"
 	run -1 python3 "$CR" --man "$T/storprov.profile.5"
 	assert_line --regexp "^not ok [0-9]+ - $T/storprov.profile.5's RULES states each rule's severity as the registry does\$"
 	assert_line --regexp "^#   $T/storprov.profile.5:[0-9]+: label: the page says warning, the registry error\$"
