@@ -18,8 +18,9 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # -pthread: the disks' inspection runs in worker threads (src/apply/inspect_pool.c;
 # glibc before 2.34, EL 8's, keeps them in libpthread)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -pthread
-# Warnings are ours; CFLAGS stays the user's.
-WARN       := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral
+# Warnings are ours; CFLAGS stays the user's. A string where an emitter takes
+# a rule (enum rule_id, src/base/rules.def) is an error in every build.
+WARN       := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral -Werror=int-conversion
 ifeq ($(CI),true)
 WARN       += -Werror
 endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 void diag_add(struct diags *d, enum diag_severity sev, const char *file, int line,
-              const char *object, const char *rule, const char *fmt, ...)
+              const char *object, enum rule_id rule, const char *fmt, ...)
 {
         if (d->n == d->cap) {
                 d->cap = d->cap ? d->cap * 2 : 8;
@@ -22,7 +22,7 @@ void diag_add(struct diags *d, enum diag_severity sev, const char *file, int lin
                 .file = xstrdup(file),
                 .line = line,
                 .object = xstrdup(object),
-                .rule = xstrdup(rule),
+                .rule = rule,
                 .message = sbuf_steal(&b),
         };
 }
@@ -46,8 +46,8 @@ char *diag_format(const struct diag *x)
         if (x->object)
                 sbuf_printf(&b, "%s: ", x->object);
         sbuf_puts(&b, x->message);
-        if (x->rule)
-                sbuf_printf(&b, " [%s]", x->rule);
+        if (rule_name(x->rule))
+                sbuf_printf(&b, " [%s]", rule_name(x->rule));
         return sbuf_steal(&b);
 }
 
@@ -76,7 +76,6 @@ void diags_free(struct diags *d)
         for (size_t i = 0; i < d->n; i++) {
                 free(d->v[i].file);
                 free(d->v[i].object);
-                free(d->v[i].rule);
                 free(d->v[i].message);
         }
         free(d->v);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/rules.h"
+
 /* Diagnostics: every problem found in a profile or plan, with where it came
  * from and the rule it broke, collected so that all are reported at once. */
 enum diag_severity { DIAG_WARNING, DIAG_ERROR };
@@ -13,7 +15,7 @@ struct diag {
         char *file;     /* profile path, or NULL */
         int line;       /* 0 if unknown */
         char *object;   /* "md data", "disks lun", … or NULL */
-        char *rule;     /* short rule id: "queue-memory", "raid1-chunk", … */
+        enum rule_id rule; /* its rule in the registry (base/rules.def): RULE_QUEUE_MEMORY, … */
         char *message;
 };
 struct diags {
@@ -21,7 +23,7 @@ struct diags {
         size_t n, cap;
 };
 void diag_add(struct diags *d, enum diag_severity sev, const char *file, int line,
-              const char *object, const char *rule, const char *fmt, ...)
+              const char *object, enum rule_id rule, const char *fmt, ...)
         __attribute__((format(printf, 7, 8)));
 size_t diags_errors(const struct diags *d);
 /* "FILE:LINE: error: [rule] object: message" */

@@ -67,7 +67,7 @@ static void tuning_switch(const struct node_state *st, enum tuning_mode from, en
 {
         bool tuned_goes = from != TUNING_UDEV && to == TUNING_UDEV;
         bool sysctl_goes = from != TUNING_TUNED && to == TUNING_TUNED;
-        diag_add(d, DIAG_WARNING, st->path, 0, NULL, "tuning-mode-switch",
+        diag_add(d, DIAG_WARNING, st->path, 0, NULL, RULE_TUNING_MODE_SWITCH,
                  "the node's tuning mode is %s (recorded here); --tuning %s switches it%s%s%s%s", tuning_names[from],
                  tuning_names[to], tuned_goes || sysctl_goes ? ": render and apply remove " : "",
                  tuned_goes ? "the tuned profile (/etc/tuned/storprov/tuned.conf; run tuned-adm profile with another "
@@ -94,7 +94,7 @@ static int recorded_state(const struct args *a, const struct profile *p, struct 
         if (r <= 0)
                 return r;
         if (strcmp(st->profile, p->name)) {
-                diag_add(d, DIAG_WARNING, st->path, 0, NULL, "state-other-profile",
+                diag_add(d, DIAG_WARNING, st->path, 0, NULL, RULE_STATE_OTHER_PROFILE,
                          "recorded by profile \"%s\", not \"%s\": its seed and tuning mode are not used", st->profile,
                          p->name);
                 state_free(st);
@@ -169,7 +169,7 @@ int load_plan(const struct args *a, const char *verb, struct profile *p, struct 
         int r = profile_load(a->profile, p, &d);
         if (r < 0) {
                 if (!d.n)
-                        diag_add(&d, DIAG_ERROR, a->profile, 0, NULL, "read", "%s", strerror(-r));
+                        diag_add(&d, DIAG_ERROR, a->profile, 0, NULL, RULE_READ, "%s", strerror(-r));
                 if (keep) {
                         *keep = d;
                         return EXIT_USAGE;
@@ -240,8 +240,8 @@ json_object *diags_json(const struct diags *d)
                 json_object_object_add(j, "line", json_object_new_int(x->line));
                 if (x->object)
                         json_object_object_add(j, "object", json_object_new_string(x->object));
-                if (x->rule)
-                        json_object_object_add(j, "rule", json_object_new_string(x->rule));
+                if (rule_name(x->rule))
+                        json_object_object_add(j, "rule", json_object_new_string(rule_name(x->rule)));
                 json_object_object_add(j, "message", json_object_new_string(x->message ? x->message : ""));
                 json_object_array_add(a, j);
         }

@@ -223,7 +223,7 @@ static void udev_props_read(const char *sysroot, unsigned major, unsigned minor,
         if (why && cur_diags) {
                 _cleanup_free_ char *p = xasprintf("%s/run/udev/data/b%u:%u", sysroot, major, minor);
                 _cleanup_free_ char *shown = comment_dup(p);
-                diag_add(cur_diags, DIAG_WARNING, NULL, 0, "discovery", "udev-data",
+                diag_add(cur_diags, DIAG_WARNING, NULL, 0, "discovery", RULE_UDEV_DATA,
                          "ignoring %s: %s; what udev knows of device %u:%u (serial, WWN, by-path, filesystem) "
                          "is left out: run udevadm trigger on that machine, or capture the tree again "
                          "(tests/fixtures/capture-sysroot.sh)",
@@ -727,7 +727,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
         int r = list_dir(blockdir, &names);
         if (r < 0) {
                 if (d)
-                        diag_add(d, DIAG_ERROR, NULL, 0, "discovery", "sysfs-unreadable",
+                        diag_add(d, DIAG_ERROR, NULL, 0, "discovery", RULE_SYSFS_UNREADABLE,
                                  "cannot read %s: %s; give the root of a live system or of a captured tree "
                                  "(tests/fixtures/capture-sysroot.sh)", blockdir, strerror(-r));
                 cur_root = "/";
@@ -748,7 +748,7 @@ int sysinfo_load(const char *sysroot, struct sysinfo *ret, struct diags *d)
                                 struct sbuf shown = {0};
                                 for (const char *c = names[i]; *c && shown.len < 64; c++)
                                         sbuf_printf(&shown, "%c", (unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f ? *c : '?');
-                                diag_add(d, DIAG_WARNING, NULL, 0, "discovery", "device-name",
+                                diag_add(d, DIAG_WARNING, NULL, 0, "discovery", RULE_DEVICE_NAME,
                                          "ignoring sys/block/%s: not a kernel device name", shown.s ? shown.s : "");
                                 free(shown.s);
                         }

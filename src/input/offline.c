@@ -133,7 +133,7 @@ static int field(const char *glob, unsigned n, char *dflt, char **ret, struct di
         *ret = glob_example(glob, n);
         if (*ret)
                 return 0;
-        diag_add(d, DIAG_ERROR, path, g->match.line, "match", "offline",
+        diag_add(d, DIAG_ERROR, path, g->match.line, "match", RULE_OFFLINE,
                  "disks %s: cannot make up a %s that matches \"%s\"", g->id, what, glob);
         return -EINVAL;
 }
@@ -153,7 +153,7 @@ int sysinfo_synthesize(const struct profile *p, struct sysinfo *ret, struct diag
                         struct blockdev b = {0};
                         b.name = pick_name(&si, m->name, &next_sd);
                         if (!b.name) {
-                                diag_add(d, DIAG_ERROR, p->path, m->line, "match", "offline",
+                                diag_add(d, DIAG_ERROR, p->path, m->line, "match", RULE_OFFLINE,
                                          "disks %s: cannot make up a kernel name that matches \"%s\"", g->id,
                                          m->name);
                                 r = -EINVAL;

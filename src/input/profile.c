@@ -58,7 +58,7 @@ static void on_xml_error(void *data, xmlError *e)
          * (nor do the line-less ones that take this line) */
         bool explained = e->domain == XML_FROM_RELAXNGV && line_reported(l, line);
         for (size_t i = 0; !explained && l->pending && l->pending[i]; i++)
-                loader_error(l, line, NULL, "schema", l->pending[i]);
+                loader_error(l, line, NULL, RULE_SCHEMA, l->pending[i]);
         strv_free(l->pending);
         l->pending = NULL;
         if (explained) {
@@ -66,7 +66,7 @@ static void on_xml_error(void *data, xmlError *e)
                 return;
         }
         char *obj = elem ? xasprintf("<%s>", elem) : NULL;
-        loader_error(l, line, obj, e->domain == XML_FROM_RELAXNGV ? "schema" : "xml", msg);
+        loader_error(l, line, obj, e->domain == XML_FROM_RELAXNGV ? RULE_SCHEMA : RULE_XML, msg);
         free(obj);
         free(msg);
 }
@@ -86,7 +86,7 @@ static bool is_elem(xmlNode *n, const char *name)
         return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-void bad_value(struct loader *l, xmlNode *n, const char *what, const char *value, const char *rule)
+void bad_value(struct loader *l, xmlNode *n, const char *what, const char *value, enum rule_id rule)
 {
         char *obj = xasprintf("<%s>", (const char *)n->name);
         char *v = comment_dup(value);
@@ -104,7 +104,7 @@ uint64_t size_attr(struct loader *l, xmlNode *n, const char *name)
         _cleanup_free_ char *v = attr(n, name);
         uint64_t b = 0;
         if (v && parse_size(v, &b) < 0)
-                bad_value(l, n, name, v, "size");
+                bad_value(l, n, name, v, RULE_SIZE);
         return b;
 }
 
@@ -113,7 +113,7 @@ uint64_t uint_attr(struct loader *l, xmlNode *n, const char *name, uint64_t dflt
         _cleanup_free_ char *v = attr(n, name);
         uint64_t u = dflt;
         if (v && parse_uint_range(v, 0, UINT32_MAX, &u) < 0)
-                bad_value(l, n, name, v, "range");
+                bad_value(l, n, name, v, RULE_RANGE);
         return u;
 }
 
@@ -136,14 +136,14 @@ static void parse_psize(struct loader *l, xmlNode *n, struct p_size *s)
                 uint64_t v = 0;
                 char *num = strndup(t, (size_t)(pct - t));
                 if (parse_u64(num, &v) < 0 || v < 1 || v > 100)
-                        bad_value(l, n, "size", t, "size-percent");
+                        bad_value(l, n, "size", t, RULE_SIZE_PERCENT);
                 free(num);
                 s->percent = (unsigned)v;
                 s->kind = strcmp(pct, "%FREE") == 0 ? SIZE_PERCENT_FREE : SIZE_PERCENT;
         } else if (len) {
                 s->kind = SIZE_BYTES;
                 if (parse_size(t, &s->bytes) < 0 || s->bytes == 0)
-                        bad_value(l, n, "size", t, "size");
+                        bad_value(l, n, "size", t, RULE_SIZE);
         }
 }
 
@@ -220,7 +220,7 @@ static void parse_disks(struct loader *l, xmlNode *n, struct profile *p)
                         h->from_controller = streq_ptr(from, "controller");
                         _cleanup_free_ char *lv = attr(c, "level");
                         if (!h->from_controller && raid_level_parse(lv, &h->level) < 0)
-                                bad_value(l, c, "level", lv, "raid-level");
+                                bad_value(l, c, "level", lv, RULE_RAID_LEVEL);
                         h->members = (unsigned)uint_attr(l, c, "members", 0);
                         h->legs = (unsigned)uint_attr(l, c, "legs", 0);
                         h->chunk_bytes = size_attr(l, c, "chunk");
@@ -243,7 +243,7 @@ static void parse_md(struct loader *l, xmlNode *n, struct profile *p)
                 m->name = xstrdup(m->id);
         _cleanup_free_ char *lv = attr(n, "level");
         if (raid_level_parse(lv, &m->level) < 0)
-                bad_value(l, n, "level", lv, "raid-level");
+                bad_value(l, n, "level", lv, RULE_RAID_LEVEL);
         _cleanup_free_ char *devs = attr(n, "devices");
         m->devices = strv_split(devs, " \t\n");
         m->chunk_bytes = size_attr(l, n, "chunk");
@@ -306,7 +306,7 @@ static void parse_xfs(struct loader *l, xmlNode *n, struct profile *p)
                 const char *why = NULL;
                 f->mountpoint = mountpoint_normalize(mp, &why);   /* "/d1/" is "/d1" */
                 if (!f->mountpoint)
-                        bad_value(l, n, "mountpoint", mp, "mountpoint");
+                        bad_value(l, n, "mountpoint", mp, RULE_MOUNTPOINT);
         }
         f->mkfs_options = attr(n, "mkfs-options");
         f->mount_options = attr(n, "mount-options");
@@ -329,13 +329,13 @@ static int read_profile(struct loader *l, char **ret, size_t *ret_len)
         int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0) {
                 int r = -errno;
-                diag_add(l->d, DIAG_ERROR, l->path, 0, NULL, "io", "cannot open the profile: %s", strerror(-r));
+                diag_add(l->d, DIAG_ERROR, l->path, 0, NULL, RULE_IO, "cannot open the profile: %s", strerror(-r));
                 return r;
         }
         struct stat st;
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
                 close(fd);
-                loader_error(l, 1, NULL, "input", "the profile is not a regular file");
+                loader_error(l, 1, NULL, RULE_INPUT, "the profile is not a regular file");
                 return -EINVAL;
         }
         struct sbuf b = {0};
@@ -351,7 +351,7 @@ static int read_profile(struct loader *l, char **ret, size_t *ret_len)
                         free(b.s);
                         char *m = xasprintf("the profile is larger than %d MiB (%" PRIu64 " bytes); a profile is a short "
                                             "hand-written file", (int)(PROFILE_MAX_BYTES / MiB), (uint64_t)st.st_size);
-                        loader_error(l, 1, NULL, "input-size", m);
+                        loader_error(l, 1, NULL, RULE_INPUT_SIZE, m);
                         free(m);
                         return -EINVAL;
                 }
@@ -366,7 +366,7 @@ static int read_profile(struct loader *l, char **ret, size_t *ret_len)
         close(fd);
         if (!b.len) {
                 free(b.s);
-                loader_error(l, 1, NULL, "input", "the profile is empty: expected <profile version=\"1\">");
+                loader_error(l, 1, NULL, RULE_INPUT, "the profile is empty: expected <profile version=\"1\">");
                 return -EINVAL;
         }
         const char *nul = memchr(b.s, 0, b.len);
@@ -375,7 +375,7 @@ static int read_profile(struct loader *l, char **ret, size_t *ret_len)
                 for (const char *p = b.s; p < nul; p++)
                         line += *p == '\n';
                 free(b.s);
-                loader_error(l, line, NULL, "input",
+                loader_error(l, line, NULL, RULE_INPUT,
                              "the profile holds a NUL byte: it is binary or not UTF-8 (expected a UTF-8 XML text file)");
                 return -EINVAL;
         }
@@ -390,7 +390,7 @@ static int read_profile(struct loader *l, char **ret, size_t *ret_len)
                 free(b.s);
                 char *m = xasprintf("%s is refused: a profile needs no document type and no entities (entity "
                                     "expansion can make a small file use gigabytes)", refused[k]);
-                loader_error(l, line, NULL, "doctype", m);
+                loader_error(l, line, NULL, RULE_DOCTYPE, m);
                 free(m);
                 return -EINVAL;
         }
@@ -427,11 +427,11 @@ static void check_sysctls_load(struct loader *l, const struct profile *p)
 {
         if (p->n_sysctls > PROFILE_MAX_SYSCTLS) {
                 char *m = xasprintf("%zu <sysctl> elements; a profile sets at most %d", p->n_sysctls, PROFILE_MAX_SYSCTLS);
-                loader_error(l, p->sysctls[PROFILE_MAX_SYSCTLS].line, "sysctl", "sysctl-count", m);
+                loader_error(l, p->sysctls[PROFILE_MAX_SYSCTLS].line, "sysctl", RULE_SYSCTL_COUNT, m);
                 free(m);
                 return;
         }
-        bool allow_any = profile_allows(p, "sysctl-key");
+        bool allow_any = profile_allows(p, RULE_SYSCTL_KEY);
         struct strset set = {.cap = 512};
         set.keys = xcalloc(set.cap, sizeof(*set.keys));
         set.lines = xcalloc(set.cap, sizeof(*set.lines));
@@ -444,7 +444,7 @@ static void check_sysctls_load(struct loader *l, const struct profile *p)
                         char *m = xasprintf("sysctl key %s is not on the storage allow-list (%s); to set it anyway add "
                                             "<allow rule=\"sysctl-key\" reason=\"...\"/>",
                                             k, sysctl_allowed_text);
-                        loader_error(l, x->line, "sysctl", "sysctl-key", m);
+                        loader_error(l, x->line, "sysctl", RULE_SYSCTL_KEY, m);
                         free(m);
                         free(k);
                 }
@@ -452,7 +452,7 @@ static void check_sysctls_load(struct loader *l, const struct profile *p)
                 if (prev) {
                         char *k = comment_dup(x->key);
                         char *m = xasprintf("%s is set twice (also line %d)", k, prev);
-                        loader_error(l, x->line, "sysctl", "sysctl-duplicate", m);
+                        loader_error(l, x->line, "sysctl", RULE_SYSCTL_DUPLICATE, m);
                         free(m);
                         free(k);
                 }
@@ -476,19 +476,20 @@ static int validate_schema(struct loader *l, xmlDoc *doc, xmlNode *root, xmlRela
         }
         vctx = compiled ? xmlRelaxNGNewValidCtxt(compiled) : NULL;
         if (!vctx) {
-                diag_add(l->d, DIAG_ERROR, NULL, 0, NULL, "internal", "the built-in schema does not load");
+                diag_add(l->d, DIAG_ERROR, NULL, 0, NULL, RULE_INTERNAL, "the built-in schema does not load");
                 r = -EINVAL;
                 goto done;
         }
         xmlRelaxNGSetValidStructuredErrors(vctx, (xmlStructuredErrorFunc)on_xml_error, l);
         int valid = xmlRelaxNGValidateDoc(vctx, doc);
         for (size_t i = 0; l->pending && l->pending[i]; i++)
-                loader_error(l, l->last_line > 0 ? l->last_line : line_of(root), NULL, "schema", l->pending[i]);
+                loader_error(l, l->last_line > 0 ? l->last_line : line_of(root), NULL, RULE_SCHEMA, l->pending[i]);
         strv_free(l->pending);
         l->pending = NULL;
         if (valid != 0 || l->errors) {
                 if (!l->errors)
-                        loader_error(l, line_of(root), "<profile>", "schema", "the profile does not follow the schema");
+                        loader_error(l, line_of(root), "<profile>", RULE_SCHEMA,
+                                     "the profile does not follow the schema");
                 r = -EINVAL;
                 goto done;
         }
@@ -573,12 +574,12 @@ static int load(const char *path, struct profile *ret, struct diags *d, bool mat
         xmlSetStructuredErrorFunc(NULL, NULL);
         if (!doc) {
                 if (!l.errors)
-                        loader_error(&l, 1, NULL, "xml", "cannot parse the profile as XML");
+                        loader_error(&l, 1, NULL, RULE_XML, "cannot parse the profile as XML");
                 r = -EINVAL;
                 goto out;
         }
         if (doc->intSubset || doc->extSubset) {
-                loader_error(&l, 1, NULL, "doctype", "a DOCTYPE is refused: a profile needs no document type");
+                loader_error(&l, 1, NULL, RULE_DOCTYPE, "a DOCTYPE is refused: a profile needs no document type");
                 r = -EINVAL;
                 goto out;
         }
@@ -587,7 +588,7 @@ static int load(const char *path, struct profile *ret, struct diags *d, bool mat
         if (!check_tree(&l, root, &n_elems)) {
                 char *m = xasprintf("the profile has more than %d elements; a profile is a short hand-written file",
                                     PROFILE_MAX_ELEMENTS);
-                loader_error(&l, 1, NULL, "input-size", m);
+                loader_error(&l, 1, NULL, RULE_INPUT_SIZE, m);
                 free(m);
                 r = -EINVAL;
                 goto out;
@@ -706,10 +707,10 @@ void profile_free(struct profile *p)
         *p = (struct profile){0};
 }
 
-bool profile_allows(const struct profile *p, const char *rule)
+bool profile_allows(const struct profile *p, enum rule_id rule)
 {
         for (size_t i = 0; i < p->n_allows; i++)
-                if (streq_ptr(p->allows[i].rule, rule))
+                if (streq_ptr(p->allows[i].rule, rule_name(rule)))
                         return true;
         return false;
 }

@@ -142,7 +142,7 @@ int profile_load(const char *path, struct profile *ret, struct diags *d);
  * is fit for profile_select only; one that may match is then profile_load()ed. */
 int profile_load_match(const char *path, struct profile *ret, struct diags *d);
 void profile_free(struct profile *p);
-bool profile_allows(const struct profile *p, const char *rule);
+bool profile_allows(const struct profile *p, enum rule_id rule);
 
 /* The schema text built into the binary (NUL-terminated). */
 extern const char storprov_schema_rng[];

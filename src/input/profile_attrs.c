@@ -17,7 +17,7 @@
 /* ---- errors and lines: the loader's primitives, used by profile.c too ------ */
 
 /* Adds an error; the same line and message are reported once. */
-void loader_error(struct loader *l, int line, const char *obj, const char *rule, const char *msg)
+void loader_error(struct loader *l, int line, const char *obj, enum rule_id rule, const char *msg)
 {
         for (size_t i = 0; i < l->d->n; i++) {
                 const struct diag *x = &l->d->v[i];
@@ -265,7 +265,7 @@ static void check_attr(struct loader *l, xmlNode *n, const struct attr_rule *r, 
         char *obj = xasprintf("<%s>", (const char *)n->name);
         char *shown = comment_dup(v);
         char *msg = xasprintf("attribute %s=\"%s\" %s: expected %s", r->attr, shown, why, accepted);
-        loader_error(l, line_of(n), obj, r->kind == A_COUNT || r->kind == A_SIZE ? "range" : "schema", msg);
+        loader_error(l, line_of(n), obj, r->kind == A_COUNT || r->kind == A_SIZE ? RULE_RANGE : RULE_SCHEMA, msg);
         l->bad_lines = xrealloc(l->bad_lines, (l->n_bad_lines + 1) * sizeof(int));
         l->bad_lines[l->n_bad_lines++] = line_of(n);
         free(msg);
@@ -307,7 +307,7 @@ static bool check_names(struct loader *l, xmlNode *n)
                                 "<%s> is not an element of <%s>%s%s%s (it takes %s)", shown, (const char *)p->name,
                                 near ? ": did you mean <" : "", near ? near : "", near ? ">?" : "",
                                 list && *list ? list : "no elements");
-                        loader_error(l, line_of(n), NULL, "unknown-element", msg);
+                        loader_error(l, line_of(n), NULL, RULE_UNKNOWN_ELEMENT, msg);
                         said = true;
                 }
         }
@@ -324,7 +324,7 @@ static bool check_names(struct loader *l, xmlNode *n)
                 _cleanup_free_ char *msg = xasprintf("<%s> has no attribute %s%s%s%s (it takes %s)", name, shown,
                                                      near ? ": did you mean " : "", near ? near : "", near ? "?" : "",
                                                      list && *list ? list : "none");
-                loader_error(l, line_of(n), obj, "unknown-attribute", msg);
+                loader_error(l, line_of(n), obj, RULE_UNKNOWN_ATTRIBUTE, msg);
                 said = true;
         }
         return said;

@@ -22,10 +22,10 @@ struct loader {
 };
 
 /* profile_attrs.c. Adds an error; the same line and message are reported once. */
-void loader_error(struct loader *l, int line, const char *obj, const char *rule, const char *msg);
+void loader_error(struct loader *l, int line, const char *obj, enum rule_id rule, const char *msg);
 int line_of(xmlNode *n);
 char *attr(xmlNode *n, const char *name);
-void bad_value(struct loader *l, xmlNode *n, const char *what, const char *value, const char *rule);
+void bad_value(struct loader *l, xmlNode *n, const char *what, const char *value, enum rule_id rule);
 uint64_t size_attr(struct loader *l, xmlNode *n, const char *name);
 uint64_t uint_attr(struct loader *l, xmlNode *n, const char *name, uint64_t dflt);
 

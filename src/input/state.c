@@ -31,7 +31,7 @@ static void bad(struct sctx *c, const char *fmt, ...)
         if (vasprintf(&m, fmt, ap) < 0)
                 m = NULL;
         va_end(ap);
-        diag_add(c->d, DIAG_ERROR, c->path, 0, NULL, "state-file",
+        diag_add(c->d, DIAG_ERROR, c->path, 0, NULL, RULE_STATE_FILE,
                  "%s; storprov writes this file with the others (render, apply): restore it from a backup, or remove "
                  "it and run storprov render with the seed and tuning mode the node was made with",
                  m ? m : "out of memory");
@@ -209,7 +209,7 @@ int state_load(const char *root, const char *profile, struct node_state *ret, st
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {
-                diag_add(d, DIAG_ERROR, shown, 0, NULL, "state-file", "cannot read: %s", strerror(-r));
+                diag_add(d, DIAG_ERROR, shown, 0, NULL, RULE_STATE_FILE, "cannot read: %s", strerror(-r));
                 return -EINVAL;
         }
         return state_parse(text, len, shown, ret, d);

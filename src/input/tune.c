@@ -7,20 +7,22 @@
 
 const struct tune_def tune_defs[_TUNE_MAX] = {
         [TUNE_SCHEDULER] = {"scheduler", "scheduler", "queue/scheduler", TUNE_WORD, TUNE_ON_DISK, 0, 0,
-                            "mq-deadline kyber bfq none", "tune-stacked",
+                            "mq-deadline kyber bfq none", RULE_TUNE_STACKED,
                             "scheduler on %s: md and device-mapper devices have no I/O scheduler; tune the member disks"},
         [TUNE_NR_REQUESTS] = {"nr-requests", "nr_requests", "queue/nr_requests", TUNE_UINT, TUNE_ON_DISK, 1, 65536,
-                              NULL, "tune-stacked",
+                              NULL, RULE_TUNE_STACKED,
                               "nr-requests on %s: md and device-mapper devices are bio-based and have no request queue (no "
                               "queue/nr_requests file); tune the member disks instead"},
         [TUNE_MAX_SECTORS_KB] = {"max-sectors-kb", "max_sectors_kb", "queue/max_sectors_kb", TUNE_UINT,
-                                 TUNE_ON_DISK | TUNE_ON_MD | TUNE_ON_LV, 1, 1048576, "KiB", NULL, NULL},
+                                 TUNE_ON_DISK | TUNE_ON_MD | TUNE_ON_LV, 1, 1048576, "KiB", _RULE_MAX, NULL},
         [TUNE_READ_AHEAD_KB] = {"read-ahead-kb", "read_ahead_kb", "queue/read_ahead_kb", TUNE_UINT,
-                                TUNE_ON_DISK | TUNE_ON_MD | TUNE_ON_LV, 0, 1048576, "KiB", NULL, NULL},
+                                TUNE_ON_DISK | TUNE_ON_MD | TUNE_ON_LV, 0, 1048576, "KiB", _RULE_MAX, NULL},
         [TUNE_STRIPE_CACHE_SIZE] = {"stripe-cache-size", "stripe_cache_size", "md/stripe_cache_size", TUNE_UINT,
-                                    TUNE_ON_MD_PARITY, 1, 1048576, "pages (the kernel takes 17 to 32768)", "stripe-cache", "stripe-cache-size applies to md raid4/5/6 only, not %s"},
+                                    TUNE_ON_MD_PARITY, 1, 1048576, "pages (the kernel takes 17 to 32768)",
+                                    RULE_STRIPE_CACHE,
+                                    "stripe-cache-size applies to md raid4/5/6 only, not %s"},
         [TUNE_SAFE_MODE_DELAY] = {"safe-mode-delay", "safe_mode_delay", "md/safe_mode_delay", TUNE_SECONDS,
-                                  TUNE_ON_MD, 0, 0, NULL, "safe-mode-delay",
+                                  TUNE_ON_MD, 0, 0, NULL, RULE_SAFE_MODE_DELAY,
                                   "safe-mode-delay applies to md arrays only, not %s"},
 };
 

@@ -39,7 +39,7 @@ struct tune_def {
         unsigned on;              /* TUNE_ON_* */
         uint64_t min, max;        /* TUNE_UINT: the range the profile may give */
         const char *form;         /* TUNE_UINT: the unit; TUNE_WORD: the values, blank-separated */
-        const char *rule;         /* rule id when set where it does not apply */
+        enum rule_id rule;        /* the rule when set where it does not apply (_RULE_MAX: it applies everywhere) */
         const char *why_not;      /* that message, a format taking what it was set on ("md", "raid1") */
 };
 

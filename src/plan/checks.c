@@ -45,15 +45,16 @@ static void check_stripe_cache(struct ctx *c, const struct pl_obj *o)
         if (sc < 0 || !tune_applies(TUNE_STRIPE_CACHE_SIZE, o))
                 return;
         if (sc < 17 || sc > 32768) {
-                plan_err(c, o->tune.line, o->what, "stripe-cache",
+                plan_err(c, o->tune.line, o->what, RULE_STRIPE_CACHE,
                     "stripe-cache-size %" PRId64 " is outside the kernel's 17..32768", sc);
                 return;
         }
         char hb[32];
         uint64_t bytes = mul_sat_u64(mul_sat_u64((uint64_t)sc, 4096), o->md.n_members);
         if (mul_sat_u64(bytes, QUEUE_MEM_FRACTION_DEN) > c->pl->mem_total_bytes && c->pl->mem_total_bytes)
-                plan_warn(c, o->tune.line, o->what, "stripe-cache-memory", "stripe-cache-size %" PRId64 " x %zu members x 4 KiB pins %s",
-                     sc, o->md.n_members, fmt_size_human(bytes, hb));
+                plan_warn(c, o->tune.line, o->what, RULE_STRIPE_CACHE_MEMORY,
+                          "stripe-cache-size %" PRId64 " x %zu members x 4 KiB pins %s", sc, o->md.n_members,
+                          fmt_size_human(bytes, hb));
 }
 
 /* A disk's tuning against what the disk offers; returns the request memory it may pin.
@@ -71,24 +72,24 @@ static uint64_t check_disk_tune(struct ctx *c, const struct pl_obj *o, struct sb
         for (size_t k = 0; k < n_q; k++) {
                 const struct blockdev *b = qdevs[k];
                 if (msk >= 0 && b->max_hw_sectors_kb && msk > b->max_hw_sectors_kb)
-                        plan_err(c, t->line, w, "max-sectors-kb",
+                        plan_err(c, t->line, w, RULE_MAX_SECTORS_KB,
                             "max-sectors-kb %" PRId64 " is above %s's max_hw_sectors_kb %u; the kernel refuses it%s", msk,
                             b->name, b->max_hw_sectors_kb, o->disk.n_paths ? " (a multipath map cannot exceed its paths)" : "");
                 if (sched && b->schedulers && !strv_contains(b->schedulers, sched)) {
                         char *offered = strv_join(b->schedulers, " ");
-                        plan_warn(c, t->line, w, "scheduler", "%s does not offer scheduler %s now (offers: %s)", b->name, sched,
-                             offered);
+                        plan_warn(c, t->line, w, RULE_SCHEDULER, "%s does not offer scheduler %s now (offers: %s)",
+                                  b->name, sched, offered);
                         free(offered);
                 }
         }
         if (!o->disk.udev_key && o->disk.n_paths) /* a plain disk without one was refused [udev-key-shared] */
-                plan_warn(c, t->line, w, "no-stable-id",
+                plan_warn(c, t->line, w, RULE_NO_STABLE_ID,
                      "%s has no WWN, serial, path or wwid that a udev rule can match safely (src/sanitize.c): its "
                      "tuning is applied now but cannot be persisted as a udev rule",
                      o->disk.bd->name);
         if (o->disk.n_paths && !o->disk.path_udev_key && !o->disk.path_udev_why &&
             (sched || nrq >= 0 || msk >= 0))
-                plan_warn(c, t->line, w, "no-stable-id",
+                plan_warn(c, t->line, w, RULE_NO_STABLE_ID,
                      "the paths of %s share no ID_WWN or ID_SERIAL that a udev rule can match safely and that no other "
                      "disk carries: their tuning is applied now but not persisted",
                      o->id);
@@ -152,7 +153,7 @@ static void check_lun_requests(struct ctx *c)
                         if (!d || !d->disk.stripe_split)
                                 continue;
                         char fb[32];
-                        plan_warn(c, o->line, o->what, "lun-request-size",
+                        plan_warn(c, o->line, o->what, RULE_LUN_REQUEST_SIZE,
                              "the full stripe %s of %s (%s) is larger than the largest request it takes, %" PRIu64
                              " KiB of 4 KiB pages (queue/max_segments and max_hw_sectors_kb): each stripe reaches it "
                              "in two requests or more, which a LUN without a write-back cache takes as partial-stripe "
@@ -207,7 +208,7 @@ static void check_buffered_pieces(struct ctx *c)
                 if (o->kind == OBJ_MD)
                         snprintf(subj, sizeof(subj), "md %s", raid_level_name(o->md.level));
                 bool pow2 = is_pow2(d->geom.full_stripe_bytes);
-                plan_warn(c, o->line, o->what, "lun-buffered-rmw",
+                plan_warn(c, o->line, o->what, RULE_LUN_BUFFERED_RMW,
                      "%s writes the full stripe %s of %s%s in pieces of %s: O_DIRECT writes of whole "
                      "stripes still reach each LUN whole (measured 0.003-0.006 bytes read per byte written), but "
                      "buffered writes flushed by fsync reach it in pieces that a LUN without a write-back cache "
@@ -248,9 +249,9 @@ void check_tuning(struct ctx *c)
         }
         c->pl->queue_mem_bytes = pinned;
         uint64_t mem = c->pl->mem_total_bytes;
-        if (mem && mul_sat_u64(pinned, QUEUE_MEM_FRACTION_DEN) > mem && !profile_allows(c->p, "queue-memory")) {
+        if (mem && mul_sat_u64(pinned, QUEUE_MEM_FRACTION_DEN) > mem && !profile_allows(c->p, RULE_QUEUE_MEMORY)) {
                 char a[32], b[32];
-                plan_err(c, first_line, "tune", "queue-memory",
+                plan_err(c, first_line, "tune", RULE_QUEUE_MEMORY,
                     "nr_requests x max_sectors_kb x queues can pin %s of I/O in the request queues, more than 1/%d "
                     "of MemTotal %s (seed 000: 8192 x 512 KiB pinned ~3.5 GiB and the node fell over); lower nr-requests "
                     "or max-sectors-kb, or add <allow rule=\"queue-memory\"/>:%s",
@@ -304,7 +305,7 @@ void check_rule_keys(struct ctx *c)
                 if (n) {
                         const char *v = o->kind == OBJ_MD ? obj_uuid(o) : o->kind == OBJ_LV ? value : o->disk.udev_value;
                         _cleanup_free_ char *vc = comment_dup(v);
-                        plan_err(c, o->tune.line, o->what, "udev-key-shared",
+                        plan_err(c, o->tune.line, o->what, RULE_UDEV_KEY_SHARED,
                             "its tuning rule matches %s==\"%s\", which %s%s (not %s) carr%s too: the tuning would land "
                             "there as well; rename it or stop the other device before planning",
                             key, vc, names.s, n > 3 ? " and others" : "", o->id, n > 1 ? "y" : "ies");
@@ -328,7 +329,7 @@ void check_sysctls(struct ctx *c)
                                 bool ab = streq_ptr(p->sysctls[j].key, pairs[k][0]) && streq_ptr(s->key, pairs[k][1]);
                                 bool ba = streq_ptr(p->sysctls[j].key, pairs[k][1]) && streq_ptr(s->key, pairs[k][0]);
                                 if (ab || ba)
-                                        plan_err(c, s->line, "sysctl", "sysctl-ratio-bytes",
+                                        plan_err(c, s->line, "sysctl", RULE_SYSCTL_RATIO_BYTES,
                                             "%s and %s (line %d) exclude each other: writing one zeroes the other, so "
                                             "only the last would count",
                                             s->key, p->sysctls[j].key, p->sysctls[j].line);
@@ -336,13 +337,13 @@ void check_sysctls(struct ctx *c)
                 if (startswith(s->key, "vm.dirty_")) {
                         uint64_t v;
                         if (parse_u64(s->value, &v) < 0)
-                                plan_err(c, s->line, "sysctl", "sysctl-value", "%s = \"%s\" is not a whole number", s->key,
-                                    s->value);
+                                plan_err(c, s->line, "sysctl", RULE_SYSCTL_VALUE, "%s = \"%s\" is not a whole number",
+                                         s->key, s->value);
                         else if (strstr(s->key, "_ratio") && v > 100)
-                                plan_err(c, s->line, "sysctl", "sysctl-value", "%s = %" PRIu64 " is not a percentage", s->key,
-                                    v);
+                                plan_err(c, s->line, "sysctl", RULE_SYSCTL_VALUE,
+                                         "%s = %" PRIu64 " is not a percentage", s->key, v);
                         else if (strstr(s->key, "_bytes") && v && v < 8192)
-                                plan_err(c, s->line, "sysctl", "sysctl-value",
+                                plan_err(c, s->line, "sysctl", RULE_SYSCTL_VALUE,
                                     "%s = %" PRIu64 " is below two pages; the kernel refuses it", s->key, v);
                 }
         }
@@ -359,7 +360,7 @@ void check_sysctls(struct ctx *c)
         }
         uint64_t f, b;
         if (fg && bg && parse_u64(fg, &f) == 0 && parse_u64(bg, &b) == 0 && b >= f)
-                plan_warn(c, bgl, "sysctl", "sysctl-dirty-order",
+                plan_warn(c, bgl, "sysctl", RULE_SYSCTL_DIRTY_ORDER,
                      "vm.dirty_background_ratio %" PRIu64 " >= vm.dirty_ratio %" PRIu64
                      ": the kernel would use half of dirty_ratio instead",
                      b, f);
@@ -384,7 +385,7 @@ void check_unique_names(struct ctx *c)
         struct id_def *defs = xmalloc(cap * sizeof(*defs));
         struct strmap seen = {0};
         /* the map borrows keys from defs[].id, which never move (each is its own allocation) */
-#define ADD_ID(X_, L_, W_)                                                                                              \
+#define ADD_ID(X_, L_, W_)                                                                                             \
         do {                                                                                                           \
                 char *_id = (X_), *_who = (W_);                                                                        \
                 size_t _old;                                                                                           \
@@ -393,16 +394,16 @@ void check_unique_names(struct ctx *c)
                         break;                                                                                         \
                 }                                                                                                      \
                 if (!strmap_add(&seen, _id, n, &_old)) {                                                               \
-                        plan_err(c, (L_), _id, "duplicate-id", "id \"%s\" is already used on line %d%s%s%s", _id,           \
-                            defs[_old].line, defs[_old].who ? " (" : "", defs[_old].who ? defs[_old].who : "",      \
-                            defs[_old].who ? ")" : "");                                                               \
-                        free(_id);                                                                             \
+                        plan_err(c, (L_), _id, RULE_DUPLICATE_ID, "id \"%s\" is already used on line %d%s%s%s", _id,   \
+                                 defs[_old].line, defs[_old].who ? " (" : "", defs[_old].who ? defs[_old].who : "",    \
+                                 defs[_old].who ? ")" : "");                                                           \
+                        free(_id);                                                                                     \
                         free(_who);                                                                                    \
                         break;                                                                                         \
                 }                                                                                                      \
                 if (n == cap)                                                                                          \
                         defs = xrealloc(defs, (cap *= 2) * sizeof(*defs));                                             \
-                defs[n++] = (struct id_def){.id = _id, .who = _who, .line = (L_)};                                      \
+                defs[n++] = (struct id_def){.id = _id, .who = _who, .line = (L_)};                                     \
         } while (0)
         for (size_t i = 0; i < p->n_disks; i++) {
                 const struct p_disks *g = &p->disks[i];
@@ -415,8 +416,8 @@ void check_unique_names(struct ctx *c)
                 struct strmap pids = {0};
                 for (size_t j = 0; j < g->n_parts; j++)
                         if (g->parts[j].id && !strmap_add(&pids, g->parts[j].id, j, NULL))
-                                plan_err(c, g->parts[j].line, g->id, "duplicate-id", "partition id \"%s\" is used twice",
-                                    g->parts[j].id);
+                                plan_err(c, g->parts[j].line, g->id, RULE_DUPLICATE_ID,
+                                         "partition id \"%s\" is used twice", g->parts[j].id);
                 strmap_free(&pids);
         }
         for (size_t i = 0; i < p->n_mds; i++) {
@@ -425,8 +426,8 @@ void check_unique_names(struct ctx *c)
                 struct strmap pids = {0};
                 for (size_t j = 0; j < m->n_parts; j++)
                         if (m->parts[j].id && !strmap_add(&pids, m->parts[j].id, j, NULL))
-                                plan_err(c, m->parts[j].line, m->id, "duplicate-id", "partition id \"%s\" is used twice",
-                                    m->parts[j].id);
+                                plan_err(c, m->parts[j].line, m->id, RULE_DUPLICATE_ID,
+                                         "partition id \"%s\" is used twice", m->parts[j].id);
                 strmap_free(&pids);
         }
         for (size_t i = 0; i < p->n_vgs; i++) {
@@ -434,8 +435,8 @@ void check_unique_names(struct ctx *c)
                 struct strmap lvs = {0};
                 for (size_t j = 0; j < p->vgs[i].n_lvs; j++)
                         if (p->vgs[i].lvs[j].name && !strmap_add(&lvs, p->vgs[i].lvs[j].name, j, NULL))
-                                plan_err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, "duplicate-id", "lv \"%s\" is defined twice",
-                                    p->vgs[i].lvs[j].name);
+                                plan_err(c, p->vgs[i].lvs[j].line, p->vgs[i].id, RULE_DUPLICATE_ID,
+                                         "lv \"%s\" is defined twice", p->vgs[i].lvs[j].name);
                 strmap_free(&lvs);
         }
 #undef ADD_ID
@@ -443,14 +444,14 @@ void check_unique_names(struct ctx *c)
         for (size_t i = 0; i < p->n_mds; i++) {
                 size_t old;
                 if (p->mds[i].name && !strmap_add(&names, p->mds[i].name, i, &old))
-                        plan_err(c, p->mds[i].line, p->mds[i].id, "duplicate-name",
+                        plan_err(c, p->mds[i].line, p->mds[i].id, RULE_DUPLICATE_NAME,
                             "md name \"%s\" is already used on line %d", p->mds[i].name, p->mds[old].line);
         }
         strmap_free(&names);
         for (size_t i = 0; i < p->n_vgs; i++) {
                 size_t old;
                 if (p->vgs[i].name && !strmap_add(&names, p->vgs[i].name, i, &old))
-                        plan_err(c, p->vgs[i].line, p->vgs[i].id, "duplicate-name",
+                        plan_err(c, p->vgs[i].line, p->vgs[i].id, RULE_DUPLICATE_NAME,
                             "vg name \"%s\" is already used on line %d", p->vgs[i].name, p->vgs[old].line);
         }
         strmap_free(&names);
@@ -471,7 +472,7 @@ void check_unused(struct ctx *c)
                 bool has_parts = i + 1 < c->pl->n_objs && OBJ(c, i + 1)->kind == OBJ_PART && OBJ(c, i + 1)->parent == i;
                 if ((o->kind == OBJ_PART || o->kind == OBJ_LV || o->kind == OBJ_MD) && !o->used && !o->preserve &&
                     !has_parts)
-                        plan_warn(c, o->line, o->what, "unused",
+                        plan_warn(c, o->line, o->what, RULE_UNUSED,
                              "%s %s is created but nothing uses it (no md, vg or xfs names it)", obj_kind_name(o->kind),
                              o->id);
         }

@@ -69,7 +69,7 @@ static bool conflict(struct ctx *c, const struct p_disks *g, const char *what, c
                         continue;
                 _cleanup_free_ char *a = vd_name(v[0]), *fa = vd_figures(v[0]), *b = vd_name(v[i]),
                                     *fb = vd_figures(v[i]);
-                plan_err(c, g->hwraid.line, what, "controller-conflict",
+                plan_err(c, g->hwraid.line, what, RULE_CONTROLLER_CONFLICT,
                     "%s: %s reports %s, but %s reports %s for the same disk: storprov does not choose between two "
                     "tools' words; find out which is right (the tools' own outputs: 'storprov controller'), then "
                     "declare the <hwraid> or remove the stale tool",
@@ -94,7 +94,7 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
         if (n > 1 && conflict(c, g, what, o, all, n))
                 return;
         if (!v) {
-                plan_err(c, g->hwraid.line, what, "hwraid-controller",
+                plan_err(c, g->hwraid.line, what, RULE_HWRAID_CONTROLLER,
                     "%s: <hwraid from=\"controller\"/>, but no RAID controller VD found is this disk ('storprov "
                     "controller' lists the VDs found and how each matched); declare its level, members and chunk",
                     b->name);
@@ -102,7 +102,7 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
         }
         _cleanup_free_ char *name = vd_name(v);
         if (!v->level || (!vd_no_stripe(v) && (!v->strip_bytes || !v->data_disks || !v->full_stripe_bytes))) {
-                plan_err(c, g->hwraid.line, what, "hwraid-controller",
+                plan_err(c, g->hwraid.line, what, RULE_HWRAID_CONTROLLER,
                     "%s: %s reports no usable geometry (%s%s%s); declare its level, members and chunk", b->name, name,
                     v->level_raw ? v->level_raw : "level unknown", v->note ? ": " : "", v->note ? v->note : "");
                 return;
@@ -119,9 +119,10 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
         o->geom_why = xasprintf("%s: %s, %s (matched by %s)", name, fig, v->state ? v->state : "state unknown",
                                 v->matched_by ? v->matched_by : "?");
         if (v->state && strcmp(v->state, "optimal"))
-                plan_warn(c, g->hwraid.line, what, "controller-vd-state", "%s: %s is %s (%s): the geometry holds, the "
-                     "array's health is the controller's to fix", b->name, name, v->state,
-                     v->state_raw ? v->state_raw : v->state);
+                plan_warn(c, g->hwraid.line, what, RULE_CONTROLLER_VD_STATE,
+                          "%s: %s is %s (%s): the geometry holds, the "
+                          "array's health is the controller's to fix",
+                          b->name, name, v->state, v->state_raw ? v->state_raw : v->state);
 }
 
 /* A stated <hwraid> against one record of the disk. */
@@ -139,7 +140,7 @@ static void check_one(struct ctx *c, const struct p_disks *g, const char *what, 
                 return;
         char a[32], b[32];
         _cleanup_free_ char *name = vd_name(v), *fig = vd_figures(v);
-        plan_err(c, g->hwraid.line, what, "controller-mismatch",
+        plan_err(c, g->hwraid.line, what, RULE_CONTROLLER_MISMATCH,
             "%s: the profile says %s (su %s, full stripe %s%s) but %s reports %s%s; storprov does not lay out a "
             "disk on figures its controller contradicts: correct the <hwraid>, or write <hwraid from=\"controller\"/>",
             o->disk.bd->name, o->geom_why ? o->geom_why : "a stripe", fmt_size_exact(s->su_bytes, a),

@@ -64,7 +64,7 @@ const struct blockdev *nvme_under(struct ctx *c, size_t oi)
 /* PIECE_BYTES (an md chunk, an LV stripe) is what each member gets of a stripe: on an NVMe namespace
  * it should be whole units of the write granularity the drive exports (NPWG as io_min), or the drive
  * rewrites each unit a piece only partly fills. Warns once, naming the first such member. */
-void warn_nvme_granularity(struct ctx *c, int line, const char *what, const char *rule, const char *piece,
+void warn_nvme_granularity(struct ctx *c, int line, const char *what, enum rule_id rule, const char *piece,
                            uint64_t piece_bytes, const size_t *members, size_t n)
 {
         char a[32], g[32], o[32];
@@ -163,7 +163,7 @@ static void disk_derived_tune(struct ctx *c, const char *what, struct pl_obj *o,
                 return;
         bool reached = o->disk.n_paths ? o->disk.udev_key && o->disk.path_udev_key : o->disk.udev_key != NULL;
         if (!reached) {
-                plan_warn(c, line, what, "lun-request-size",
+                plan_warn(c, line, what, RULE_LUN_REQUEST_SIZE,
                      "%s: max_sectors_kb %s would keep its requests to whole full stripes, but no udev rule can match "
                      "it alone (%s); set it by hand",
                      qdevs[0]->name, o->tune.val[a], o->disk.udev_why ? o->disk.udev_why : "no identity");
@@ -172,7 +172,7 @@ static void disk_derived_tune(struct ctx *c, const char *what, struct pl_obj *o,
                 o->tune.val[a] = o->tune.derived[a] = NULL;
                 o->tune.line = 0;
         } else if (streq_ptr(o->disk.udev_key, "KERNEL")) {
-                plan_warn(c, line, what, "udev-kernel-name",
+                plan_warn(c, line, what, RULE_UDEV_KERNEL_NAME,
                      "%s's derived max_sectors_kb rule matches its kernel name: %s. A kernel name can move at the "
                      "next boot, and the tuning with it; give the disk a unique WWN or serial (or a stable path)",
                      qdevs[0]->name, o->disk.udev_why ? o->disk.udev_why : "");
@@ -191,12 +191,12 @@ static void pick_udev_identity(struct ctx *c, const char *what, int line, struct
         if (!found) {
                 _cleanup_free_ char *name = comment_dup(b->name);
                 _cleanup_free_ char *why = comment_dup(o->disk.udev_why);
-                plan_err(c, line, what, "udev-key-shared",
+                plan_err(c, line, what, RULE_UDEV_KEY_SHARED,
                     "%s: no key a udev rule can match it by reaches it alone (%s); its tuning would land on other "
                     "devices: tune it by hand, or give it an identity of its own",
                     name, why ? why : "no identity");
         } else if (streq_ptr(o->disk.udev_key, "KERNEL"))
-                plan_warn(c, line, what, "udev-kernel-name",
+                plan_warn(c, line, what, RULE_UDEV_KERNEL_NAME,
                      "%s's tuning rule matches its kernel name: %s. A kernel name can move at the next boot, and the "
                      "tuning with it; give the disk a unique WWN or serial (or a stable path) to match it by",
                      b->name, o->disk.udev_why);
@@ -255,7 +255,7 @@ void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const str
                 if (pp->size.kind == SIZE_BYTES) {
                         size = round_down(pp->size.bytes, align);
                         if (!size)
-                                plan_err(c, pp->line, what, "partition-size",
+                                plan_err(c, pp->line, what, RULE_PARTITION_SIZE,
                                     "size %s is smaller than the alignment %s (lcm of 1 MiB, the full stripe and the sector)",
                                     pp->size.text, fmt_size_exact(align, a));
                 } else {
@@ -269,7 +269,7 @@ void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const str
                 }
                 /* an md whose members did not resolve has no size: its errors are reported already */
                 if ((d->kind != OBJ_MD || d->size_bytes) && (pos + size > first + usable || (!size && usable))) {
-                        plan_err(c, pp->line, what, "partition-size",
+                        plan_err(c, pp->line, what, RULE_PARTITION_SIZE,
                             "does not fit on %s (%s): %s requested at offset %s, %s usable after alignment",
                             d->id, d->dev, pp->size.text, fmt_size_exact(pos, a),
                             fmt_size_human(first + usable > pos ? first + usable - pos : 0, b2));
@@ -283,7 +283,7 @@ void plan_partitions(struct ctx *c, size_t disk, const char *group_id, const str
                 free(what);
         }
         if (pct_total > 100)
-                plan_err(c, line, d->what, "partition-size", "partition sizes add up to %u%% of the %s", pct_total,
+                plan_err(c, line, d->what, RULE_PARTITION_SIZE, "partition sizes add up to %u%% of the %s", pct_total,
                     obj_kind_name(d->kind));
 }
 
@@ -303,14 +303,14 @@ static enum val_source group_geometry(struct ctx *c, const struct p_disks *g, co
                                        .legs = g->hwraid.legs, .md = false};
                 char *e = NULL;
                 if (g->hwraid.level == RAID_1 && g->hwraid.chunk_bytes)
-                        plan_warn(c, g->hwraid.line, what, "raid1-chunk",
+                        plan_warn(c, g->hwraid.line, what, RULE_RAID1_CHUNK,
                              "a chunk on a RAID1 LUN has no effect on the layout; ignored");
                 if (g->hwraid.level != RAID_1 && !g->hwraid.chunk_bytes)
-                        plan_err(c, g->hwraid.line, what, "hwraid-chunk",
+                        plan_err(c, g->hwraid.line, what, RULE_HWRAID_CHUNK,
                             "hwraid level %d needs chunk= (the controller's strip size; LUNs rarely export it)",
                             (int)g->hwraid.level);
                 else if (raid_geometry(&rd, geom, &e) < 0) {
-                        plan_err(c, g->hwraid.line, what, "hwraid", "%s", e);
+                        plan_err(c, g->hwraid.line, what, RULE_HWRAID, "%s", e);
                         free(e);
                 } else {
                         char cb[32];
@@ -346,8 +346,8 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
                 controller_check(c, g, what, o);
                 if (trusted && geom.su_bytes &&
                     (b->io_min_bytes != geom.su_bytes || b->io_opt_bytes != geom.full_stripe_bytes)) {
-                        if (!profile_allows(c->p, "topology-mismatch"))
-                                plan_warn(c, g->hwraid.line, what, "topology-mismatch",
+                        if (!profile_allows(c->p, RULE_TOPOLOGY_MISMATCH))
+                                plan_warn(c, g->hwraid.line, what, RULE_TOPOLOGY_MISMATCH,
                                      "%s exports io_min %s / io_opt %s but the profile describes su %s / full stripe %s; "
                                      "using the profile",
                                      b->name, fmt_size_exact(b->io_min_bytes, a1),
@@ -374,7 +374,7 @@ static void disk_geometry(struct ctx *c, const struct p_disks *g, const char *wh
                                 : "; an io_min below 8 KiB is a write granularity, not a strip");
         }
         if (distrust)
-                plan_warn(c, g->line, what, "topology-distrusted", "%s: ignoring exported topology: %s", b->name,
+                plan_warn(c, g->line, what, RULE_TOPOLOGY_DISTRUSTED, "%s: ignoring exported topology: %s", b->name,
                      distrust);
         free(distrust);
         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
@@ -421,7 +421,7 @@ static void pick_path_identity(struct ctx *c, const char *what, int line, struct
         if (why.len) {
                 o->disk.path_udev_why = sbuf_steal(&why);
                 if (!o->disk.path_udev_key && o->tune.line)
-                        plan_err(c, line, what, "udev-key-shared",
+                        plan_err(c, line, what, RULE_UDEV_KEY_SHARED,
                             "the paths of %s: no key a udev rule can match them by reaches them alone (%s); their "
                             "tuning would land on other devices",
                             o->id, o->disk.path_udev_why);
@@ -459,14 +459,15 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                         }
                 }
                 _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
-                plan_err(c, line, what, left ? "system-disk" : "disk-count", "expected %u multipath LUN%s, found %zu%s%s",
-                    g->count, g->count == 1 ? "" : "s", n_found, b.s ? b.s : "", left ? left : "");
+                plan_err(c, line, what, left ? RULE_SYSTEM_DISK : RULE_DISK_COUNT,
+                         "expected %u multipath LUN%s, found %zu%s%s", g->count, g->count == 1 ? "" : "s", n_found,
+                         b.s ? b.s : "", left ? left : "");
                 free(b.s);
                 strv_push(&c->failed_groups, g->id);
                 goto out;
         }
         if (g->gpt) {
-                plan_err(c, g->line, what, "multipath-gpt",
+                plan_err(c, g->line, what, RULE_MULTIPATH_GPT,
                     "<gpt> on a multipath LUN: partitions of a dm-multipath map are made by kpartx under names that "
                     "differ between distributions; use the whole LUN (xfs on=, an md member or a PV)");
                 strv_push(&c->failed_groups, g->id);
@@ -493,7 +494,7 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                 o->disk.mpath_alias = xstrdup(id);
                 if (!mpath_word_safe(x->wwid)) {
                         _cleanup_free_ char *d = mpath_lun_describe(si, x);
-                        plan_err(c, line, what, "multipath-wwid",
+                        plan_err(c, line, what, RULE_MULTIPATH_WWID,
                             "%s: its wwid cannot be written into multipath.conf, a dm uuid or a udev rule as it is "
                             "(only [A-Za-z0-9._:-] is); refusing the LUN",
                             d);
@@ -511,14 +512,14 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                 for (size_t j = 0; j < x->n_paths; j++)
                         if (si->devs[x->paths[j]].size_bytes != size) {
                                 _cleanup_free_ char *d = mpath_lun_describe(si, x);
-                                plan_err(c, line, what, "multipath-paths",
+                                plan_err(c, line, what, RULE_MULTIPATH_PATHS,
                                     "%s: the paths differ in size (%s: %" PRIu64 " bytes, %s: %" PRIu64
                                     " bytes); they are not one LUN",
                                     d, p0->name, size, si->devs[x->paths[j]].name, si->devs[x->paths[j]].size_bytes);
                                 break;
                         }
                 if (x->n_paths < 2)
-                        plan_warn(c, line, what, "multipath-single-path",
+                        plan_warn(c, line, what, RULE_MULTIPATH_SINGLE_PATH,
                              "%s has one path only: it works, but without a second path nothing fails over", p0->name);
                 o->size_bytes = map && map->size_bytes ? map->size_bytes : size;
                 o->sector_bytes = p0->logical_sector_bytes ? p0->logical_sector_bytes : SECTOR_BYTES;
@@ -538,7 +539,7 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                 o->disk.bd = saved;
                 disk_derived_tune(c, what, o, o->disk.paths, o->disk.n_paths, line);
                 if (!o->align_bytes)
-                        plan_err(c, g->line, what, "alignment-overflow",
+                        plan_err(c, g->line, what, RULE_ALIGNMENT_OVERFLOW,
                             "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
                             "fit in 64 bits",
                             o->physical_sector_bytes);
@@ -571,7 +572,7 @@ static void plan_one_disk(struct ctx *c, const struct p_disks *g, const char *wh
         disk_derived_tune(c, what, o, &b, 1, g->line);
         o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
         if (!o->align_bytes)
-                plan_err(c, g->line, what, "alignment-overflow",
+                plan_err(c, g->line, what, RULE_ALIGNMENT_OVERFLOW,
                     "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
                     "fit in 64 bits",
                     o->physical_sector_bytes);
@@ -646,7 +647,7 @@ static bool assign_places(struct ctx *c, const struct p_disks *g, const char *wh
                 }
                 _cleanup_free_ char *id = g->count > 1 ? xasprintf("%s%u", g->id, k + 1) : xstrdup(g->id);
                 if (slot[k] == NO_OBJ && ok && !state_disk_of(st, id)) {
-                        plan_err(c, g->match.line ? g->match.line : g->line, what, "disk-count",
+                        plan_err(c, g->match.line ? g->match.line : g->line, what, RULE_DISK_COUNT,
                             "expected %u disks, found %zu, and the node's recorded state (%s) does not say what %s "
                             "was",
                             g->count, n_found, st ? st->path : "none", id);

@@ -84,12 +84,12 @@ bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, cons
                         continue; /* the pair is named once, at its first */
                 _cleanup_free_ char *wwid = comment_dup(b->mpath_wwid);
                 if (b->mpath_map)
-                        plan_err(c, g->match.line ? g->match.line : g->line, what, "multipath-path",
+                        plan_err(c, g->match.line ? g->match.line : g->line, what, RULE_MULTIPATH_PATH,
                             "%s is a path of the multipath map %s (wwid %s); storprov never writes to a path: select "
                             "the LUN with <disks id=\"%s\" multipath=\"true\">",
                             b->name, b->mpath_map, wwid, g->id);
                 else
-                        plan_err(c, g->match.line ? g->match.line : g->line, what, "multipath-path",
+                        plan_err(c, g->match.line ? g->match.line : g->line, what, RULE_MULTIPATH_PATH,
                             "%s and %s carry the same wwid %s: two paths to one LUN; select the LUN with "
                             "<disks id=\"%s\" multipath=\"true\">",
                             b->name, twin->name, wwid, g->id);
@@ -128,7 +128,7 @@ bool select_disks(struct ctx *c, const struct p_disks *g, const char *what, cons
                  * disk a broad match would have taken (a data disk missing, the OS disk filling in) */
                 _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
                 _cleanup_free_ char *near = n_found < g->count ? match_near_misses(&g->match, c->si, claimed) : NULL;
-                plan_err(c, g->match.line ? g->match.line : g->line, what, left ? "system-disk" : "disk-count",
+                plan_err(c, g->match.line ? g->match.line : g->line, what, left ? RULE_SYSTEM_DISK : RULE_DISK_COUNT,
                     "expected %u disk%s, found %zu%s%s%s", g->count, g->count == 1 ? "" : "s", n_found,
                     b.s ? b.s : "", near ? near : "", left ? left : "");
                 free(b.s);

@@ -38,9 +38,9 @@ struct ctx {
 
 #define OBJ(c, i) (&(c)->pl->objs[(i)])
 
-void plan_err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_err(struct ctx *c, int line, const char *what, enum rule_id rule, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
-void plan_warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_warn(struct ctx *c, int line, const char *what, enum rule_id rule, const char *fmt, ...)
         __attribute__((format(printf, 5, 6)));
 
 size_t new_obj(struct ctx *c, enum obj_kind kind, const char *ref, unsigned index, const char *id, const char *what,
@@ -84,7 +84,7 @@ char *describe_disk(const struct blockdev *b);
 bool mpath_word_safe(const char *v);
 void plan_disks(struct ctx *c);
 const struct blockdev *nvme_under(struct ctx *c, size_t oi);
-void warn_nvme_granularity(struct ctx *c, int line, const char *what, const char *rule, const char *piece,
+void warn_nvme_granularity(struct ctx *c, int line, const char *what, enum rule_id rule, const char *piece,
                            uint64_t piece_bytes, const size_t *members, size_t n);
 void plan_mds(struct ctx *c);
 void plan_vgs(struct ctx *c);

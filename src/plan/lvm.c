@@ -27,15 +27,15 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
         if (l->size.kind == SIZE_PERCENT) {
                 *pct_vg += l->size.percent;
                 if (*pct_vg > 100)
-                        plan_err(c, l->line, lwhat, "lv-size", "LV sizes add up to %u%% of the VG", *pct_vg);
+                        plan_err(c, l->line, lwhat, RULE_LV_SIZE, "LV sizes add up to %u%% of the VG", *pct_vg);
         }
         if (l->stripe_bytes && l->stripes <= 1)
-                plan_err(c, l->line, lwhat, "lv-stripes", "stripe-size without stripes >= 2 has no effect");
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "stripe-size without stripes >= 2 has no effect");
         if (l->stripes > n && n)
-                plan_err(c, l->line, lwhat, "lv-stripes", "stripes=%u but the VG has only %zu PVs",
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "stripes=%u but the VG has only %zu PVs",
                     l->stripes, n);
         if (l->stripes > 128)
-                plan_err(c, l->line, lwhat, "lv-stripes", "lvcreate allows at most 128 stripes");
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "lvcreate allows at most 128 stripes");
         if (l->stripes >= 2) {
                 uint64_t sb = l->stripe_bytes;
                 enum val_source ss = SRC_PROFILE;
@@ -54,7 +54,7 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                         while (p2 & (p2 - 1))
                                 p2 &= p2 - 1;
                         char lb[32], hb[32];
-                        plan_err(c, l->line, lwhat, "lv-stripe-size",
+                        plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE,
                             "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I): %s%s%s would do%s",
                             fmt_size_exact(sb, a), fmt_size_exact(p2, lb), p2 < sb ? " or " : "",
                             p2 < sb ? fmt_size_exact(p2 * 2, hb) : "",
@@ -62,7 +62,7 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                                                         "PVs' stripe"
                                                       : "");
                 } else if (sb > extent) {
-                        plan_err(c, l->line, lwhat, "lv-stripe-size",
+                        plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE,
                             "stripe size %s is larger than the extent size %s; lvcreate would reduce it: give at most "
                             "%s, or a larger extent-size on the VG",
                             fmt_size_exact(sb, a), fmt_size_exact(extent, b), fmt_size_exact(extent, b));
@@ -73,20 +73,21 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                         if (r < 0) {
                                 const struct pl_obj *vo = OBJ(c, oi);
                                 bool hinted = vo->vg.n_pvs && OBJ(c, vo->vg.pvs[0])->geom_src == SRC_DETECTED;
-                                plan_err(c, l->line, lwhat, "lv-stripe-size", "%s%s", e, hinted ? HINT_PARITY_NOTE : "");
+                                plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE, "%s%s", e,
+                                         hinted ? HINT_PARITY_NOTE : "");
                                 free(e);
                         } else {
                                 if (r == 1) {
-                                        plan_warn(c, l->line, lwhat, "lv-stripe-hint", "%s", e);
+                                        plan_warn(c, l->line, lwhat, RULE_LV_STRIPE_HINT, "%s", e);
                                         free(e);
                                 }
                                 const struct pl_obj *vo = OBJ(c, oi);
-                                warn_nvme_granularity(c, l->line, lwhat, "lv-stripe-granularity", "stripe size", sb,
+                                warn_nvme_granularity(c, l->line, lwhat, RULE_LV_STRIPE_GRANULARITY, "stripe size", sb,
                                                       vo->vg.pvs, vo->vg.n_pvs);
                                 _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent, false)
                                                                               : NULL;
                                 if (adv)
-                                        plan_warn(c, l->line, lwhat, "lv-stripe-rmw", "%s", adv);
+                                        plan_warn(c, l->line, lwhat, RULE_LV_STRIPE_RMW, "%s", adv);
                                 x->geom_src = ss == SRC_PROFILE ? SRC_DERIVED : ss;
                                 x->geom_why = xasprintf("striped LV, %u stripes x %s%s%s%s", l->stripes,
                                                         fmt_size_exact(sb, a), chosen ? " " : "", chosen ? chosen : "",
@@ -103,7 +104,7 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
                                                : NULL;
         }
         if (l->size.kind == SIZE_BYTES && x->lv.stripes >= 2 && l->size.bytes % (OBJ(c, oi)->vg.extent_bytes * x->lv.stripes))
-                plan_warn(c, l->line, lwhat, "lv-size",
+                plan_warn(c, l->line, lwhat, RULE_LV_SIZE,
                      "size %s is not a multiple of stripes x extent (%s); lvcreate rounds it up",
                      l->size.text, fmt_size_exact(OBJ(c, oi)->vg.extent_bytes * x->lv.stripes, a));
         x->physical_sector_bytes = SECTOR_BYTES;
@@ -126,17 +127,17 @@ static void vg_alignment(struct ctx *c, const struct p_vg *v, size_t oi, const c
          * distrusted (and md raid1 or a partition passes its members' hint on) */
         uint64_t align = full ? pv_data_alignment_bytes(&g) : PARTITION_GRAIN_BYTES;
         if (full && !align)
-                plan_err(c, v->line, what, "alignment-overflow", "lcm(1 MiB, the full stripe %s) does not fit in 64 bits",
-                    fmt_size_exact(full, f));
+                plan_err(c, v->line, what, RULE_ALIGNMENT_OVERFLOW,
+                         "lcm(1 MiB, the full stripe %s) does not fit in 64 bits", fmt_size_exact(full, f));
         uint64_t extent = vg_extent_bytes(align);
         if (!extent) {
-                plan_err(c, v->line, what, "alignment-overflow", "no extent size that is a multiple of %s fits in 64 bits",
-                    fmt_size_exact(align, a));
+                plan_err(c, v->line, what, RULE_ALIGNMENT_OVERFLOW,
+                         "no extent size that is a multiple of %s fits in 64 bits", fmt_size_exact(align, a));
                 extent = VG_EXTENT_MIN_BYTES;
         }
         if (v->data_alignment_bytes) {
                 if (full && v->data_alignment_bytes % full)
-                        plan_err(c, v->line, what, "vg-alignment",
+                        plan_err(c, v->line, what, RULE_VG_ALIGNMENT,
                             "data-alignment %s is not a multiple of the PVs' full stripe %s: the first extent would "
                             "start inside a stripe",
                             fmt_size_exact(v->data_alignment_bytes, a), fmt_size_exact(full, f));
@@ -144,11 +145,11 @@ static void vg_alignment(struct ctx *c, const struct p_vg *v, size_t oi, const c
         }
         if (v->extent_bytes) {
                 if (full && v->extent_bytes % full)
-                        plan_err(c, v->line, what, "vg-alignment",
+                        plan_err(c, v->line, what, RULE_VG_ALIGNMENT,
                             "extent-size %s is not a multiple of the PVs' full stripe %s: LVs would start inside a stripe",
                             fmt_size_exact(v->extent_bytes, a), fmt_size_exact(full, f));
                 else if (!is_pow2(v->extent_bytes) && v->extent_bytes % (128 * KiB))
-                        plan_err(c, v->line, what, "vg-alignment",
+                        plan_err(c, v->line, what, RULE_VG_ALIGNMENT,
                             "extent-size %s is neither a power of 2 nor a multiple of 128 KiB (vgcreate -s)",
                             fmt_size_exact(v->extent_bytes, a));
                 extent = v->extent_bytes;
@@ -192,17 +193,17 @@ void plan_vgs(struct ctx *c)
                                 mixed = true;
                         uint64_t l2 = lcm_u64(full_lcm, x->geom.full_stripe_bytes);
                         if (!l2 && (full_lcm || x->geom.full_stripe_bytes))
-                                plan_err(c, v->line, what, "alignment-overflow",
+                                plan_err(c, v->line, what, RULE_ALIGNMENT_OVERFLOW,
                                     "the PVs' full stripes have no common multiple within 64 bits");
                         full_lcm = l2;
                         if (x->preserve != o->preserve)
-                                plan_err(c, v->line, what, "preserve",
+                                plan_err(c, v->line, what, RULE_PRESERVE,
                                     "vg %s is %spreserved but its PV %s is %s; mark both or neither preserve=\"true\"",
                                     v->name, o->preserve ? "" : "not ", x->id, x->preserve ? "preserved" : "not preserved");
                 }
                 o = OBJ(c, oi);
                 if (mixed)
-                        plan_warn(c, v->line, what, "vg-mixed-pvs",
+                        plan_warn(c, v->line, what, RULE_VG_MIXED_PVS,
                              "PVs have different stripe geometries; linear LVs get no stripe geometry");
                 if (g0 && !mixed) {
                         o->geom = *g0;

@@ -13,27 +13,27 @@ static unsigned md_rules(struct ctx *c, const struct p_md *m, const char *what, 
         char cb[32];
         if (m->level == RAID_1) {
                 if (m->chunk_bytes)
-                        plan_err(c, m->line, what, "raid1-chunk",
+                        plan_err(c, m->line, what, RULE_RAID1_CHUNK,
                             "chunk=\"%s\" on raid1: mirrors have no chunk and mdadm >= 4.2 refuses --chunk",
                             fmt_size_exact(m->chunk_bytes, cb));
                 if (m->parity)
-                        plan_err(c, m->line, what, "raid1-parity", "parity=\"%s\" on raid1: mirrors have no parity",
+                        plan_err(c, m->line, what, RULE_RAID1_PARITY, "parity=\"%s\" on raid1: mirrors have no parity",
                             m->parity);
                 if (m->layout)
-                        plan_err(c, m->line, what, "raid1-layout", "layout=\"%s\" on raid1: mirrors have no layout",
+                        plan_err(c, m->line, what, RULE_RAID1_LAYOUT, "layout=\"%s\" on raid1: mirrors have no layout",
                             m->layout);
         }
         if (m->parity && m->level != RAID_5 && m->level != RAID_6 && m->level != RAID_4 && m->level != RAID_1)
-                plan_err(c, m->line, what, "md-parity", "parity= applies to raid4/5/6 only");
+                plan_err(c, m->line, what, RULE_MD_PARITY, "parity= applies to raid4/5/6 only");
         if (m->level == RAID_0 && m->spares)
-                plan_err(c, m->line, what, "md-spares", "raid0 cannot use spares");
+                plan_err(c, m->line, what, RULE_MD_SPARES, "raid0 cannot use spares");
         if (n && m->spares >= n)
-                plan_err(c, m->line, what, "md-spares", "%u spares leave no active member among %zu devices",
+                plan_err(c, m->line, what, RULE_MD_SPARES, "%u spares leave no active member among %zu devices",
                     m->spares, n);
         unsigned near = 2, copies;
         if (m->level == RAID_10 && raid10_layout_parse(m->layout, &copies, &near) < 0) {
                 near = 2;
-                plan_err(c, m->line, what, "md-layout", "raid10 layout \"%s\" is not n2..n9, f2..f9 or o2..o9",
+                plan_err(c, m->line, what, RULE_MD_LAYOUT, "raid10 layout \"%s\" is not n2..n9, f2..f9 or o2..o9",
                     m->layout);
         }
 
@@ -63,7 +63,7 @@ static void md_data_align(struct ctx *c, const struct p_md *m, struct pl_obj *o,
         if (a <= MiB)
                 return;
         if (!a || a > MAX_MD_DATA_ALIGN_BYTES) {
-                plan_warn(c, m->line, what, "md-data-offset",
+                plan_warn(c, m->line, what, RULE_MD_DATA_OFFSET,
                      "the members' data cannot start on a whole member stripe: lcm(1 MiB, %s) is above %s; "
                      "mdadm's own offset is used and writes may straddle member stripes",
                      desc, fmt_size_exact(MAX_MD_DATA_ALIGN_BYTES, ab));
@@ -80,7 +80,7 @@ static void md_geometry_raid1(struct ctx *c, const struct p_md *m, struct pl_obj
         struct stripe_geom none;
         char *e1 = NULL;
         if (active && raid_geometry(&r1, &none, &e1) < 0) {
-                plan_err(c, m->line, what, "md-geometry", "%s", e1);
+                plan_err(c, m->line, what, RULE_MD_GEOMETRY, "%s", e1);
                 free(e1);
                 return;
         }
@@ -112,7 +112,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                 struct pl_obj *x = OBJ(c, mem[i]);
                 phys = lcm_u64(phys, x->physical_sector_bytes);
                 if (!phys) {
-                        plan_err(c, m->line, what, "alignment-overflow",
+                        plan_err(c, m->line, what, RULE_ALIGNMENT_OVERFLOW,
                             "the members' sector sizes have no common multiple within 64 bits");
                         phys = SECTOR_BYTES;
                 }
@@ -127,7 +127,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         o = OBJ(c, oi);
         o->physical_sector_bytes = phys;
         if (mixed)
-                plan_warn(c, m->line, what, "md-mixed-members",
+                plan_warn(c, m->line, what, RULE_MD_MIXED_MEMBERS,
                      "members have different stripe geometries; alignment follows the md layout only");
         /* the members' common stripe, and where it comes from */
         struct stripe_geom mg = striped_members && !mixed ? m0->geom : (struct stripe_geom){0};
@@ -156,7 +156,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                         chunk = stack_chunk_bytes(&mg, 0, raid_level_has_parity(m->level), &chosen);
                 chunk_src = SRC_DERIVED;
                 if (!chunk) {
-                        plan_err(c, m->line, what, "md-chunk",
+                        plan_err(c, m->line, what, RULE_MD_CHUNK,
                             "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=%s",
                             fmt_size_exact(mg.full_stripe_bytes, cb),
                             m->level == RAID_0 ? "the full stripe itself (md raid0 takes any multiple of 4 KiB)"
@@ -179,7 +179,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         if (!active)
                 return chunk;
         if (raid_geometry(&rd, &lg, &e) < 0) {
-                plan_err(c, m->line, what, "md-geometry", "%s", e);
+                plan_err(c, m->line, what, RULE_MD_GEOMETRY, "%s", e);
                 free(e);
                 return chunk;
         }
@@ -188,13 +188,13 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         if (mg.su_bytes) {
                 int r = stack_geometry(&mg, lg.sw, chunk, lg.parity, &o->geom, &e);
                 if (r < 0) {
-                        plan_err(c, m->line, what, "md-chunk", "%s%s", e, m0->geom_src == SRC_DETECTED ? HINT_PARITY_NOTE : "");
+                        plan_err(c, m->line, what, RULE_MD_CHUNK, "%s%s", e, m0->geom_src == SRC_DETECTED ? HINT_PARITY_NOTE : "");
                         free(e);
                         o->geom = lg;
                         return chunk;
                 }
                 if (r == 1) {
-                        plan_warn(c, m->line, what, "md-chunk-hint", "%s", e);
+                        plan_warn(c, m->line, what, RULE_MD_CHUNK_HINT, "%s", e);
                         free(e);
                 } else {
                         md_data_align(c, m, o, &mg, mdesc, what);
@@ -202,7 +202,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                 if (chunk_src == SRC_PROFILE) {
                         _cleanup_free_ char *adv = stack_chunk_advice(&mg, chunk, 0, raid_level_has_parity(m->level));
                         if (adv)
-                                plan_warn(c, m->line, what, "md-chunk-rmw", "%s", adv);
+                                plan_warn(c, m->line, what, RULE_MD_CHUNK_RMW, "%s", adv);
                 }
                 stacked = o->geom.sw != lg.sw
                                   ? xasprintf("; sw %u x %s / %s = %u, so a full stripe covers whole member stripes",
@@ -210,7 +210,7 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                                               fmt_size_exact(chunk, fb), o->geom.sw)
                                   : xstrdup(r == 1 ? "; the members' hint is not followed" : "");
         }
-        warn_nvme_granularity(c, m->line, what, "md-chunk-granularity", "chunk", chunk, mem, n);
+        warn_nvme_granularity(c, m->line, what, RULE_MD_CHUNK_GRANULARITY, "chunk", chunk, mem, n);
         o->geom_src = chunk_src == SRC_DEFAULT ? SRC_DEFAULT : SRC_DERIVED;
         o->geom_why = xasprintf("md %s, %u x %s chunk%s%s%s, %u data legs%s%s%s", raid_level_name(m->level), active,
                                 fmt_size_exact(chunk, cb), chunk_src == SRC_DEFAULT ? " (mdadm's default)" : "",
@@ -411,7 +411,7 @@ void plan_mds(struct ctx *c)
                                 o->sector_bytes = OBJ(c, mem[i])->sector_bytes;
                 o->align_bytes = partition_align_bytes(&o->geom, o->physical_sector_bytes);
                 if (!o->align_bytes)
-                        plan_err(c, m->line, what, "alignment-overflow",
+                        plan_err(c, m->line, what, RULE_ALIGNMENT_OVERFLOW,
                             "the alignment (lcm of 1 MiB, the full stripe and the members' sectors) does not fit in 64 bits");
 
                 tune_set_copy(&o->tune, &m->tune);
@@ -421,7 +421,7 @@ void plan_mds(struct ctx *c)
                 for (size_t i = 0; i < n; i++) {
                         struct pl_obj *x = OBJ(c, mem[i]);
                         if (x->preserve != o->preserve)
-                                plan_err(c, m->line, what, "preserve",
+                                plan_err(c, m->line, what, RULE_PRESERVE,
                                     "%s is %spreserved but its member %s is %s; mark both or neither preserve=\"true\"",
                                     o->id, o->preserve ? "" : "not ", x->id, x->preserve ? "preserved" : "not preserved");
                 }

@@ -25,7 +25,7 @@ static const char *const step_names[_STEP_KIND_MAX] = {
 };
 const char *step_kind_name(enum step_kind k) { return step_names[k]; }
 
-static void vreport(struct ctx *c, enum diag_severity sev, int line, const char *what, const char *rule,
+static void vreport(struct ctx *c, enum diag_severity sev, int line, const char *what, enum rule_id rule,
                     const char *fmt, va_list ap)
 {
         struct sbuf b = {0};
@@ -34,7 +34,7 @@ static void vreport(struct ctx *c, enum diag_severity sev, int line, const char 
         free(b.s);
 }
 
-void plan_err(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_err(struct ctx *c, int line, const char *what, enum rule_id rule, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -42,7 +42,7 @@ void plan_err(struct ctx *c, int line, const char *what, const char *rule, const
         va_end(ap);
 }
 
-void plan_warn(struct ctx *c, int line, const char *what, const char *rule, const char *fmt, ...)
+void plan_warn(struct ctx *c, int line, const char *what, enum rule_id rule, const char *fmt, ...)
 {
         va_list ap;
         va_start(ap, fmt);
@@ -99,7 +99,7 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                 size_t k = resolve(c, refs[r], &v);
                 const struct p_disks *sg = c->p ? system_group_of(c, refs[r]) : NULL;
                 if (sg) {
-                        plan_err(c, line, what, "system-disk",
+                        plan_err(c, line, what, RULE_SYSTEM_DISK,
                             "%s=\"%s\" names the OS disks of <disks id=\"%s\" system=\"true\"> (line %d); storprov "
                             "never writes to a system disk: use a data group",
                             attrname, refs[r], sg->id, sg->line);
@@ -112,15 +112,17 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                         free(group);
                         if (known_failure)
                                 continue;
-                        plan_err(c, line, what, "reference", "%s=\"%s\": no disks, partition, md or lv is called \"%s\"",
-                            attrname, refs[r], refs[r]);
+                        plan_err(c, line, what, RULE_REFERENCE,
+                                 "%s=\"%s\": no disks, partition, md or lv is called \"%s\"", attrname, refs[r],
+                                 refs[r]);
                         continue;
                 }
                 for (size_t j = 0; j < k; j++) {
                         struct pl_obj *o = OBJ(c, v[j]);
                         if (o->kind == OBJ_VG || o->kind == OBJ_FS) {
-                                plan_err(c, line, what, "reference", "%s=\"%s\" names a %s, which holds no data blocks",
-                                    attrname, refs[r], obj_kind_name(o->kind));
+                                plan_err(c, line, what, RULE_REFERENCE,
+                                         "%s=\"%s\" names a %s, which holds no data blocks", attrname, refs[r],
+                                         obj_kind_name(o->kind));
                                 continue;
                         }
                         if (o->kind == OBJ_DISK || o->kind == OBJ_MD) {
@@ -129,14 +131,14 @@ size_t resolve_blocks(struct ctx *c, char **refs, size_t user, const char *attrn
                                 bool has_parts = v[j] + 1 < c->pl->n_objs && OBJ(c, v[j] + 1)->kind == OBJ_PART &&
                                                  OBJ(c, v[j] + 1)->parent == v[j];
                                 if (has_parts) {
-                                        plan_err(c, line, what, "reference",
+                                        plan_err(c, line, what, RULE_REFERENCE,
                                             "%s=\"%s\": %s %s is partitioned (<gpt>); name a partition, e.g. \"%s.%s\"",
                                             attrname, refs[r], obj_kind_name(o->kind), o->id, refs[r], "PART");
                                         continue;
                                 }
                         }
                         if (o->used) {
-                                plan_err(c, line, what, "used-twice", "%s %s (%s) is already used by %s",
+                                plan_err(c, line, what, RULE_USED_TWICE, "%s %s (%s) is already used by %s",
                                     obj_kind_name(o->kind), o->id, o->dev ? o->dev : "", OBJ(c, o->used_by)->what);
                                 continue;
                         }

@@ -170,14 +170,14 @@ static void os_disks(struct ctx *c, const struct lun_index *x)
                 _cleanup_free_ char *norm = devname_normalize(spelling, NULL);
                 bool glob = devname_is_glob(norm);
                 if (n < 0) {
-                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                                  "\"%s\" is not a device name: %s; give a kernel name (sda), /dev/sda or a "
                                  "/dev/disk/by-id/ path",
                                  shown, why);
                         continue;
                 }
                 if (n == 0) {
-                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                                  glob ? "\"%s\" matches no disk of %s" :
                                         "no disk of %s answers to \"%s\" (kernel names, device nodes, the links below "
                                         "/dev/disk and /dev/mapper were compared); 'storprov inventory' lists the disks",
@@ -201,7 +201,7 @@ static void os_disks(struct ctx *c, const struct lun_index *x)
                         struct sbuf b = {0};
                         for (ssize_t j = 0; j < n; j++)
                                 sbuf_printf(&b, "%s%s", j ? ", " : "", si->devs[h[j].dev].name);
-                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                                  "\"%s\" names %zu disks (%s); give the full /dev/disk/by-id/ path", shown, units,
                                  b.s);
                         free(b.s);
@@ -212,7 +212,7 @@ static void os_disks(struct ctx *c, const struct lun_index *x)
                         const struct blockdev *b = &si->devs[h[j].dev];
                         if (h[j].part != DEVNAME_WHOLE) {
                                 if (!glob)
-                                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                                        diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                                                  "\"%s\" is the partition %s of %s; name the disk (%s): clearpart "
                                                  "clears whole disks",
                                                  shown, b->partinfo[h[j].part].name, b->name, b->name);
@@ -221,7 +221,7 @@ static void os_disks(struct ctx *c, const struct lun_index *x)
                         size_t lun = x->lun_of[h[j].dev];
                         if (!disk_is_input(b) && lun == NO_OBJ) {
                                 _cleanup_free_ char *under = disks_under(si, b);
-                                diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                                diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                                          "\"%s\" is %s, %s over %s; name its disks (%s)", shown, b->name,
                                          startswith(b->name, "md") ? "an md array" : "a device-mapper device",
                                          under, under);
@@ -237,7 +237,7 @@ static void os_disks(struct ctx *c, const struct lun_index *x)
                         _cleanup_free_ char *ks = own ? xstrdup(ks_disk_name(norm)) : stable_name(si, b, l);
                         _cleanup_free_ char *w = xasprintf("--os-disks %s", shown);
                         if (!ks)
-                                diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                                diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                                          "%s (\"%s\") has no name a kickstart can carry (no /dev/disk/by-id link, and "
                                          "its kernel name is outside [A-Za-z0-9_.:+-])",
                                          b->name, shown);
@@ -257,13 +257,13 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                 _cleanup_free_ char *what = xasprintf("disks %s", g->id);
                 const char *elem = g->gpt ? "<gpt>" : g->hwraid.line ? "<hwraid>" : tune_set_any(&g->tune) ? "<tune>" : NULL;
                 if (elem) {
-                        plan_err(c, g->line, what, "system-disk",
+                        plan_err(c, g->line, what, RULE_SYSTEM_DISK,
                             "%s on a system=\"true\" group: storprov never partitions, describes or tunes the OS "
                             "disks (the installer owns them); a system group holds <match> only",
                             elem);
                 }
                 if (g->wipe) {
-                        plan_err(c, g->line, what, "system-disk",
+                        plan_err(c, g->line, what, RULE_SYSTEM_DISK,
                             "wipe=\"true\" on a system=\"true\" group: storprov never writes to the OS disks; the "
                             "installer's clearpart clears them");
                 }
@@ -276,8 +276,8 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                         for (size_t k = 0; k < n; k++)
                                 found += !mpath_lun_failures(&g->match, si, &l[k]);
                         if (found != g->count) {
-                                plan_err(c, line, what, "disk-count", "expected %u multipath LUN%s, found %zu", g->count,
-                                    g->count == 1 ? "" : "s", found);
+                                plan_err(c, line, what, RULE_DISK_COUNT, "expected %u multipath LUN%s, found %zu",
+                                         g->count, g->count == 1 ? "" : "s", found);
                                 strv_push(&c->failed_groups, g->id);
                         } else
                                 for (size_t k = 0; k < n; k++) {
@@ -301,7 +301,7 @@ static void system_groups(struct ctx *c, const struct lun_index *x, bool *claime
                         size_t lk = x->lun_of[i];
                         _cleanup_free_ char *ks = stable_name(si, &si->devs[i], lk != NO_OBJ ? &x->luns[lk] : NULL);
                         if (!ks)
-                                plan_err(c, line, what, "system-disk",
+                                plan_err(c, line, what, RULE_SYSTEM_DISK,
                                     "%s has no name a kickstart can carry (no /dev/disk/by-id link, and its kernel "
                                     "name is outside [A-Za-z0-9_.:+-])",
                                     si->devs[i].name);
@@ -333,7 +333,7 @@ static void check_declared(struct ctx *c)
                         }
                 if ((s->how & (SYSDISK_GROUP | SYSDISK_OS_DISKS)) && (kind & SYS_BOOTSRC))
                         diag_add(c->d, DIAG_ERROR, s->group ? c->p->path : NULL, s->line,
-                                 s->group ? "disks" : "--os-disks", "os-disks",
+                                 s->group ? "disks" : "--os-disks", RULE_OS_DISKS,
                                  "%s is named as an OS disk (%s), but it is what the system or installer booted "
                                  "from: %s; the kickstart's clearpart would wipe it",
                                  s->bd->name, s->why, use ? use : "?");
@@ -344,7 +344,7 @@ static void check_declared(struct ctx *c)
         if (by_group && by_flag && !same) {
                 _cleanup_free_ char *a = strv_join(by_flag, ", ");
                 _cleanup_free_ char *b = strv_join(by_group, ", ");
-                diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", "os-disks",
+                diag_add(c->d, DIAG_ERROR, NULL, 0, "--os-disks", RULE_OS_DISKS,
                          "--os-disks names %s, but the profile's system=\"true\" groups select %s; name the same "
                          "disks in both, or drop one",
                          a, b);
@@ -361,7 +361,7 @@ void plan_system(struct ctx *c, bool *claimed)
                 c->sys_of[i] = NO_OBJ;
         for (size_t k = 0; si->system_errors && si->system_errors[k]; k++) {
                 _cleanup_free_ char *m = comment_dup(si->system_errors[k]);
-                diag_add(c->d, DIAG_ERROR, c->o->sysroot, 0, "discovery", "system-probe",
+                diag_add(c->d, DIAG_ERROR, c->o->sysroot, 0, "discovery", RULE_SYSTEM_PROBE,
                          "%s; which disks the system runs from is not known, and storprov does not choose disks "
                          "blind (capture the machine again, or repair the file)",
                          m);

@@ -60,7 +60,7 @@ static char *fs_mount_options(struct ctx *c, const struct p_xfs *f, const char *
                 bool bad = false;
                 for (size_t k = 0; k < ELEMENTSOF(rejected_mount_opts); k++)
                         if (strcmp(key, rejected_mount_opts[k].opt) == 0) {
-                                plan_err(c, f->line, what, "mount-option", "mount option \"%s\": %s", opts[i],
+                                plan_err(c, f->line, what, RULE_MOUNT_OPTION, "mount option \"%s\": %s", opts[i],
                                     rejected_mount_opts[k].why);
                                 bad = true;
                         }
@@ -68,7 +68,7 @@ static char *fs_mount_options(struct ctx *c, const struct p_xfs *f, const char *
                         uint64_t v = 0;
                         has_logbufs = true;
                         if (!val || parse_u64(val, &v) < 0 || v < 2 || v > 8) {
-                                plan_err(c, f->line, what, "mount-option", "logbufs=%s: the kernel accepts 2 to 8",
+                                plan_err(c, f->line, what, RULE_MOUNT_OPTION, "logbufs=%s: the kernel accepts 2 to 8",
                                     val ? val : "");
                                 bad = true;
                         }
@@ -77,11 +77,11 @@ static char *fs_mount_options(struct ctx *c, const struct p_xfs *f, const char *
                         uint64_t v = 0;
                         has_logbsize = true;
                         if (!val || parse_size(val, &v) < 0 || !is_pow2(v) || v < 16 * KiB || v > 256 * KiB) {
-                                plan_err(c, f->line, what, "mount-option",
+                                plan_err(c, f->line, what, RULE_MOUNT_OPTION,
                                     "logbsize=%s: must be a power of 2 from 16k to 256k", val ? val : "");
                                 bad = true;
                         } else if (v < fs->fs.log_su_bytes) {
-                                plan_err(c, f->line, what, "logbsize",
+                                plan_err(c, f->line, what, RULE_LOGBSIZE,
                                     "logbsize=%s is smaller than the log stripe unit %s; the mount would fail "
                                     "(\"logbuf size must be greater than or equal to log stripe size\")",
                                     val, fmt_size_exact(fs->fs.log_su_bytes, a));
@@ -91,7 +91,7 @@ static char *fs_mount_options(struct ctx *c, const struct p_xfs *f, const char *
                 if (!strcmp(key, "swalloc")) {
                         has_swalloc = true;
                         if (f->swalloc == 0) {
-                                plan_err(c, f->line, what, "swalloc",
+                                plan_err(c, f->line, what, RULE_SWALLOC,
                                     "mount option \"swalloc\" with swalloc=\"false\": choose one");
                                 bad = true;
                         }
@@ -123,7 +123,8 @@ static void check_mkfs_options(struct ctx *c, const struct p_xfs *f, const char 
                 if (s[0] == '-') {
                         section = s;
                         if (!strcmp(s, "-N"))
-                                plan_err(c, f->line, what, "mkfs-option", "-N (dry run) in mkfs-options would make nothing");
+                                plan_err(c, f->line, what, RULE_MKFS_OPTION,
+                                         "-N (dry run) in mkfs-options would make nothing");
                         continue;
                 }
                 if (strcmp(section, "-d") && strcmp(section, "-l"))
@@ -132,7 +133,7 @@ static void check_mkfs_options(struct ctx *c, const struct p_xfs *f, const char 
                 for (size_t k = 0; kv && kv[k]; k++)
                         if (startswith(kv[k], "su=") || startswith(kv[k], "sw=") || startswith(kv[k], "sunit=") ||
                             startswith(kv[k], "swidth=") || !strcmp(kv[k], "noalign"))
-                                plan_err(c, f->line, what, "mkfs-stripe",
+                                plan_err(c, f->line, what, RULE_MKFS_STRIPE,
                                     "mkfs-options \"%s %s\": stripe geometry is derived from the RAID layout; remove it "
                                     "(and describe the hardware with <hwraid> if it is wrong)",
                                     section, kv[k]);
@@ -189,7 +190,7 @@ static void check_live_system_mounts(struct ctx *c, const struct p_xfs *f, const
                 if (!why)
                         continue;
                 _cleanup_free_ char *shown = comment_dup(m->mountpoint), *shown_hit = comment_dup(hit);
-                plan_err(c, f->line, what, "system-mountpoint",
+                plan_err(c, f->line, what, RULE_SYSTEM_MOUNTPOINT,
                     "mountpoint %s %s the OS's own %s: the running system mounts %s from %s (line %u of "
                     "%s/proc/self/mountinfo), on the system disk %s (%s); a data filesystem there hides the "
                     "node's files from the next boot on: choose a mountpoint below it (such as %s/data) or "
@@ -215,11 +216,11 @@ void plan_fss(struct ctx *c)
                 char **extra = strv_split(f->mkfs_options, " \t");
                 check_mkfs_options(c, f, what, extra);
                 if (n > 1 && f->mountpoint && !strstr(f->mountpoint, "%n"))
-                        plan_err(c, f->line, what, "template",
+                        plan_err(c, f->line, what, RULE_TEMPLATE,
                             "on=\"%s\" names %zu devices; the mountpoint needs %%n (the disk's number) to stay unique",
                             ref0, n);
                 if (n > 1 && f->label && !strstr(f->label, "%n"))
-                        plan_err(c, f->line, what, "template",
+                        plan_err(c, f->line, what, RULE_TEMPLATE,
                             "on=\"%s\" names %zu devices; the label needs %%n (the disk's number) to stay unique", ref0, n);
 
                 for (size_t k = 0; k < n; k++) {
@@ -243,24 +244,25 @@ void plan_fss(struct ctx *c)
                         free(o->ref);
                         o->ref = xstrdup(o->id);
                         if (t->preserve && !f->preserve)
-                                plan_err(c, f->line, what, "preserve",
+                                plan_err(c, f->line, what, RULE_PRESERVE,
                                     "%s is preserved, so the filesystem on it must be preserve=\"true\" too", t->id);
                         if (f->preserve && !t->preserve && t->kind != OBJ_LV)
-                                plan_err(c, f->line, what, "preserve",
+                                plan_err(c, f->line, what, RULE_PRESERVE,
                                     "the filesystem is preserved but %s under it is not; mark it preserve=\"true\"", t->id);
                         if (o->fs.label && strlen(o->fs.label) > 12)
-                                plan_err(c, f->line, what, "label", "label \"%s\" is longer than XFS's 12 characters", o->fs.label);
+                                plan_err(c, f->line, what, RULE_LABEL,
+                                         "label \"%s\" is longer than XFS's 12 characters", o->fs.label);
 
                         char *e = NULL;
                         if (xfs_validate_stripe(o->geom.su_bytes, o->geom.sw, o->physical_sector_bytes, &e) < 0) {
-                                plan_err(c, f->line, what, "mkfs-stripe", "%s (from %s)", e, t->id);
+                                plan_err(c, f->line, what, RULE_MKFS_STRIPE, "%s (from %s)", e, t->id);
                                 free(e);
                                 o->geom = (struct stripe_geom){0};
                         }
                         o->fs.log_su_bytes = xfs_log_su_bytes(&o->geom, f->log_stripe_unit);
                         char sz[32];
                         if (t->size_bytes && t->size_bytes < 300 * 1000 * 1000)
-                                plan_err(c, f->line, what, "xfs-size",
+                                plan_err(c, f->line, what, RULE_XFS_SIZE,
                                     "%s (%s) holds about %s; mkfs.xfs needs a data section of at least 300 MB", t->id,
                                     t->dev, fmt_size_human(t->size_bytes, sz));
                         o->fs.mount_options = fs_mount_options(c, f, what, o);
@@ -271,7 +273,7 @@ void plan_fss(struct ctx *c)
                                 if (path_covers(o->fs.mountpoint, os_mountpoints[m]))
                                         os = os_mountpoints[m];
                         if (os && !f->system)
-                                plan_err(c, f->line, what, "system-mountpoint",
+                                plan_err(c, f->line, what, RULE_SYSTEM_MOUNTPOINT,
                                     "mountpoint %s %s the OS's own %s; a data filesystem there hides the running "
                                     "system's files: choose a mountpoint outside /, /boot, /boot/efi, /usr, /var, "
                                     "/etc and /home (such as /storage/data%%n), or add system=\"true\" to this "
@@ -280,7 +282,8 @@ void plan_fss(struct ctx *c)
                         else if (o->fs.mountpoint && !f->system)
                                 check_live_system_mounts(c, f, what, o->fs.mountpoint);
                         if (o->fs.mountpoint && !strmap_add(&mountpoints, o->fs.mountpoint, oi, NULL))
-                                plan_err(c, f->line, what, "mountpoint", "mountpoint %s is used twice", o->fs.mountpoint);
+                                plan_err(c, f->line, what, RULE_MOUNTPOINT, "mountpoint %s is used twice",
+                                         o->fs.mountpoint);
                 }
                 strv_free(extra);
                 free(tg);

@@ -41,7 +41,7 @@ static bool text_ok(const char *path, const char *existing, size_t len, struct d
         const char *z = existing ? memchr(existing, 0, len) : NULL;
         if (!z)
                 return true;
-        diag_add(d, DIAG_ERROR, path, 0, NULL, "nul-byte",
+        diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_NUL_BYTE,
                  "holds a NUL byte at offset %zu (of %zu bytes; a zero-filled block after a crash?): storprov keeps "
                  "every line outside its managed block and cannot merge around it; restore the file from a backup "
                  "or remove the NUL bytes (tr -d '\\000'), check what remains, and run again; nothing was written",
@@ -57,14 +57,14 @@ static enum file_action write_one(const struct plan *pl, const char *root, const
         size_t len = 0;
         int r = read_file_in_root(root, f->path, &existing, &len);
         if (r < 0 && r != -ENOENT) {
-                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot read: %s", io_why(r));
+                diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_IO, "cannot read: %s", io_why(r));
                 return FILE_FAILED;
         }
         if (!text_ok(path, existing, len, d))
                 return FILE_FAILED;
         _cleanup_free_ char *owner = file_owner(f->kind, existing);
         if (owner && strcmp(owner, pl->profile_name)) {
-                diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
+                diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_OWNED_BY_ANOTHER_PROFILE,
                          "written by storprov for profile \"%s\"; one profile owns this file: render that profile, "
                          "or remove the file first",
                          owner);
@@ -78,7 +78,8 @@ static enum file_action write_one(const struct plan *pl, const char *root, const
                 return FILE_UNCHANGED;
         const char *stage = NULL;
         if ((r = write_file_in_root(root, f->path, content, strlen(content), f->mode, &stage)) < 0) {
-                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write (%s): %s", stage ? stage : "?", io_why(r));
+                diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_IO, "cannot write (%s): %s", stage ? stage : "?",
+                         io_why(r));
                 return FILE_FAILED;
         }
         return FILE_WRITTEN;
@@ -111,7 +112,7 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
                         return false;
                 int r = unlink_in_root(root, rel);
                 if (r < 0)
-                        diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot remove: %s", io_why(r));
+                        diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_IO, "cannot remove: %s", io_why(r));
                 *ret = r < 0 ? FILE_FAILED : FILE_REMOVED;
                 return true;
         }
@@ -121,7 +122,8 @@ static bool drop_one(const struct plan *pl, const char *root, enum file_kind k, 
         const char *stage = NULL;
         int r = write_file_in_root(root, rel, content, strlen(content), 0644, &stage);
         if (r < 0)
-                diag_add(d, DIAG_ERROR, path, 0, NULL, "io", "cannot write (%s): %s", stage ? stage : "?", io_why(r));
+                diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_IO, "cannot write (%s): %s", stage ? stage : "?",
+                         io_why(r));
         *ret = r < 0 ? FILE_FAILED : FILE_REMOVED;
         return true;
 }
@@ -141,7 +143,7 @@ static void mount_unit_clash(const struct plan *pl, const char *root, const char
                              const struct pl_obj *o, const char *how, struct diags *d)
 {
         _cleanup_free_ char *path = path_join(root, rel), *how_c = comment_dup(how);
-        diag_add(d, DIAG_ERROR, path, lineno, o->id, "mount-unit",
+        diag_add(d, DIAG_ERROR, path, lineno, o->id, RULE_MOUNT_UNIT,
                  "%s is the profile's mountpoint %s: systemd would mount this unit's device there as well as the "
                  "fstab line storprov writes; remove or mask the unit, or give the <xfs> (%s line %d) another "
                  "mountpoint",
@@ -221,7 +223,7 @@ bool render_files_preflight(const struct plan *pl, const char *root, struct diag
                         continue;
                 _cleanup_free_ char *owner = file_owner(f->kind, existing);
                 if (owner && strcmp(owner, pl->profile_name))
-                        diag_add(d, DIAG_ERROR, path, 0, NULL, "owned-by-another-profile",
+                        diag_add(d, DIAG_ERROR, path, 0, NULL, RULE_OWNED_BY_ANOTHER_PROFILE,
                                  "written by storprov for profile \"%s\"; one profile owns this file: render that "
                                  "profile, or remove the file first",
                                  owner);
@@ -266,10 +268,10 @@ static void label_files(const struct plan *pl, const char *root, const struct fi
                 int r = write_file_in_root(root, ".autorelabel", "", 0, 0644, &stage);
                 relabel = r >= 0;
                 if (r < 0)
-                        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label", "cannot write %s/.autorelabel (%s): %s",
-                                 root, stage ? stage : "?", strerror(-r));
+                        diag_add(d, DIAG_WARNING, root, 0, NULL, RULE_SELINUX_LABEL,
+                                 "cannot write %s/.autorelabel (%s): %s", root, stage ? stage : "?", strerror(-r));
         }
-        diag_add(d, DIAG_WARNING, root, 0, NULL, "selinux-label",
+        diag_add(d, DIAG_WARNING, root, 0, NULL, RULE_SELINUX_LABEL,
                  "SELinux labels could not be set on %zu file%s (%s); under an enforcing policy udev and systemd may "
                  "be denied reading them and the tuning lost at boot: %s",
                  nbad, nbad == 1 ? "" : "s", why ? why : "?",

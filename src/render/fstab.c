@@ -98,7 +98,7 @@ static void check_fstab_line(const struct plan *pl, const char *canon, const cha
                 const char *rel = strcmp(o->fs.mountpoint, canon) ? "lies above" : "is";
                 const char *fstab = pl->file_path[FILE_FSTAB];
                 if (os)
-                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, RULE_SYSTEM_MOUNTPOINT,
                                  "mountpoint %s %s the OS's own %s (line %d of %s mounts it); a data "
                                  "filesystem there hides the running system's files: choose another "
                                  "mountpoint (such as /storage/data%%n), or add system=\"true\" to this "
@@ -106,7 +106,7 @@ static void check_fstab_line(const struct plan *pl, const char *canon, const cha
                                  o->fs.mountpoint, rel, canon, lineno, fstab);
                 else {
                         _cleanup_free_ char *shown = comment_dup(dev), *shown_mp = comment_dup(canon);
-                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, "system-mountpoint",
+                        diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->id, RULE_SYSTEM_MOUNTPOINT,
                                  "mountpoint %s %s the node's own %s: line %d of %s mounts it from %s, which is "
                                  "not a device of this profile, and the merge would comment that line out, so "
                                  "the node would lose what it mounts there at the next boot: choose a "
@@ -178,7 +178,7 @@ static void fstab_entry(struct sbuf *b, const struct plan *pl, const struct pl_o
                 comment_text(b, o->id);
                 sbuf_puts(b, "\n");
                 if (d)
-                        diag_add(d, DIAG_ERROR, pl->file_path[FILE_FSTAB], 0, o->id, "fstab-field",
+                        diag_add(d, DIAG_ERROR, pl->file_path[FILE_FSTAB], 0, o->id, RULE_FSTAB_FIELD,
                                  "a field of this filesystem's fstab line holds characters fstab cannot carry");
         }
         free(line.s);

@@ -49,7 +49,7 @@ char *render_mdadm_conf(const struct plan *pl, const char *existing, struct diag
                         comment_text(&b, o->id);
                         sbuf_puts(&b, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->file_path[FILE_MDADM], 0, o->id, "mdadm-conf-field",
+                                diag_add(d, DIAG_ERROR, pl->file_path[FILE_MDADM], 0, o->id, RULE_MDADM_CONF_FIELD,
                                          "the array's device, metadata or UUID holds characters mdadm.conf cannot carry");
                 }
         }

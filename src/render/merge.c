@@ -156,7 +156,7 @@ static void merge_other_block(struct merge *m, const char *l, int lineno)
                 return;
         }
         if (merge_conflicts(m, l) && m->d)
-                diag_add(m->d, DIAG_ERROR, m->file_what, lineno, NULL, "managed-by-another-profile",
+                diag_add(m->d, DIAG_ERROR, m->file_what, lineno, NULL, RULE_MANAGED_BY_ANOTHER_PROFILE,
                          "line \"%s\" is in another profile's managed block (%s) and manages what "
                          "profile \"%s\" manages; one root cannot follow both: remove that block or "
                          "render into another root",
@@ -176,7 +176,7 @@ static void merge_keep_foreign(struct merge *m, const char *l, int lineno)
                 bool clash = m->rule->conflict(m->pl, g, ng);
                 sbuf_printf(&m->kept, "%s%s\n", clash ? "# storprov: replaced by the managed block: " : "", l);
                 if (m->d)
-                        diag_add(m->d, DIAG_WARNING, m->file_what, lineno, NULL, "merge",
+                        diag_add(m->d, DIAG_WARNING, m->file_what, lineno, NULL, RULE_MERGE,
                                  "line \"%s\" is inside storprov's managed block but is not a line storprov writes; "
                                  "kept after the block%s",
                                  l, clash ? ", commented out: it is about what the profile manages" : "");
@@ -209,7 +209,7 @@ static void merge_outside(struct merge *m, const char *l, int lineno)
         /* the line was in the file already: kept as it was, behind a # */
         sbuf_printf(&m->out, "# storprov: replaced by the managed block: %s\n", l);
         if (m->d)
-                diag_add(m->d, DIAG_WARNING, m->file_what, lineno, NULL, "merge",
+                diag_add(m->d, DIAG_WARNING, m->file_what, lineno, NULL, RULE_MERGE,
                          "line \"%s\" conflicts with what the profile manages; commented out", l);
 }
 

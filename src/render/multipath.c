@@ -32,7 +32,7 @@ char *render_multipath_conf(const struct plan *pl, const char *existing, struct 
                         comment_text(&mp, o->id);
                         sbuf_puts(&mp, "\n");
                         if (d)
-                                diag_add(d, DIAG_ERROR, pl->file_path[FILE_MULTIPATH], 0, o->id, "multipath-conf-field",
+                                diag_add(d, DIAG_ERROR, pl->file_path[FILE_MULTIPATH], 0, o->id, RULE_MULTIPATH_CONF_FIELD,
                                          "the LUN's wwid or alias holds characters multipath.conf cannot carry");
                         continue;
                 }
@@ -81,7 +81,7 @@ char *render_multipath_wwids(const struct plan *pl, const char *existing, struct
                         sbuf_puts(&b, "\n");
                         if (d)
                                 diag_add(d, DIAG_ERROR, pl->file_path[FILE_MPATH_WWIDS], 0, o->id,
-                                         "multipath-conf-field",
+                                         RULE_MULTIPATH_CONF_FIELD,
                                          "the LUN's wwid holds characters the wwids file cannot carry");
                 }
         }

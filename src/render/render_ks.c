@@ -45,7 +45,7 @@ char *render_ks_include(const struct plan *pl, struct diags *d)
                         continue;
                 const char *n = s->ks_name ? ks_disk_name(s->ks_name) : NULL;
                 if (!n) {
-                        diag_add(d, DIAG_ERROR, pl->profile_path, s->line, "kickstart", "os-disks",
+                        diag_add(d, DIAG_ERROR, pl->profile_path, s->line, "kickstart", RULE_OS_DISKS,
                                  "OS disk %s has no name a kickstart can carry", s->bd->name);
                         errs++;
                         continue;
@@ -58,7 +58,7 @@ char *render_ks_include(const struct plan *pl, struct diags *d)
                                 for (size_t j = 0; j < s->n_paths && !same; j++)
                                         same = o->disk.paths[k] == s->paths[j];
                         if (same) {
-                                diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->what, "os-disks",
+                                diag_add(d, DIAG_ERROR, pl->profile_path, o->line, o->what, RULE_OS_DISKS,
                                          "OS disk %s is %s, one of the disks the profile provisions; anaconda would "
                                          "clear it",
                                          n, o->id);

@@ -191,7 +191,7 @@ static void test_render_ks(void **state)
                 size_t e = 0;
                 while (f.d.v[e].severity != DIAG_ERROR)
                         e++;
-                assert_string_equal(f.d.v[e].rule, "system-disk");
+                assert_int_equal(f.d.v[e].rule, RULE_SYSTEM_DISK);
                 assert_non_null(strstr(f.d.v[e].message, "left out: sdc matches too"));
                 fx_free(&f, false);
         }

@@ -116,10 +116,15 @@ static void run_free(struct run *r)
         r->contents = NULL;
 }
 
+/* The first diagnostic of rule `rule`, which must be in the registry (a misspelt id
+ * would otherwise pass every test that expects it absent). */
 static const struct diag *find_rule(const struct run *r, const char *rule)
 {
+        enum rule_id id;
+        if (!rule_lookup(rule, &id))
+                fail_msg("\"%s\" is no rule of src/base/rules.def", rule);
         for (size_t i = 0; i < r->d.n; i++)
-                if (streq_ptr(r->d.v[i].rule, rule))
+                if (r->d.v[i].rule == id)
                         return &r->d.v[i];
         return NULL;
 }

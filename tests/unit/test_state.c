@@ -78,7 +78,7 @@ static void refuses_what_it_did_not_write(void **state)
                 if (state_parse(bad[i].text, strlen(bad[i].text), "s.json", &st, &d) != -EINVAL)
                         fail_msg("%zu: read: %s", i, bad[i].text);
                 if (d.n != 1 || !strstr(d.v[0].message, bad[i].why) || strcmp(d.v[0].file, "s.json") ||
-                    strcmp(d.v[0].rule, "state-file"))
+                    d.v[0].rule != RULE_STATE_FILE)
                         fail_msg("%zu: said \"%s\", not \"%s\"", i, d.n ? d.v[0].message : "nothing", bad[i].why);
                 assert_null(st.profile);
                 diags_free(&d);

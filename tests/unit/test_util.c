@@ -80,16 +80,48 @@ static void test_diag(void **state)
 {
         (void)state;
         struct diags d = {0};
-        diag_add(&d, DIAG_ERROR, "p.xml", 12, "md data", "raid1-chunk", "chunk on raid1");
-        diag_add(&d, DIAG_WARNING, NULL, 0, NULL, NULL, "just so");
+        diag_add(&d, DIAG_ERROR, "p.xml", 12, "md data", RULE_RAID1_CHUNK, "chunk on raid1");
+        diag_add(&d, DIAG_WARNING, NULL, 0, NULL, RULE_UNUSED, "just so");
         assert_int_equal(diags_errors(&d), 1);
         char *s = diag_format(&d.v[0]);
         assert_string_equal(s, "p.xml:12: error: md data: chunk on raid1 [raid1-chunk]");
         free(s);
         s = diag_format(&d.v[1]);
-        assert_string_equal(s, "warning: just so");
+        assert_string_equal(s, "warning: just so [unused]");
         free(s);
         diags_free(&d);
+}
+
+/* The registry: every row found again by its id, ids unique and spelt as ids,
+ * a severity and a one-line meaning each. (tests/bats/rules.bats holds it
+ * against the man page, the expected outputs and the emitters.) */
+static void test_rules(void **state)
+{
+        (void)state;
+        for (unsigned r = 0; r < _RULE_MAX; r++) {
+                const char *name = rule_name(r), *meaning = rule_meaning(r);
+                enum rule_id back;
+                assert_non_null(name);
+                assert_true(rule_lookup(name, &back));
+                assert_int_equal(back, r); /* the first row of that name: ids are unique */
+                assert_true(name[0] >= 'a' && name[0] <= 'z');
+                assert_int_equal(strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-"), strlen(name));
+                assert_null(strstr(name, "--"));
+                assert_true(name[strlen(name) - 1] != '-');
+                assert_true(rule_severity(r) == RULE_SEV_ERROR || rule_severity(r) == RULE_SEV_WARNING ||
+                            rule_severity(r) == RULE_SEV_BOTH);
+                assert_non_null(meaning);
+                assert_true(*meaning && !strchr(meaning, '\n') && meaning[strlen(meaning) - 1] != '.');
+        }
+        enum rule_id r;
+        assert_true(rule_lookup("raid1-chunk", &r));
+        assert_int_equal(r, RULE_RAID1_CHUNK);
+        assert_int_equal(rule_severity(RULE_RAID1_CHUNK), RULE_SEV_BOTH);
+        assert_int_equal(rule_severity(RULE_QUEUE_MEMORY), RULE_SEV_ERROR);
+        assert_int_equal(rule_severity(RULE_UNUSED), RULE_SEV_WARNING);
+        assert_false(rule_lookup("raid1-chunck", &r));
+        assert_false(rule_lookup(NULL, &r));
+        assert_null(rule_name(_RULE_MAX));
 }
 
 /* the map the planner's uniqueness passes use: every key found, duplicates refused with the first value */
@@ -120,6 +152,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse_size), cmocka_unit_test(test_fmt), cmocka_unit_test(test_math),
                 cmocka_unit_test(test_strv),       cmocka_unit_test(test_diag),
+                cmocka_unit_test(test_rules),
                 cmocka_unit_test(test_strmap),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
