@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "input/raid.h"
+
 #define XFS_BLOCK_BYTES        UINT64_C(4096)
 #define XFS_LOG_SU_MAX_BYTES   (UINT64_C(256) * 1024)   /* XLOG_MAX_RECORD_BSIZE */
 #define PARTITION_GRAIN_BYTES  (UINT64_C(1024) * 1024)  /* the 1 MiB everyone aligns to */
@@ -17,27 +19,6 @@
 #define GEOM_MAX_MEMBERS          1024u
 #define GEOM_MAX_CHUNK_BYTES      (UINT64_C(1) << 30)
 #define GEOM_MAX_FULL_STRIPE_BYTES (UINT64_C(1) << 40)
-
-enum raid_level {
-        RAID_NONE = -1,   /* a plain disk: no striping known */
-        RAID_0 = 0,
-        RAID_1 = 1,
-        RAID_4 = 4,
-        RAID_5 = 5,
-        RAID_6 = 6,
-        RAID_10 = 10,
-        RAID_50 = 50,
-        RAID_60 = 60,
-};
-
-/* Parses "0", "raid5", "RAID6", "10", "50"… Returns 0 or -EINVAL. */
-int raid_level_parse(const char *s, enum raid_level *ret);
-const char *raid_level_name(enum raid_level l);   /* "raid5" */
-/* md raid10's layout "n2".."n9", "f2".."f9", "o2".."o9" (NULL: mdadm's n2):
- * the copies of each chunk and the near copies (1 for far and offset, whose
- * copies sit on other stripes). Returns 0 or -EINVAL. */
-int raid10_layout_parse(const char *layout, unsigned *ret_copies, unsigned *ret_near);
-bool raid_level_has_parity(enum raid_level l);    /* 4, 5, 6, 50, 60 */
 
 struct raid_desc {
         enum raid_level level;

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input/geometry.h"
+#include "input/raid.h"
 #include "input/tune.h"
 #include "base/util.h"
 
