@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "discover/discover.h"
-#include "input/geometry.h"
+#include "plan/geometry.h"
 #include "input/profile.h"
 #include "input/state.h"
 #include "input/tune.h"

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "input/geometry.h"
+#include "plan/geometry.h"
 #include "base/util.h"
 
 struct row {

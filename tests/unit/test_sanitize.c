@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "discover/discover.h"
-#include "input/geometry.h"
+#include "plan/geometry.h"
 #include "input/sanitize.h"
 #include "base/util.h"
 

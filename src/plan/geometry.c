@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "input/geometry.h"
+#include "plan/geometry.h"
 
 #include <errno.h>
 #include <stdlib.h>
