@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Disks and their partitions: selection, geometry, stable identity. */
 #include "plan/internal.h"
+#include "plan/udevid.h"
 #include "input/sanitize.h"
 #include "base/strmap.h"
 

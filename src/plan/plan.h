@@ -42,7 +42,7 @@ void ident_set_found(struct pl_ident *id, const char *found);
 struct pl_disk {
         const struct blockdev *bd;
         char *udev_key, *udev_value;   /* identity for rules: ID_WWN / ID_SERIAL / ID_PATH / wwid / KERNEL */
-        char *udev_why;                /* the keys passed over and why (src/sanitize.c), NULL: the first */
+        char *udev_why;                /* the keys passed over and why (plan/udevid.c), NULL: the first */
         char *gpt_guid;           /* the planned GPT disk GUID (partitioned, not preserved), NULL otherwise */
         /* multipath="true": the disk is the LUN's dm-multipath map; bd is the map when it exists, else
          * paths[0]. udev_key/value are then DM_UUID / "mpath-WWID" (the map's rule). */

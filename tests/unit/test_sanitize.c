@@ -15,6 +15,7 @@
 
 #include "discover/discover.h"
 #include "plan/geometry.h"
+#include "plan/udevid.h"
 #include "input/sanitize.h"
 #include "base/util.h"
 
