@@ -180,7 +180,7 @@ static void disk_derived_tune(struct ctx *c, const char *what, struct pl_obj *o,
         }
 }
 
-/* The disk's rule key (src/sanitize.c): checked against every device of the
+/* The disk's rule key (plan/udevid.c): checked against every device of the
  * node, the OS disk and multipath paths included. Refused, or warned about,
  * only when the disk is tuned (a rule is written). */
 static void pick_udev_identity(struct ctx *c, const char *what, int line, struct pl_obj *o, const struct udev_ids *ids)
