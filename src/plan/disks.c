@@ -2,7 +2,7 @@
  * Disks and their partitions: selection, geometry, stable identity. */
 #include "plan/internal.h"
 #include "plan/udevid.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "base/strmap.h"
 
 #include <inttypes.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 static const char *id_of(const struct blockdev *b, enum udev_id k)
 {

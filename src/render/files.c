@@ -13,7 +13,7 @@
 #include "sys/labels.h"
 #include "render/render.h"
 #include "render/state.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 static const char *io_why(int r)
 {

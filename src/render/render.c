@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "render/tuned.h"
 
 #define BEGIN_MARK "# >>> storprov managed block"

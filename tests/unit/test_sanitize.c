@@ -16,7 +16,7 @@
 #include "discover/discover.h"
 #include "plan/geometry.h"
 #include "plan/udevid.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 static void test_udev_values(void **state)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 #include <stddef.h>
 #include <stdlib.h>
