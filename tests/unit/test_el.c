@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "plan/lvmdevices.h"
-#include "input/offline.h"
+#include "plan/offline.h"
 #include "plan/plan.h"
 #include "input/profile.h"
 #include "render/render.h"
