@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/argv.h"
 #include "plan/geometry.h"
 #include "base/version.h"
 

@@ -381,16 +381,3 @@ uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, 
         }
         return 0;
 }
-
-void xfs_stripe_args(const struct stripe_geom *g, uint64_t lsu, char ***argv)
-{
-        char a[32], b[32];
-        if (!g || !g->su_bytes)
-                return;
-        strv_push(argv, "-d");
-        strv_pushf(argv, "su=%s,sw=%u", fmt_size_exact(g->su_bytes, a), g->sw);
-        if (lsu) {
-                strv_push(argv, "-l");
-                strv_pushf(argv, "version=2,su=%s", fmt_size_exact(lsu, b));
-        }
-}

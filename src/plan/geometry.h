@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Stripe geometry: pure arithmetic from a RAID description to su/sw, full
- * stripe, partition alignment, PV alignment, VG extent size and the mkfs.xfs
- * arguments. Sizes are bytes everywhere; conversion to KiB / sectors / fs
- * blocks happens only where an argv or a message is built. */
+ * stripe, partition alignment, PV alignment, VG extent size, XFS log stripe
+ * unit and AG size. Sizes are bytes everywhere; conversion to KiB / sectors /
+ * fs blocks happens only where an argv (plan/argv.c) or a message is built. */
 #pragma once
 
 #include <stdbool.h>
@@ -151,7 +151,3 @@ uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes);
  * is: there the whole stripes are the point, and the coprime S is the same rule
  * kept for one rule's sake (storprov(8) says so). */
 uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, const struct stripe_geom *g);
-
-/* Appends "-d su=…,sw=…" and "-l version=2,su=<log_su_bytes>" to *argv (strv).
- * Nothing is added for a geometry without stripes; no -l for log_su_bytes 0. */
-void xfs_stripe_args(const struct stripe_geom *g, uint64_t log_su_bytes, char ***argv);

@@ -274,16 +274,6 @@ char *plan_format_json(const struct plan *pl);
 /* The same JSON, written element by element: never held whole. */
 void plan_write_json(const struct plan *pl, FILE *f);
 
-/* Command lines the plan and apply share (plan/argv.c), so each is written once. */
-/* "lvm CMD [--config TEXT]": the head of every lvm call. */
-void lvm_argv_head(const struct plan *pl, char ***argv, const char *cmd);
-/* mdadm --assemble of md object mi by uuid (an array an earlier run or another system made). */
-char **md_assemble_argv(const struct plan *pl, size_t mi, const char *uuid);
-/* The mkfs.xfs step's argv with -f (overwrite), for a target the profile allows wiping. */
-char **mkfs_force_argv(char *const *argv);
-/* First and last sector (inclusive) of a partition object, in its disk's logical sectors. */
-void part_sectors(const struct plan *pl, size_t pi, uint64_t *ret_first, uint64_t *ret_last);
-
 /* Selection (plan/select.c): the rules of a <match> a device fails (0: it matches). */
 enum {
         MATCH_VENDOR = 1 << 0, MATCH_MODEL = 1 << 1, MATCH_SERIAL = 1 << 2, MATCH_WWN = 1 << 3, MATCH_PATH = 1 << 4,

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "plan/argv.h"
 #include "plan/lvmdevices.h"
 #include "plan/offline.h"
 #include "plan/plan.h"

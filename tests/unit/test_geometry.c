@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "plan/argv.h"
 #include "plan/geometry.h"
 #include "base/util.h"
 
