@@ -38,6 +38,15 @@ bool mkfs_agsize_at_apply(const struct pl_obj *f)
         return f->kind == OBJ_FS && f->geom.parity && f->geom.su_bytes && !mkfs_extra_sets_ag(f->fs.mkfs_extra);
 }
 
+const char *step_at_apply_note(const struct plan *pl, size_t si)
+{
+        const struct pl_step *s = &pl->steps[si];
+        if (s->kind != STEP_MKFS || !mkfs_agsize_at_apply(&pl->objs[s->obj]))
+                return NULL;
+        /* mkfs.xfs's own AG size depends on the device's size and on the mkfs.xfs that runs */
+        return "agsize: from the device at apply time (whole full stripes: -d agsize=Nb before the device)";
+}
+
 char **mkfs_xfs_argv(const struct plan *pl, size_t fi, const struct mkfs_at_apply *at)
 {
         static const struct mkfs_at_apply none;

@@ -39,6 +39,10 @@ char **mkfs_xfs_argv(const struct plan *pl, size_t fi, const struct mkfs_at_appl
  * size and the mkfs.xfs version), made whole full stripes
  * (xfs_stripe_agsize_blocks). The plan shows the command without it and says so. */
 bool mkfs_agsize_at_apply(const struct pl_obj *f);
+/* What apply adds to step si's command that the plan cannot know, as a line
+ * for the printed plan under the command; NULL: apply runs it as printed
+ * (but for -f, which depends on what the device carries then). */
+const char *step_at_apply_note(const struct plan *pl, size_t si);
 
 /* ---- mdadm -------------------------------------------------------------------- */
 
