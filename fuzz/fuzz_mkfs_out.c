@@ -11,7 +11,7 @@
 #define FUZZ_NO_SYSROOTS
 #include "fuzz_common.h"
 #include "base/util.h"
-#include "input/geometry.h"
+#include "plan/geometry.h"
 #include "sys/mkfs_out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -9,7 +9,7 @@
 
 #define FUZZ_NO_SYSROOTS
 #include "fuzz_common.h"
-#include "input/geometry.h"
+#include "plan/geometry.h"
 #include "base/util.h"
 
 typedef unsigned __int128 u128;

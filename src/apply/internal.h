@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "apply/apply.h"
+#include "plan/argv.h"
 #include "base/text.h"
 
 enum outcome {
@@ -253,8 +254,9 @@ bool step_blocks_dependents(const struct run *r, size_t si);
 bool step_is_child(const struct run *r, size_t si);
 /* Every mkfs.xfs of the plan as a dry run, before the first write; the number that failed. */
 int mkfs_preflight(struct run *r);
-/* mkfs_dry.c: on a parity stripe, an AG size of whole stripes, from a dry run, added to argv */
-void mkfs_agsize(struct run *r, size_t si, char ***argv);
+/* mkfs_dry.c: on a parity stripe (mkfs_agsize_at_apply), an AG size of whole stripes from a dry run, for
+ * mkfs_xfs_argv; 0: mkfs.xfs keeps its own. */
+uint64_t mkfs_agsize(struct run *r, size_t si);
 /* The step kind's .verify: what the step made, read back (verify.c implements them). */
 void step_verify(struct run *r, size_t si);
 

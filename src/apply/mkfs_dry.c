@@ -29,37 +29,6 @@
 #include "sys/exec.h"
 #include "sys/mkfs_out.h"
 
-/* Does the profile's own mkfs-options set the AG size or count? */
-static bool argv_sets_ag(char *const *argv)
-{
-        for (size_t k = 1; argv[k]; k++)
-                if (!strcmp(argv[k - 1], "-d") && (strstr(argv[k], "agsize=") || strstr(argv[k], "agcount=")))
-                        return true;
-        return false;
-}
-
-/* mkfs.xfs -N (a dry run) with argv's options, on target instead of argv's device. */
-static char **mkfs_dry_argv(char *const *argv, const char *target, const char *sector)
-{
-        size_t n = strv_len(argv);
-        char **dry = NULL;
-        for (size_t k = 0; k < n; k++) {
-                if (k == 1)
-                        strv_push(&dry, "-N");
-                if (k == n - 1) {
-                        if (strcmp(dry[strv_len(dry) - 1], "-f"))
-                                strv_push(&dry, "-f");
-                        if (sector) {
-                                strv_push(&dry, "-s");
-                                strv_pushf(&dry, "size=%s", sector);
-                        }
-                        strv_push(&dry, target);
-                } else
-                        strv_push(&dry, argv[k]);
-        }
-        return dry;
-}
-
 /* The size of the device (or, among test devices, the file) at path, or 0. */
 static uint64_t dev_size_bytes(const char *path)
 {
@@ -78,19 +47,17 @@ static uint64_t dev_size_bytes(const char *path)
 
 /* The AG geometry for step si: the preflight's, when its file had the size the device has now, else
  * from a dry run on the device. False where neither gives one. */
-static bool mkfs_ag_geometry(struct run *r, size_t si, char *const *argv, uint64_t *agsize, uint64_t *bsize,
-                             int *rc)
+static bool mkfs_ag_geometry(struct run *r, size_t si, uint64_t *agsize, uint64_t *bsize, int *rc)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         const struct dry_ag *pre = r->dry_ag ? &r->dry_ag[si] : NULL;
-        size_t n = strv_len(argv);
         _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
         if (pre && pre->agsize && dev_size_bytes(dp) == pre->size_bytes) {
                 *agsize = pre->agsize;
                 *bsize = pre->bsize;
                 return true;
         }
-        char **dry = mkfs_dry_argv(argv, argv[n - 1], NULL);
+        char **dry = mkfs_xfs_argv(r->pl, STEP(r, si)->obj, &(struct mkfs_at_apply){.dry_run = o->dev});
         char **m = dev_argv(&r->dev, dry);
         _cleanup_free_ char *out = NULL;
         *rc = run_argv(m, &out);
@@ -100,31 +67,23 @@ static bool mkfs_ag_geometry(struct run *r, size_t si, char *const *argv, uint64
 }
 
 /* On a parity stripe, the AG size mkfs.xfs would choose on this device and,
- * when that is not a whole number of stripes, gives it one
- * (xfs_stripe_agsize_blocks). If no dry run gives one, mkfs keeps its own. */
-void mkfs_agsize(struct run *r, size_t si, char ***argv)
+ * when that is not a whole number of stripes, one that is
+ * (xfs_stripe_agsize_blocks). 0 where mkfs keeps its own (also when no dry
+ * run gives one). */
+uint64_t mkfs_agsize(struct run *r, size_t si)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
-        if (!o->geom.parity || !o->geom.su_bytes || argv_sets_ag(*argv))
-                return;
-        size_t n = strv_len(*argv);
+        if (!mkfs_agsize_at_apply(o))
+                return 0;
         uint64_t agsize = 0, bsize = 0;
         int rc = 0;
-        if (!mkfs_ag_geometry(r, si, *argv, &agsize, &bsize, &rc)) {
+        if (!mkfs_ag_geometry(r, si, &agsize, &bsize, &rc)) {
                 run_say(r, "mkfs.xfs -N on %s gave no AG geometry (exit %d); the AG size stays mkfs.xfs's own", o->dev, rc);
-                return;
+                return 0;
         }
         uint64_t want = xfs_stripe_agsize_blocks(agsize, bsize, &o->geom);
         if (!want)
-                return;
-        char **nv = NULL;
-        for (size_t k = 0; k < n; k++) {
-                if (k == n - 1) {
-                        strv_push(&nv, "-d");
-                        strv_pushf(&nv, "agsize=%" PRIu64 "b", want);
-                }
-                strv_push(&nv, (*argv)[k]);
-        }
+                return 0;
         run_say(r, "%s: AG size %" PRIu64 " blocks (%" PRIu64 " full stripes of %" PRIu64 " blocks) instead of mkfs.xfs's %" PRIu64 "%s",
             o->dev, want, want / (o->geom.full_stripe_bytes / (uint64_t)bsize), o->geom.full_stripe_bytes / (uint64_t)bsize,
             agsize,
@@ -136,8 +95,7 @@ void mkfs_agsize(struct run *r, size_t si, char ***argv)
                               "storprov(8), mkfs.xfs), and its warning is not repeated on the console");
         r->ag_size_said = true;
         r->st[si].ag_warning_expected = true;
-        strv_free(*argv);
-        *argv = nv;
+        return want;
 }
 
 /* One mkfs.xfs dry run of mkfs_preflight: its sparse file, and its output
@@ -215,7 +173,7 @@ static bool dry_run_file(struct run *r, struct dry_run *d, const char *tmp)
                 return false;
         }
         close(fd);
-        d->argv = mkfs_dry_argv(st->argv, d->path, d->sector);
+        d->argv = mkfs_xfs_argv(r->pl, st->obj, &(struct mkfs_at_apply){.dry_run = d->path, .dry_sector = d->sector});
         return true;
 }
 

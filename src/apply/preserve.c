@@ -61,10 +61,7 @@ static void verify_md(struct run *r, size_t mi)
 static void verify_vg(struct run *r, size_t vi)
 {
         struct pl_obj *v = &r->pl->objs[vi];
-        char **argv = NULL;
-        lvm_argv_head(r->pl, &argv, "vgchange");
-        strv_push(&argv, "--activate=y");
-        strv_push(&argv, v->vg.name);
+        char **argv = vg_activate_argv(r->pl, vi);
         run_say_argv(r, NO_OBJ, "preserve: ", argv);
         int rc = run_argv(argv, NULL);
         strv_free(argv);

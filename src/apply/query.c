@@ -13,15 +13,7 @@
 
 char **lvm_query(const struct run *r, const char *cmd, const char *fields, const char *target, int *ret_rc)
 {
-        char **argv = NULL;
-        lvm_argv_head(r->pl, &argv, cmd);
-        strv_push(&argv, "--noheadings");
-        strv_push(&argv, "--nosuffix");
-        strv_push(&argv, "--units=b");
-        strv_push(&argv, "--separator=|");
-        strv_pushf(&argv, "--options=%s", fields);
-        if (target)
-                strv_push(&argv, target);
+        char **argv = lvm_report_argv(r->pl, cmd, fields, target);
         char *out = NULL;
         int rc = run_argv(argv, &out);
         strv_free(argv);
@@ -82,11 +74,7 @@ char *md_attr(const struct run *r, const struct pl_obj *m, const char *attr)
 
 char *md_uuid_of(const char *path)
 {
-        char **argv = NULL;
-        strv_push(&argv, "mdadm");
-        strv_push(&argv, "--detail");
-        strv_push(&argv, "--export");
-        strv_push(&argv, path);
+        char **argv = md_detail_argv(path);
         char *out = NULL, *uuid = NULL;
         if (run_argv(argv, &out) == 0 && out) {
                 char *u = strstr(out, "MD_UUID=");

@@ -121,10 +121,7 @@ static bool md_stop_if_empty(struct run *r, size_t si, const struct pl_obj *o)
         _cleanup_free_ char *size = md_attr(r, o, "size");
         if (!size || strcmp(size, "0"))
                 return false;
-        char **argv = NULL;
-        strv_push(&argv, "mdadm");
-        strv_push(&argv, "--stop");
-        strv_push(&argv, o->dev);
+        char **argv = md_stop_argv(r->pl, STEP(r, si)->obj);
         run_say(r, "md %s runs with our uuid but holds nothing (an interrupted create): stopping it to assemble it again",
             o->md.name);
         int rc = run_logged(r, si, argv);
@@ -301,10 +298,7 @@ static enum pre lv_precheck(struct run *r, size_t si, char ***argv)
         /* an LV an earlier run created: active (a killed lvcreate may leave it inactive), and with the
          * planned table */
         if (dev_has_sysfs(&r->dev, o) && dev_wait(r, o->dev, NULL, 1000) < 0) {
-                char **act = NULL;
-                lvm_argv_head(r->pl, &act, "lvchange");
-                strv_push(&act, "--activate=y");
-                strv_push(&act, t);
+                char **act = lv_activate_argv(r->pl, STEP(r, si)->obj);
                 run_say(r, "%s exists but is not active: activating it", o->dev);
                 (void)run_logged(r, si, act);
                 strv_free(act);
@@ -334,8 +328,8 @@ static void lv_postcheck(struct run *r, size_t si)
 
 /* Our XFS (the planned UUID) on the device: finished and with the planned
  * geometry is done; unfinished (mkfs was interrupted: sb_inprogress) is made
- * again, which the UUID proves safe; finished with other geometry is refused. */
-static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv)
+ * again (*force), which the UUID proves safe; finished with other geometry is refused. */
+static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, bool *force)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         struct xfs_sb_info sb;
@@ -353,9 +347,7 @@ static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv
                 }
                 run_say(r, "%s holds our XFS (uuid %s) unfinished: mkfs.xfs was interrupted; making it again", o->dev,
                     o->fs.uuid.planned);
-                char **forced = mkfs_force_argv(*argv);
-                strv_free(*argv);
-                *argv = forced;
+                *force = true;
                 return PRE_RUN;
         }
         uint64_t su = (uint64_t)sb.sunit_blocks * sb.block_bytes, sw = (uint64_t)sb.swidth_blocks * sb.block_bytes;
@@ -372,7 +364,9 @@ static enum pre mkfs_ours(struct run *r, size_t si, const char *dp, char ***argv
         return PRE_DONE;
 }
 
-static enum pre mkfs_signatures(struct run *r, size_t si, char ***argv)
+/* What the device carries: nothing, our XFS (mkfs_ours), or what the profile or --wipe lets mkfs.xfs
+ * overwrite (*force), else refused. */
+static enum pre mkfs_signatures(struct run *r, size_t si, bool *force)
 {
         const struct pl_obj *o = STEP_OBJ(r, si);
         _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
@@ -387,7 +381,7 @@ static enum pre mkfs_signatures(struct run *r, size_t si, char ***argv)
         _cleanup_free_ char *d = pr.n_sigs && !ours ? probe_describe(&pr) : NULL;
         probe_result_free(&pr);
         if (ours)
-                return mkfs_ours(r, si, dp, argv);
+                return mkfs_ours(r, si, dp, force);
         if (!d)
                 return PRE_RUN;
         /* new LVs are zeroed by lvcreate; partitions and disks were inspected up front */
@@ -396,18 +390,21 @@ static enum pre mkfs_signatures(struct run *r, size_t si, char ***argv)
                 return PRE_DONE;
         }
         run_say(r, "%s carries %s; overwriting as the profile allows", o->dev, d);
-        char **forced = mkfs_force_argv(*argv);
-        strv_free(*argv);
-        *argv = forced;
+        *force = true;
         return PRE_RUN;
 }
 
+/* The command is the plan's, built again by mkfs_xfs_argv with what is decided now: -f, the AG size. */
 static enum pre mkfs_precheck(struct run *r, size_t si, char ***argv)
 {
-        enum pre p = mkfs_signatures(r, si, argv);
-        if (p == PRE_RUN)
-                mkfs_agsize(r, si, argv);
-        return p;
+        struct mkfs_at_apply at = {0};
+        enum pre p = mkfs_signatures(r, si, &at.force);
+        if (p != PRE_RUN)
+                return p;
+        at.agsize_blocks = mkfs_agsize(r, si);
+        strv_free(*argv);
+        *argv = mkfs_xfs_argv(r->pl, STEP(r, si)->obj, &at);
+        return PRE_RUN;
 }
 
 static void created(struct run *r, size_t si)

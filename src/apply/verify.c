@@ -284,11 +284,7 @@ void verify_md_obj(struct run *r, const struct pl_obj *o)
                 return;
         }
         _cleanup_free_ char *dp = dev_path(&r->dev, o->dev);
-        char **argv = NULL;
-        strv_push(&argv, "mdadm");
-        strv_push(&argv, "--detail");
-        strv_push(&argv, "--export");
-        strv_push(&argv, dp);
+        char **argv = md_detail_argv(dp);
         char *out = NULL;
         _cleanup_free_ char *uuid = NULL;
         int rc = run_argv(argv, &out);

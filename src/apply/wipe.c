@@ -22,10 +22,7 @@ int wipe(struct run *r, size_t si, size_t obj)
         struct obj_state *os = &r->os[obj];
         if (!os->needs_wipe)
                 return 0;
-        char **argv = NULL;
-        strv_push(&argv, "wipefs");
-        strv_push(&argv, "--all");
-        strv_push(&argv, r->pl->objs[obj].dev);
+        char **argv = wipefs_argv(r->pl, obj);
         char **m = dev_argv(&r->dev, argv);
         run_say(r, "wiping %s (%s), as %s allows: it carried %s", r->pl->objs[obj].id, r->pl->objs[obj].dev,
             r->o->wipe_all ? "--wipe" : "the profile", os->found ? os->found : "signatures");

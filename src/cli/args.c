@@ -13,7 +13,7 @@
 
 #include "cli/usage.h"
 #include "discover/devnames.h"
-#include "input/geometry.h"
+#include "plan/geometry.h"
 
 static const struct option all_options[] = {
         {"profile", required_argument, NULL, OPT_PROFILE},

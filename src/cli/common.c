@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "discover/controller.h"
-#include "input/offline.h"
+#include "plan/offline.h"
 #include "render/file_ops.h"
 #include "render/files.h"
 #include "render/tuned.h"

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/geometry.h"
+#include "plan/argv.h"
+#include "plan/geometry.h"
 #include "base/version.h"
 
 /* What geometry prints: the description, its stripe and what follows from it. */

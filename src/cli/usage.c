@@ -3,7 +3,7 @@
 #include "cli/usage.h"
 
 #include "apply/apply.h"
-#include "input/offline.h"
+#include "plan/offline.h"
 
 #define TUNING_HELP                                                                                                   \
         "  --tuning T      where the tuning persists: udev (default: udev rules and sysctl.d),\n"                     \

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "input/offline.h"
+#include "plan/offline.h"
 #include "base/version.h"
 
 int cmd_validate(struct args *a)

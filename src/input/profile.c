@@ -16,7 +16,7 @@
 #include <libxml/tree.h>
 
 #include "input/profile_internal.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 /* Input limits: a profile is a short hand-written file. */
 #define PROFILE_MAX_BYTES (4 * MiB)

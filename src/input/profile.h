@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * src/input/: what the profile says: XML and schema, attribute rules, value checks and escapers, tuning, stripe maths.
+ * src/input/: what the profile says: XML and schema, attribute rules, value checks, RAID levels, tuning; node state.
  * Profile: the XML description of what the hardware is and what it is for.
  * This is the only layer that includes libxml2. Loading validates the
  * structure against the RELAX NG schema (profiles/storprov.rng, built into
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input/geometry.h"
+#include "input/raid.h"
 #include "input/tune.h"
 #include "base/util.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "input/schema_names.h"
 
 /* ---- errors and lines: the loader's primitives, used by profile.c too ------ */

@@ -12,7 +12,7 @@
 
 #include <json.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 struct sctx {
         const char *path;

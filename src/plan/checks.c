@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Checks across objects: tuning, queue memory, sysctls, names. */
 #include "plan/internal.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "base/strmap.h"
 
 #include <inttypes.h>

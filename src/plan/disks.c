@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Disks and their partitions: selection, geometry, stable identity. */
 #include "plan/internal.h"
-#include "input/sanitize.h"
+#include "plan/udevid.h"
+#include "base/sanitize.h"
 #include "base/strmap.h"
 
 #include <inttypes.h>
@@ -179,7 +180,7 @@ static void disk_derived_tune(struct ctx *c, const char *what, struct pl_obj *o,
         }
 }
 
-/* The disk's rule key (src/sanitize.c): checked against every device of the
+/* The disk's rule key (plan/udevid.c): checked against every device of the
  * node, the OS disk and multipath paths included. Refused, or warned about,
  * only when the disk is tuned (a rule is written). */
 static void pick_udev_identity(struct ctx *c, const char *what, int line, struct pl_obj *o, const struct udev_ids *ids)

@@ -5,7 +5,7 @@
  * have taken). Used by disks.c for the data groups and by system.c for the
  * system ones. */
 #include "plan/internal.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "base/strmap.h"
 
 #include <inttypes.h>

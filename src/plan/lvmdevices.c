@@ -170,22 +170,6 @@ char **plan_pv_devices(const struct plan *pl)
         return v;
 }
 
-char **lvmdevices_adddev_argv(const char *dev, const char *devicesfile)
-{
-        char **v = NULL;
-        strv_push(&v, "lvm");
-        strv_push(&v, "lvmdevices");
-        /* storprov's usual lvm settings (STORPROV_LVM_CONFIG), and: the target
-         * uses its devices file, so this lvm must too */
-        strv_push(&v, "--config");
-        strv_push(&v, LVMDEVICES_CONFIG);
-        strv_push(&v, "--devicesfile");
-        strv_push(&v, devicesfile ? devicesfile : "system.devices");
-        strv_push(&v, "--adddev");
-        strv_push(&v, dev);
-        return v;
-}
-
 char *lvmdevices_system_dir(const char *root)
 {
         if (!root || !strcmp(root, "/") || !*root)

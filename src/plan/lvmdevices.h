@@ -2,9 +2,9 @@
  * The LVM devices file (/etc/lvm/devices/system.devices). When it is in use,
  * LVM ignores every PV it does not list, so storprov's PVs must be added to the
  * target's file, or the data VGs vanish after the first boot. Pure functions:
- * the decision and the argv; running them is the caller's (see
- * lvmdevices_plan_for and main.c / the apply step). storprov never turns the
- * feature off and never creates the file. */
+ * the decision here, the argv in plan/argv.c; running them is the caller's
+ * (apply/devicesfile.c). storprov never turns the feature off and never
+ * creates the file. */
 #pragma once
 
 #include <stdbool.h>
@@ -30,11 +30,10 @@ bool lvmdevices_lists(const char *devices_text, const char *dev, const char *idn
 /* The PV devices of every VG of the plan (created or preserved), in order. */
 char **plan_pv_devices(const struct plan *pl);
 
-/* argv: lvm lvmdevices --config ... --devicesfile NAME --adddev DEV.
- * Run with LVM_SYSTEM_DIR=<root>/etc/lvm (lvmdevices_system_dir) so that the
- * target's lvm.conf and devices directory are the ones used. */
+/* The --config of lvmdevices_adddev_argv (plan/argv.h), which is run with
+ * LVM_SYSTEM_DIR=<root>/etc/lvm (lvmdevices_system_dir) so that the target's
+ * lvm.conf and devices directory are the ones used. */
 #define LVMDEVICES_CONFIG \
         "global { use_lvmpolld = 0 } devices { obtain_device_list_from_udev = 0 use_devicesfile = 1 }"
-char **lvmdevices_adddev_argv(const char *dev, const char *devicesfile);
 /* "<root>/etc/lvm" ("/etc/lvm" for "/"). */
 char *lvmdevices_system_dir(const char *root);

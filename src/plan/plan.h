@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "discover/discover.h"
-#include "input/geometry.h"
+#include "plan/geometry.h"
 #include "input/profile.h"
 #include "input/state.h"
 #include "input/tune.h"
@@ -43,7 +43,7 @@ void ident_set_found(struct pl_ident *id, const char *found);
 struct pl_disk {
         const struct blockdev *bd;
         char *udev_key, *udev_value;   /* identity for rules: ID_WWN / ID_SERIAL / ID_PATH / wwid / KERNEL */
-        char *udev_why;                /* the keys passed over and why (src/sanitize.c), NULL: the first */
+        char *udev_why;                /* the keys passed over and why (plan/udevid.c), NULL: the first */
         char *gpt_guid;           /* the planned GPT disk GUID (partitioned, not preserved), NULL otherwise */
         /* multipath="true": the disk is the LUN's dm-multipath map; bd is the map when it exists, else
          * paths[0]. udev_key/value are then DM_UUID / "mpath-WWID" (the map's rule). */
@@ -272,16 +272,6 @@ char *plan_format_text(const struct plan *pl);
 char *plan_format_json(const struct plan *pl);
 /* The same JSON, written element by element: never held whole. */
 void plan_write_json(const struct plan *pl, FILE *f);
-
-/* Command lines the plan and apply share (plan/argv.c), so each is written once. */
-/* "lvm CMD [--config TEXT]": the head of every lvm call. */
-void lvm_argv_head(const struct plan *pl, char ***argv, const char *cmd);
-/* mdadm --assemble of md object mi by uuid (an array an earlier run or another system made). */
-char **md_assemble_argv(const struct plan *pl, size_t mi, const char *uuid);
-/* The mkfs.xfs step's argv with -f (overwrite), for a target the profile allows wiping. */
-char **mkfs_force_argv(char *const *argv);
-/* First and last sector (inclusive) of a partition object, in its disk's logical sectors. */
-void part_sectors(const struct plan *pl, size_t pi, uint64_t *ret_first, uint64_t *ret_last);
 
 /* Selection (plan/select.c): the rules of a <match> a device fails (0: it matches). */
 enum {

@@ -5,7 +5,7 @@
  * and a discovered node in, a verdict out. disks.c selects with the same
  * match_failures(), so select and plan cannot disagree. */
 #include "plan/plan.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "base/strmap.h"
 
 #include <fnmatch.h>

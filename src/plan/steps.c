@@ -2,6 +2,7 @@
  * Steps: what apply runs, each with its exact argv and the steps it waits
  * for. Built from the derived objects alone, never from the profile. */
 #include "plan/internal.h"
+#include "plan/argv.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -102,39 +103,6 @@ static void gpt_steps(struct ctx *c, const struct part_lists *L)
                         gpt_step(c, i, L);
 }
 
-static char **mdadm_create_argv(const struct plan *pl, const struct pl_obj *o)
-{
-        const struct pl_md *m = &o->md;
-        char **argv = NULL;
-        strv_push(&argv, "mdadm");
-        strv_push(&argv, "--create");
-        strv_push(&argv, o->dev);
-        strv_push(&argv, "--run");
-        strv_pushf(&argv, "--level=%d", (int)m->level);
-        strv_pushf(&argv, "--raid-devices=%zu", m->n_members - m->spares);
-        if (m->spares)
-                strv_pushf(&argv, "--spare-devices=%u", m->spares);
-        if (m->level != RAID_1 && m->chunk_bytes)
-                strv_pushf(&argv, "--chunk=%" PRIu64, m->chunk_bytes / KiB); /* KiB */
-        if (m->layout)
-                strv_pushf(&argv, "--layout=%s", m->layout);
-        else if (m->parity)
-                strv_pushf(&argv, "--parity=%s", m->parity);
-        strv_pushf(&argv, "--metadata=%s", m->metadata);
-        if (m->data_offset_bytes)
-                strv_pushf(&argv, "--data-offset=%" PRIu64, m->data_offset_bytes / KiB); /* KiB */
-        /* always explicit where a bitmap exists (mdadm 4.4 asks otherwise); raid0 has none and
-         * mdadm refuses even --bitmap=none for it */
-        if (m->level != RAID_0)
-                strv_pushf(&argv, "--bitmap=%s", m->bitmap);
-        strv_push(&argv, "--homehost=any");
-        strv_pushf(&argv, "--name=%s", m->name);
-        strv_pushf(&argv, "--uuid=%s", m->uuid.planned);
-        for (size_t k = 0; k < m->n_members; k++)
-                strv_push(&argv, pl->objs[m->members[k]].dev);
-        return argv;
-}
-
 /* md arrays, in profile order (members are created earlier), each followed by its GPT */
 static void md_steps(struct ctx *c, const struct part_lists *L)
 {
@@ -146,7 +114,7 @@ static void md_steps(struct ctx *c, const struct part_lists *L)
                 size_t s = add_step(c, STEP_MDADM, i,
                                     xasprintf("md %s %s over %zu devices", o->md.name, raid_level_name(o->md.level),
                                               o->md.n_members));
-                pl->steps[s].argv = mdadm_create_argv(pl, o);
+                pl->steps[s].argv = md_create_argv(pl, i);
                 for (size_t k = 0; k < o->md.n_members; k++)
                         step_dep(c, s, o->md.members[k]);
                 c->creator[i] = s;
@@ -154,49 +122,19 @@ static void md_steps(struct ctx *c, const struct part_lists *L)
         }
 }
 
-static char **lvcreate_argv(const struct plan *pl, const struct pl_obj *vg, const struct pl_obj *l)
-{
-        char a[32];
-        char **la = NULL;
-        lvm_argv_head(pl, &la, "lvcreate");
-        strv_push(&la, "--yes");
-        strv_push(&la, "--wipesignatures=y");
-        strv_push(&la, "--zero=y");
-        strv_pushf(&la, "--name=%s", l->lv.name);
-        if (l->lv.size.kind == SIZE_BYTES)
-                strv_pushf(&la, "--size=%" PRIu64 "b", l->lv.size.bytes);
-        else
-                strv_pushf(&la, "--extents=%u%%%s", l->lv.size.percent,
-                           l->lv.size.kind == SIZE_PERCENT_FREE ? "FREE" : "VG");
-        if (l->lv.stripes >= 2) {
-                strv_pushf(&la, "--stripes=%u", l->lv.stripes);
-                strv_pushf(&la, "--stripesize=%s", fmt_size_exact(l->lv.stripe_bytes, a));
-        }
-        int64_t ra = tune_num(&l->tune, TUNE_READ_AHEAD_KB);
-        if (ra >= 0) /* lvcreate -r counts 512-byte sectors */
-                strv_pushf(&la, "--readahead=%" PRId64, ra * (int64_t)(KiB / SECTOR_BYTES));
-        strv_push(&la, vg->vg.name);
-        return la;
-}
-
 /* PVs, then the VG, then its LVs one after the other (lvm serialises them anyway) */
 static void vg_steps(struct ctx *c, size_t i)
 {
         struct plan *pl = c->pl;
-        char a[32], b[32];
+        char b[32];
         const struct pl_obj *v = OBJ(c, i);
         size_t *pvsteps = xcalloc(v->vg.n_pvs ? v->vg.n_pvs : 1, sizeof(size_t));
         for (size_t k = 0; k < v->vg.n_pvs; k++) {
                 const struct pl_obj *pv = OBJ(c, v->vg.pvs[k]);
-                char **argv = NULL;
-                lvm_argv_head(pl, &argv, "pvcreate");
-                if (v->vg.pv_align_bytes)
-                        strv_pushf(&argv, "--dataalignment=%s", fmt_size_exact(v->vg.pv_align_bytes, a));
-                strv_push(&argv, pv->dev);
                 size_t s = add_step(c, STEP_PVCREATE, v->vg.pvs[k],
                                     xasprintf("PV %s%s%s", pv->dev, v->vg.pv_align_bytes ? ", data aligned to " : "",
                                               v->vg.pv_align_bytes ? fmt_size_exact(v->vg.pv_align_bytes, b) : ""));
-                pl->steps[s].argv = argv;
+                pl->steps[s].argv = pv_create_argv(pl, i, v->vg.pvs[k]);
                 step_dep(c, s, v->vg.pvs[k]);
                 pvsteps[k] = s;
         }
@@ -205,13 +143,7 @@ static void vg_steps(struct ctx *c, size_t i)
         for (size_t k = 0; k < v->vg.n_pvs; k++)
                 dep_on_step(c, vs, pvsteps[k]);
         free(pvsteps);
-        char **argv = NULL;
-        lvm_argv_head(pl, &argv, "vgcreate");
-        strv_pushf(&argv, "--physicalextentsize=%s", fmt_size_exact(v->vg.extent_bytes, a));
-        strv_push(&argv, v->vg.name);
-        for (size_t k = 0; k < v->vg.n_pvs; k++)
-                strv_push(&argv, OBJ(c, v->vg.pvs[k])->dev);
-        pl->steps[vs].argv = argv;
+        pl->steps[vs].argv = vg_create_argv(pl, i);
         c->creator[i] = vs;
 
         size_t prev = vs;
@@ -221,7 +153,7 @@ static void vg_steps(struct ctx *c, size_t i)
                         continue;
                 size_t s = add_step(c, STEP_LVCREATE, j,
                                     xasprintf("LV %s/%s%s", v->vg.name, l->lv.name, l->lv.stripes >= 2 ? " striped" : ""));
-                pl->steps[s].argv = lvcreate_argv(pl, OBJ(c, i), OBJ(c, j));
+                pl->steps[s].argv = lv_create_argv(pl, j);
                 dep_on_step(c, s, prev);
                 prev = s;
                 c->creator[j] = s;
@@ -235,22 +167,10 @@ static void mkfs_steps(struct ctx *c)
                 const struct pl_obj *f = OBJ(c, i);
                 if (f->kind != OBJ_FS || f->preserve || f->parent == NO_OBJ)
                         continue;
-                char **argv = NULL;
-                strv_push(&argv, "mkfs.xfs");
-                if (f->fs.label) {
-                        strv_push(&argv, "-L");
-                        strv_push(&argv, f->fs.label);
-                }
-                strv_push(&argv, "-m");
-                strv_pushf(&argv, "uuid=%s", f->fs.uuid.planned);
-                xfs_stripe_args(&f->geom, f->fs.log_su_bytes, &argv);
-                for (size_t k = 0; f->fs.mkfs_extra && f->fs.mkfs_extra[k]; k++)
-                        strv_push(&argv, f->fs.mkfs_extra[k]);
-                strv_push(&argv, f->dev);
                 size_t s = add_step(c, STEP_MKFS, i,
                                     xasprintf("XFS on %s%s%s", f->dev, f->fs.mountpoint ? " for " : "",
                                               f->fs.mountpoint ? f->fs.mountpoint : ""));
-                pl->steps[s].argv = argv;
+                pl->steps[s].argv = mkfs_xfs_argv(pl, i, NULL);
                 step_dep(c, s, f->parent);
                 c->creator[i] = s;
         }
@@ -267,22 +187,10 @@ static void mpath_steps(struct ctx *c)
                 const struct pl_obj *o = OBJ(c, i);
                 if (o->kind != OBJ_DISK || !o->disk.mpath_create || !o->disk.mpath_wwid || !o->disk.n_paths)
                         continue;
-                struct sbuf t = {0};
-                sbuf_printf(&t, "0 %" PRIu64 " multipath 1 queue_if_no_path 0 1 1 service-time 0 %zu 1",
-                            o->size_bytes / SECTOR_BYTES, o->disk.n_paths);
-                for (size_t k = 0; k < o->disk.n_paths; k++)
-                        sbuf_printf(&t, " %u:%u 1", o->disk.paths[k]->major, o->disk.paths[k]->minor);
-                char **argv = NULL;
-                strv_push(&argv, "dmsetup");
-                strv_push(&argv, "create");
-                strv_push(&argv, o->disk.mpath_alias);
-                strv_pushf(&argv, "--uuid=mpath-%s", o->disk.mpath_wwid);
-                strv_pushf(&argv, "--table=%s", t.s);
-                free(t.s);
                 size_t s = add_step(c, STEP_MPATH, i,
                                     xasprintf("multipath map %s over %zu path%s (no map yet)", o->dev, o->disk.n_paths,
                                               o->disk.n_paths == 1 ? "" : "s"));
-                pl->steps[s].argv = argv;
+                pl->steps[s].argv = mpath_create_argv(pl, i);
                 c->creator[i] = s;
         }
 }

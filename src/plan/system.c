@@ -11,7 +11,7 @@
  * machine is what discovery put in sysinfo. */
 #include "plan/internal.h"
 #include "discover/devnames.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 #include <stdlib.h>
 #include <string.h>

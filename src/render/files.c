@@ -14,7 +14,7 @@
 #include "render/file_ops.h"
 #include "render/merge.h"
 #include "render/render.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 static const char *io_why(int r)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 /* Lines of the shape storprov writes in its block: UUID= and xfs. */
 static bool fstab_own(char **f, size_t nf)

@@ -11,7 +11,7 @@
 
 #include "discover/udevdb.h"
 #include "plan/plan.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "sys/mounttab.h"

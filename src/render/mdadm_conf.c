@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 /* An ARRAY line for a planned array's device or UUID. */
 static bool mdadm_conflict(const struct plan *pl, char **f, size_t nf)

@@ -7,6 +7,7 @@
 
 #include <json.h>
 
+#include "plan/argv.h"
 #include "plan/plan.h"
 #include "base/jsonv.h"
 #include "render/render.h"
@@ -215,6 +216,9 @@ char *plan_format_text(const struct plan *pl)
                         sbuf_printf(&b, "      $ %s\n", cmd);
                         free(cmd);
                 }
+                const char *later = step_at_apply_note(pl, i);
+                if (later)
+                        sbuf_printf(&b, "      %s\n", later);
                 for (size_t k = 0; k < s->n_parts; k++) {
                         const struct pl_part *p = &s->parts[k];
                         sbuf_printf(&b, "      partition %u: sectors %" PRIu64 "-%" PRIu64 " (start %s, size %s), type %s, name \"%s\"\n",

@@ -4,7 +4,7 @@
 #include "render/render.h"
 #include "render/merge.h"
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 char *render_sysctl(const struct plan *pl, const char *existing, struct diags *d)
 {

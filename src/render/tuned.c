@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "base/rootfs.h"
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 
 #define TUNED_DEFAULT_INCLUDE "throughput-performance"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "render/tuned.h"
 
 /* "# TEXT\n" with TEXT as comment text. */

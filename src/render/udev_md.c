@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sanitize.h"
+#include "base/sanitize.h"
 #include "render/tuned.h"
 
 /* The member disk of md member object m: the disk itself, or a partition's

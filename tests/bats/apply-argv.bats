@@ -395,3 +395,20 @@ held() {
 	assert_output --partial 'Plan for profile "grid-3ware-raid5"'
 	assert_line --regexp '^ +[0-9]+\. (done|kept) '
 }
+
+@test "apply argv: each mkfs.xfs apply runs is the plan's printed command; where it adds -d agsize=, the plan said so" {
+	world md-raid6-lvm
+	run -0 "$SP" plan --profile "$TOP/profiles/md-raid6-lvm.xml" --sysroot "$WORLD" --seed 1
+	# the plan's mkfs.xfs commands, each marked with whether the line under it says apply adds the AG size
+	awk '/^      \$ mkfs\.xfs /{ if (c) print c "\t-"; c = substr($0, 9); next }
+	     c && /^      agsize: from the device at apply time/{ print c "\tagsize"; c = ""; next }
+	     { if (c) print c "\t-"; c = "" } END { if (c) print c "\t-" }' <<<"$output" | sort >"$BATS_TEST_TMPDIR/planned"
+	[ "$(grep -c $'\tagsize$' "$BATS_TEST_TMPDIR/planned")" -eq 3 ]
+	run "$SP" apply --profile "$TOP/profiles/md-raid6-lvm.xml" --sysroot "$WORLD" --root "$BATS_TEST_TMPDIR/root" \
+		--seed 1 --yes --jobs 1 --lock-file "$BATS_TEST_TMPDIR/lock"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# what ran, with the AG size apply added taken out again (the files are new: no -f)
+	awk '/^mkfs\.xfs /{ ag = sub(/ -d agsize=[0-9]+b /, " "); print $0 "\t" (ag ? "agsize" : "-") }' "$FAKE_LOG" |
+		sort >"$BATS_TEST_TMPDIR/ran"
+	run -0 diff "$BATS_TEST_TMPDIR/planned" "$BATS_TEST_TMPDIR/ran"
+}

@@ -12,8 +12,9 @@
 
 #include <cmocka.h>
 
+#include "plan/argv.h"
 #include "plan/lvmdevices.h"
-#include "input/offline.h"
+#include "plan/offline.h"
 #include "plan/plan.h"
 #include "render/file_ops.h"
 #include "input/profile.h"

@@ -9,7 +9,8 @@
 
 #include <cmocka.h>
 
-#include "input/geometry.h"
+#include "plan/argv.h"
+#include "plan/geometry.h"
 #include "base/util.h"
 
 struct row {

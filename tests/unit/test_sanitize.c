@@ -14,8 +14,9 @@
 #include <cmocka.h>
 
 #include "discover/discover.h"
-#include "input/geometry.h"
-#include "input/sanitize.h"
+#include "plan/geometry.h"
+#include "plan/udevid.h"
+#include "base/sanitize.h"
 #include "base/util.h"
 
 static void test_udev_values(void **state)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/offline.h"
+#include "plan/offline.h"
 
 char *glob_example(const char *glob, unsigned n)
 {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * Stripe geometry: pure arithmetic from a RAID description to su/sw, full
- * stripe, partition alignment, PV alignment, VG extent size and the mkfs.xfs
- * arguments. Sizes are bytes everywhere; conversion to KiB / sectors / fs
- * blocks happens only where an argv or a message is built. */
+ * stripe, partition alignment, PV alignment, VG extent size, XFS log stripe
+ * unit and AG size. Sizes are bytes everywhere; conversion to KiB / sectors /
+ * fs blocks happens only where an argv (plan/argv.c) or a message is built. */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "input/raid.h"
 
 #define XFS_BLOCK_BYTES        UINT64_C(4096)
 #define XFS_LOG_SU_MAX_BYTES   (UINT64_C(256) * 1024)   /* XLOG_MAX_RECORD_BSIZE */
@@ -17,27 +19,6 @@
 #define GEOM_MAX_MEMBERS          1024u
 #define GEOM_MAX_CHUNK_BYTES      (UINT64_C(1) << 30)
 #define GEOM_MAX_FULL_STRIPE_BYTES (UINT64_C(1) << 40)
-
-enum raid_level {
-        RAID_NONE = -1,   /* a plain disk: no striping known */
-        RAID_0 = 0,
-        RAID_1 = 1,
-        RAID_4 = 4,
-        RAID_5 = 5,
-        RAID_6 = 6,
-        RAID_10 = 10,
-        RAID_50 = 50,
-        RAID_60 = 60,
-};
-
-/* Parses "0", "raid5", "RAID6", "10", "50"… Returns 0 or -EINVAL. */
-int raid_level_parse(const char *s, enum raid_level *ret);
-const char *raid_level_name(enum raid_level l);   /* "raid5" */
-/* md raid10's layout "n2".."n9", "f2".."f9", "o2".."o9" (NULL: mdadm's n2):
- * the copies of each chunk and the near copies (1 for far and offset, whose
- * copies sit on other stripes). Returns 0 or -EINVAL. */
-int raid10_layout_parse(const char *layout, unsigned *ret_copies, unsigned *ret_near);
-bool raid_level_has_parity(enum raid_level l);    /* 4, 5, 6, 50, 60 */
 
 struct raid_desc {
         enum raid_level level;
@@ -170,7 +151,3 @@ uint64_t xfs_logbsize_bytes(uint64_t log_su_bytes);
  * is: there the whole stripes are the point, and the coprime S is the same rule
  * kept for one rule's sake (storprov(8) says so). */
 uint64_t xfs_stripe_agsize_blocks(uint64_t agsize_blocks, uint64_t block_bytes, const struct stripe_geom *g);
-
-/* Appends "-d su=…,sw=…" and "-l version=2,su=<log_su_bytes>" to *argv (strv).
- * Nothing is added for a geometry without stripes; no -l for log_su_bytes 0. */
-void xfs_stripe_args(const struct stripe_geom *g, uint64_t log_su_bytes, char ***argv);
