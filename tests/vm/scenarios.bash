@@ -26,7 +26,8 @@ sp_profile() {
 	[ "$(wc -l <"$src")" = "$(wc -l <"$out")" ]
 }
 
-# sp_figures: the read-back figures of the last vm_run, for the test log
+# sp_figures: the read-back figures of the last vm_run, and its sections with
+# the guest's uptime at each, for the test log
 sp_figures() {
-	grep -E '^[A-Z0-9_]+=' <<<"$output" | sed 's/^/    /' >&3 || true
+	grep -E '^([A-Z0-9_]+=|=== .* === \(uptime )' <<<"$output" | sed 's/^/    /' >&3 || true
 }

@@ -25,7 +25,8 @@ kv_file() {
 }
 
 section() {
-	printf '=== %s ===\n' "$*"
+	# the guest's uptime, so that a slow part of a scenario shows in the test log
+	printf '=== %s === (uptime %s)\n' "$*" "$(cut -d' ' -f1 /proc/uptime)"
 }
 
 show() {
