@@ -278,6 +278,78 @@ int unlink_in_root(const char *root, const char *rel)
         return r;
 }
 
+/* write_file_in_root, phase 1: the directory that will hold the file, each component created as needed and
+ * confined under the root; the root itself is the caller's word, made if missing. The root's fd goes to
+ * *ret_rootfd (-1 when it could not be opened) and stays open until the caller's cleanup. The directory's fd
+ * or -errno. */
+static int write_open_dir(const char *root, char **dirs, int *ret_rootfd)
+{
+        char *rootdir = path_join(root && *root ? root : "/", "");
+        (void)mkdir_parents(rootdir, 0755);
+        free(rootdir);
+        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        *ret_rootfd = rootfd;
+        return rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+}
+
+/* Phase 2: the file itself, if there: a link there is refused, not replaced. *ret_exists says whether a
+ * regular file is there (its stat in *st); 0, -ELOOP (a link) or -EINVAL (not a regular file). */
+static int write_check_target(int dfd, const char *base, struct stat *st, bool *ret_exists)
+{
+        bool exists = fstatat(dfd, base, st, AT_SYMLINK_NOFOLLOW) == 0;
+        *ret_exists = exists;
+        if (exists && !S_ISREG(st->st_mode))
+                return S_ISLNK(st->st_mode) ? -ELOOP : -EINVAL;
+        return 0;
+}
+
+/* Phase 3: a new temp file beside BASE (".BASE.storprov-PID-NSEC-ATTEMPT", O_EXCL, mode 0600, up to 100
+ * names). Its fd, or -errno (-EEXIST when every name was taken); *tmp holds the last name tried either way
+ * (the caller frees it). */
+static int write_create_temp(int dfd, const char *base, char **tmp)
+{
+        int fd = -1;
+        for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+                free(*tmp);
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                *tmp = xasprintf(".%s.storprov-%ld-%lx-%d", base, (long)getpid(), (unsigned long)ts.tv_nsec, attempt);
+                fd = openat(dfd, *tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+                if (fd < 0 && errno != EEXIST)
+                        return -errno;
+        }
+        return fd < 0 ? -EEXIST : fd;
+}
+
+/* Phase 4: the temp file filled, given its owner and mode, and fsync'd (still open: the caller closes it).
+ * An existing file (EXISTING, else NULL) keeps its owner and mode (a 0600 fstab stays 0600); a new one gets
+ * MODE. 0 or -errno, with *stage naming the step that failed. */
+static int write_fill_temp(int fd, const char *content, size_t len, const struct stat *existing, unsigned mode,
+                           const char **stage)
+{
+        *stage = "writing the temp file";
+        for (size_t off = 0; off < len;) {
+                ssize_t n = write(fd, content + off, len - off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return -errno;
+                off += (size_t)n;
+        }
+        *stage = "setting its owner and mode";
+        if ((existing && fchown(fd, existing->st_uid, existing->st_gid) < 0) ||
+            fchmod(fd, existing ? existing->st_mode & 07777 : mode) < 0)
+                return -errno;
+        *stage = "fsync of the temp file (the file was not replaced)";
+        if (fsync(fd) < 0)
+                return -errno;
+        return 0;
+}
+
+/* The phases, in order: open the directory (write_open_dir), check what is there (write_check_target), remove
+ * temps of dead writers, create the temp file (write_create_temp), fill, chown/chmod and fsync it
+ * (write_fill_temp), close it, rename it over the name, fsync the directory. A failure after the temp file
+ * exists and before the rename unlinks it. */
 int write_file_in_root(const char *root, const char *rel, const char *content, size_t len, unsigned mode,
                        const char **ret_stage)
 {
@@ -288,63 +360,27 @@ int write_file_in_root(const char *root, const char *rel, const char *content, s
         if (r < 0)
                 return r;
         char *tmp = NULL;
-        int fd = -1;
-        /* the root itself is the caller's word, made if missing */
-        char *rootdir = path_join(root && *root ? root : "/", "");
-        (void)mkdir_parents(rootdir, 0755);
-        free(rootdir);
-        int rootfd = open(root && *root ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        int dfd = rootfd < 0 ? -errno : open_dirs(rootfd, dirs, true);
+        int fd = -1, rootfd = -1;
+        struct stat st;
+        bool exists = false;
+        int dfd = write_open_dir(root, dirs, &rootfd);
         if (dfd < 0) {
                 r = dfd;
                 goto out;
         }
-        /* the file itself: a link there is refused, not replaced */
-        struct stat st;
-        bool exists = fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0;
-        if (exists && !S_ISREG(st.st_mode)) {
-                r = S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
+        r = write_check_target(dfd, base, &st, &exists);
+        if (r < 0)
                 goto out;
-        }
         remove_stale_temps(dfd, base);
         *stage = "creating the temp file";
-        for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
-                free(tmp);
-                struct timespec ts;
-                clock_gettime(CLOCK_MONOTONIC, &ts);
-                tmp = xasprintf(".%s.storprov-%ld-%lx-%d", base, (long)getpid(), (unsigned long)ts.tv_nsec, attempt);
-                fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-                if (fd < 0 && errno != EEXIST) {
-                        r = -errno;
-                        goto out;
-                }
-        }
+        fd = write_create_temp(dfd, base, &tmp);
         if (fd < 0) {
-                r = -EEXIST;
+                r = fd;
                 goto out;
         }
-        *stage = "writing the temp file";
-        for (size_t off = 0; off < len;) {
-                ssize_t n = write(fd, content + off, len - off);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        r = -errno;
-                        goto out_unlink;
-                }
-                off += (size_t)n;
-        }
-        /* an existing file keeps its owner and mode (a 0600 fstab stays 0600) */
-        *stage = "setting its owner and mode";
-        if ((exists && fchown(fd, st.st_uid, st.st_gid) < 0) || fchmod(fd, exists ? st.st_mode & 07777 : mode) < 0) {
-                r = -errno;
+        r = write_fill_temp(fd, content, len, exists ? &st : NULL, mode, stage);
+        if (r < 0)
                 goto out_unlink;
-        }
-        *stage = "fsync of the temp file (the file was not replaced)";
-        if (fsync(fd) < 0) {
-                r = -errno;
-                goto out_unlink;
-        }
         r = close(fd);
         fd = -1;
         if (r < 0) {

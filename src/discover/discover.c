@@ -474,24 +474,24 @@ static void read_partinfo(const char *sysroot, const char *dir, struct blockdev 
 
 /* ---- one device -------------------------------------------------------- */
 
-static void load_dev(const char *sysroot, const char *dir, const char *name, struct blockdev *b)
+/* dev: "MAJOR:MINOR", nothing after; whether b->major/minor were read. */
+static bool read_dev_number(const char *dir, struct blockdev *b)
 {
-        *b = (struct blockdev){0};
-        b->name = xstrdup(name);
-        b->devnode = devnode_for(dir, name);
-
-        bool have_dev = false;
         _cleanup_free_ char *dev = attr_str(dir, "dev");
-        if (dev) {
-                unsigned ma, mi;
-                char extra;
-                if (sscanf(dev, "%u:%u%c", &ma, &mi, &extra) == 2) {
-                        b->major = ma;
-                        b->minor = mi;
-                        have_dev = true;
-                }
-        }
+        if (!dev)
+                return false;
+        unsigned ma, mi;
+        char extra;
+        if (sscanf(dev, "%u:%u%c", &ma, &mi, &extra) != 2)
+                return false;
+        b->major = ma;
+        b->minor = mi;
+        return true;
+}
 
+/* Size, sector sizes, exported io hints, alignment offset, rotational, removable and read-only. */
+static void read_geometry(const char *dir, struct blockdev *b)
+{
         uint64_t sectors;
         if (attr_u64(dir, "size", &sectors) == 0 && sectors <= UINT64_MAX / SECTOR_BYTES)
                 b->size_bytes = sectors * SECTOR_BYTES;   /* always 512-byte units, whatever the LBA size */
@@ -518,7 +518,27 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
                 b->rotational = v ? 1 : 0;
         b->removable = attr_bool(dir, "removable");
         b->readonly = attr_bool(dir, "ro");
+}
 
+/* The WWN: udev's ID_WWN, else derived from sysfs's wwid. */
+static char *wwn_of(const char *dir, const struct blockdev *b, const struct udev_props *u)
+{
+        if (u->id_wwn)
+                return xstrdup(u->id_wwn);
+        _cleanup_free_ char *wwid = attr_str(dir, "device/wwid");
+        if (!wwid)
+                wwid = attr_str(dir, "wwid");
+        /* an NVMe namespace's ID_WWN is its wwid as the kernel prints it (60-persistent-storage.rules) */
+        return blockdev_is_nvme(b) && wwid && (startswith(wwid, "eui.") || startswith(wwid, "nvme.") ||
+                                               startswith(wwid, "uuid."))
+                       ? xstrdup(wwid)
+                       : wwn_from_wwid(wwid);
+}
+
+/* Vendor and model, then what udev's database says (read when the device number is known): serials, WWN,
+ * by-path, signatures, md and LVM names, links. */
+static void read_identity(const char *sysroot, const char *dir, bool have_dev, struct blockdev *b)
+{
         b->vendor = attr_str(dir, "device/vendor");
         b->model = attr_str(dir, "device/model");
 
@@ -535,18 +555,7 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
         b->id_serial = xstrdup(u.id_serial);
         b->unit_serial = xstrdup(u.id_scsi_serial);
 
-        if (u.id_wwn)
-                b->wwn = xstrdup(u.id_wwn);
-        else {
-                _cleanup_free_ char *wwid = attr_str(dir, "device/wwid");
-                if (!wwid)
-                        wwid = attr_str(dir, "wwid");
-                /* an NVMe namespace's ID_WWN is its wwid as the kernel prints it (60-persistent-storage.rules) */
-                b->wwn = blockdev_is_nvme(b) && wwid && (startswith(wwid, "eui.") || startswith(wwid, "nvme.") ||
-                                                         startswith(wwid, "uuid."))
-                                 ? xstrdup(wwid)
-                                 : wwn_from_wwid(wwid);
-        }
+        b->wwn = wwn_of(dir, b, &u);
         b->wwid = attr_str(dir, "device/wwid");
         if (!b->wwid)
                 b->wwid = attr_str(dir, "wwid");
@@ -561,7 +570,11 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
         b->devlinks = u.links;
         u.links = NULL;
         udev_props_done(&u);
+}
 
+/* The request queue's limits, its scheduler and its hardware queues. */
+static void read_queue(const char *dir, struct blockdev *b)
+{
         b->max_hw_sectors_kb = attr_u32_or(dir, "queue/max_hw_sectors_kb", 0);
         b->max_sectors_kb = attr_u32_or(dir, "queue/max_sectors_kb", 0);
         b->max_segments = attr_u32_or(dir, "queue/max_segments", 0);
@@ -574,6 +587,11 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
                 parse_scheduler(sched, &b->scheduler, &b->schedulers);
 
         b->nr_hw_queues = count_hw_queues(dir);
+}
+
+/* What is stacked on it (holders, partitions) and what it is built on (md level, dm, slaves). */
+static void read_stacking(const char *sysroot, const char *dir, struct blockdev *b)
+{
         b->has_holders = dir_nonempty(dir, "holders");
         b->parts = list_partitions(dir);
         read_partinfo(sysroot, dir, b);
@@ -585,6 +603,20 @@ static void load_dev(const char *sysroot, const char *dir, const char *name, str
         _cleanup_free_ char *sl = path_join(dir, "slaves");
         if (list_dir(sl, &b->slaves) == 0 && b->slaves)
                 qsort(b->slaves, strv_len(b->slaves), sizeof(char *), strp_cmp);
+}
+
+/* One device's sysfs directory and udev data, read in this order: device number, geometry, identity,
+ * queue, stacking. */
+static void load_dev(const char *sysroot, const char *dir, const char *name, struct blockdev *b)
+{
+        *b = (struct blockdev){0};
+        b->name = xstrdup(name);
+        b->devnode = devnode_for(dir, name);
+        bool have_dev = read_dev_number(dir, b);
+        read_geometry(dir, b);
+        read_identity(sysroot, dir, have_dev, b);
+        read_queue(dir, b);
+        read_stacking(sysroot, dir, b);
 }
 
 /* "naa.600a0b80…" → "3600a0b80…", as scsi_id prints an NAA designator (the WWID

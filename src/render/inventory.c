@@ -185,6 +185,118 @@ static void print_io_hint(FILE *f, const struct blockdev *b)
         }
 }
 
+/* One disk as a JSON object (the inventory schema's "disks" element). */
+static json_object *inventory_disk_json(const struct blockdev *b, const struct disk_use *u, const char *unit_serial,
+                                        const char *by_path)
+{
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "name", jstr(b->name));
+        json_object_object_add(j, "device", jstr(b->devnode));
+        json_object_object_add(j, "wwn", jstr(b->wwn));
+        json_object_object_add(j, "serial", jstr(b->serial));
+        json_object_object_add(j, "id_serial", jstr(b->id_serial));
+        json_object_object_add(j, "unit_serial", jstr(unit_serial));
+        json_object_object_add(j, "id_path", jstr(b->id_path));
+        json_object_object_add(j, "by_path", jstr(by_path));
+        json_object_object_add(j, "vendor", jstr(b->vendor));
+        json_object_object_add(j, "model", jstr(b->model));
+        json_object_object_add(j, "size_bytes", ju64(b->size_bytes));
+        json_object_object_add(j, "logical_sector_bytes", ju64(b->logical_sector_bytes));
+        json_object_object_add(j, "physical_sector_bytes", ju64(b->physical_sector_bytes));
+        json_object_object_add(j, "io_min_bytes", ju64(b->io_min_bytes));
+        json_object_object_add(j, "io_opt_bytes", ju64(b->io_opt_bytes));
+        json_object_object_add(j, "io_hint_kind", jstr(io_hint_kind_name(io_hint_kind_of(b))));
+        json_object_object_add(j, "alignment_offset_bytes", ju64(b->alignment_offset_bytes));
+        json_object_object_add(j, "rotational", b->rotational < 0 ? NULL : json_object_new_boolean(b->rotational));
+        json_object_object_add(j, "removable", json_object_new_boolean(b->removable));
+        json_object_object_add(j, "max_hw_sectors_kb", ju64(b->max_hw_sectors_kb));
+        json_object_object_add(j, "scheduler", jstr(b->scheduler));
+        json_object_object_add(j, "partitions", jstrv(b->parts));
+        json_object_object_add(j, "holders", jstrv(u->holders));
+        json_object_object_add(j, "signatures", jstrv(u->signatures));
+        json_object_object_add(j, "mounts", jstrv(u->mounts));
+        json_object_object_add(j, "in_use", json_object_new_boolean(u->mounts || u->holders));
+        json_object_object_add(j, "links", jstrv(b->devlinks));
+        json_object_object_add(j, "system_use", jstr(b->system_use));
+        json_object_object_add(j, "multipath_wwid", jstr(b->mpath_wwid));
+        json_object_object_add(j, "multipath_map", jstr(b->mpath_map));
+        return j;
+}
+
+/* The text record's first lines: what the disk is (name, vendor, size, identities, sectors, io hint). */
+static void inventory_disk_text_identity(FILE *f, const struct blockdev *b, const char *unit_serial,
+                                         const char *by_path)
+{
+        char sz[32];
+        fprintf(f, "%s  %s  %s %s  %s (%" PRIu64 " bytes)\n", b->name, b->devnode, b->vendor ? b->vendor : "?",
+                b->model ? b->model : "?", fmt_size_human(b->size_bytes, sz), b->size_bytes);
+        fprintf(f, "    wwn %s  serial %s%s%s\n", b->wwn ? b->wwn : "-", b->serial ? b->serial : "-",
+                unit_serial ? "  unit serial " : "", unit_serial ? unit_serial : "");
+        fprintf(f, "    by-path %s\n", by_path ? by_path : "-");
+        fprintf(f, "    sectors %u logical / %u physical; io_min %" PRIu64 " io_opt %" PRIu64
+                   " alignment_offset %" PRIu64 "; %s\n",
+                b->logical_sector_bytes, b->physical_sector_bytes, b->io_min_bytes, b->io_opt_bytes,
+                b->alignment_offset_bytes,
+                b->rotational == 1 ? "rotational" : b->rotational == 0 ? "non-rotational" : "rotational unknown");
+        print_io_hint(f, b);
+}
+
+/* The text record's last lines: what uses the disk (holders, signatures, mounts), every name it answers
+ * to, and whether the system or a multipath map has it. */
+static void inventory_disk_text_use(FILE *f, const struct sysinfo *si, const struct blockdev *b,
+                                    const struct disk_use *u)
+{
+        _cleanup_free_ char *h = u->holders ? strv_join(u->holders, ", ") : xstrdup("none");
+        _cleanup_free_ char *s = u->signatures ? strv_join(u->signatures, ", ") : xstrdup("none");
+        _cleanup_free_ char *mm = u->mounts ? strv_join(u->mounts, ", ") : xstrdup("none");
+        fprintf(f, "    holders: %s\n    signatures: %s\n    mounted: %s\n", h, s, mm);
+        /* every name --os-disks takes for it */
+        fprintf(f, "    names: %s", b->name);
+        for (size_t k = 0; b->devlinks && b->devlinks[k]; k++)
+                fprintf(f, ", /dev/%s", b->devlinks[k]);
+        fputs("\n", f);
+        if (b->system_use) {
+                _cleanup_free_ char *su = comment_dup(b->system_use);
+                fprintf(f, "    system disk: %s (storprov never selects it)\n", su);
+        }
+        if (b->mpath_map) {
+                const struct blockdev *mp = sysinfo_find(si, b->mpath_map);
+                _cleanup_free_ char *mn = comment_dup(mp ? mp->dm_name : NULL);
+                _cleanup_free_ char *w = comment_dup(b->mpath_wwid);
+                fprintf(f, "    multipath: a path of %s (%s), wwid %s: select the LUN with "
+                           "<disks multipath=\"true\">\n",
+                        b->mpath_map, mn, w);
+        }
+}
+
+/* One input disk: appended to DISKS (json), or printed to F (text). */
+static void inventory_disk(const struct sysinfo *si, const struct blockdev *b, const struct mount_ent *m, size_t nm,
+                           bool json, json_object *disks, FILE *f)
+{
+        struct disk_use u;
+        disk_use(si, b, m, nm, &u);
+        _cleanup_free_ char *by_path = b->id_path ? xasprintf("/dev/disk/by-path/%s", b->id_path) : NULL;
+        /* the unit's own serial (VPD page 0x80) where udev's ID_SERIAL is the WWN (scsi_id) */
+        _cleanup_free_ char *unit_serial = udev_prop(si->sysroot, b->major, b->minor, "ID_SCSI_SERIAL");
+        if (json)
+                json_object_array_add(disks, inventory_disk_json(b, &u, unit_serial, by_path));
+        else {
+                inventory_disk_text_identity(f, b, unit_serial, by_path);
+                inventory_disk_text_use(f, si, b, &u);
+        }
+        disk_use_free(&u);
+}
+
+static void mount_ents_free(struct mount_ent *m, size_t nm)
+{
+        for (size_t i = 0; i < nm; i++) {
+                free(m[i].src);
+                free(m[i].target);
+                free(m[i].type);
+        }
+        free(m);
+}
+
 void inventory_print(const struct sysinfo *si, bool json, FILE *f)
 {
         size_t nm = 0;
@@ -199,86 +311,10 @@ void inventory_print(const struct sysinfo *si, bool json, FILE *f)
         }
         size_t count = 0;
         for (size_t i = 0; i < si->n_devs; i++) {
-                const struct blockdev *b = &si->devs[i];
-                if (!disk_is_input(b))
+                if (!disk_is_input(&si->devs[i]))
                         continue;
                 count++;
-                struct disk_use u;
-                disk_use(si, b, m, nm, &u);
-                _cleanup_free_ char *by_path = b->id_path ? xasprintf("/dev/disk/by-path/%s", b->id_path) : NULL;
-                /* the unit's own serial (VPD page 0x80) where udev's ID_SERIAL is the WWN (scsi_id) */
-                _cleanup_free_ char *unit_serial = udev_prop(si->sysroot, b->major, b->minor, "ID_SCSI_SERIAL");
-                if (json) {
-                        json_object *j = json_object_new_object();
-                        json_object_object_add(j, "name", jstr(b->name));
-                        json_object_object_add(j, "device", jstr(b->devnode));
-                        json_object_object_add(j, "wwn", jstr(b->wwn));
-                        json_object_object_add(j, "serial", jstr(b->serial));
-                        json_object_object_add(j, "id_serial", jstr(b->id_serial));
-                        json_object_object_add(j, "unit_serial", jstr(unit_serial));
-                        json_object_object_add(j, "id_path", jstr(b->id_path));
-                        json_object_object_add(j, "by_path", jstr(by_path));
-                        json_object_object_add(j, "vendor", jstr(b->vendor));
-                        json_object_object_add(j, "model", jstr(b->model));
-                        json_object_object_add(j, "size_bytes", ju64(b->size_bytes));
-                        json_object_object_add(j, "logical_sector_bytes", ju64(b->logical_sector_bytes));
-                        json_object_object_add(j, "physical_sector_bytes", ju64(b->physical_sector_bytes));
-                        json_object_object_add(j, "io_min_bytes", ju64(b->io_min_bytes));
-                        json_object_object_add(j, "io_opt_bytes", ju64(b->io_opt_bytes));
-                        json_object_object_add(j, "io_hint_kind", jstr(io_hint_kind_name(io_hint_kind_of(b))));
-                        json_object_object_add(j, "alignment_offset_bytes", ju64(b->alignment_offset_bytes));
-                        json_object_object_add(j, "rotational",
-                                               b->rotational < 0 ? NULL : json_object_new_boolean(b->rotational));
-                        json_object_object_add(j, "removable", json_object_new_boolean(b->removable));
-                        json_object_object_add(j, "max_hw_sectors_kb", ju64(b->max_hw_sectors_kb));
-                        json_object_object_add(j, "scheduler", jstr(b->scheduler));
-                        json_object_object_add(j, "partitions", jstrv(b->parts));
-                        json_object_object_add(j, "holders", jstrv(u.holders));
-                        json_object_object_add(j, "signatures", jstrv(u.signatures));
-                        json_object_object_add(j, "mounts", jstrv(u.mounts));
-                        json_object_object_add(j, "in_use", json_object_new_boolean(u.mounts || u.holders));
-                        json_object_object_add(j, "links", jstrv(b->devlinks));
-                        json_object_object_add(j, "system_use", jstr(b->system_use));
-                        json_object_object_add(j, "multipath_wwid", jstr(b->mpath_wwid));
-                        json_object_object_add(j, "multipath_map", jstr(b->mpath_map));
-                        json_object_array_add(disks, j);
-                } else {
-                        char sz[32];
-                        fprintf(f, "%s  %s  %s %s  %s (%" PRIu64 " bytes)\n", b->name, b->devnode,
-                                b->vendor ? b->vendor : "?", b->model ? b->model : "?", fmt_size_human(b->size_bytes, sz),
-                                b->size_bytes);
-                        fprintf(f, "    wwn %s  serial %s%s%s\n", b->wwn ? b->wwn : "-", b->serial ? b->serial : "-",
-                                unit_serial ? "  unit serial " : "", unit_serial ? unit_serial : "");
-                        fprintf(f, "    by-path %s\n", by_path ? by_path : "-");
-                        fprintf(f, "    sectors %u logical / %u physical; io_min %" PRIu64 " io_opt %" PRIu64
-                                   " alignment_offset %" PRIu64 "; %s\n",
-                                b->logical_sector_bytes, b->physical_sector_bytes, b->io_min_bytes, b->io_opt_bytes,
-                                b->alignment_offset_bytes,
-                                b->rotational == 1 ? "rotational" : b->rotational == 0 ? "non-rotational" : "rotational unknown");
-                        print_io_hint(f, b);
-                        _cleanup_free_ char *h = u.holders ? strv_join(u.holders, ", ") : xstrdup("none");
-                        _cleanup_free_ char *s = u.signatures ? strv_join(u.signatures, ", ") : xstrdup("none");
-                        _cleanup_free_ char *mm = u.mounts ? strv_join(u.mounts, ", ") : xstrdup("none");
-                        fprintf(f, "    holders: %s\n    signatures: %s\n    mounted: %s\n", h, s, mm);
-                        /* every name --os-disks takes for it */
-                        fprintf(f, "    names: %s", b->name);
-                        for (size_t k = 0; b->devlinks && b->devlinks[k]; k++)
-                                fprintf(f, ", /dev/%s", b->devlinks[k]);
-                        fputs("\n", f);
-                        if (b->system_use) {
-                                _cleanup_free_ char *su = comment_dup(b->system_use);
-                                fprintf(f, "    system disk: %s (storprov never selects it)\n", su);
-                        }
-                        if (b->mpath_map) {
-                                const struct blockdev *mp = sysinfo_find(si, b->mpath_map);
-                                _cleanup_free_ char *mn = comment_dup(mp ? mp->dm_name : NULL);
-                                _cleanup_free_ char *w = comment_dup(b->mpath_wwid);
-                                fprintf(f, "    multipath: a path of %s (%s), wwid %s: select the LUN with "
-                                           "<disks multipath=\"true\">\n",
-                                        b->mpath_map, mn, w);
-                        }
-                }
-                disk_use_free(&u);
+                inventory_disk(si, &si->devs[i], m, nm, json, disks, f);
         }
         if (json) {
                 json_object_object_add(root, "disks", disks);
@@ -291,10 +327,5 @@ void inventory_print(const struct sysinfo *si, bool json, FILE *f)
                 _cleanup_free_ char *e = comment_dup(si->system_errors[k]);
                 fprintf(stderr, "storprov inventory: warning: %s; which disks the system runs from is not known\n", e);
         }
-        for (size_t i = 0; i < nm; i++) {
-                free(m[i].src);
-                free(m[i].target);
-                free(m[i].type);
-        }
-        free(m);
+        mount_ents_free(m, nm);
 }

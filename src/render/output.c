@@ -61,104 +61,149 @@ static void text_tune(struct sbuf *b, const struct pl_obj *o)
 #define FOUND_TEXT(id) (id)->found ? " (found on disk; planned " : "", (id)->found ? (id)->planned : "", \
                        (id)->found ? ")" : ""
 
-static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
+/* A partitioned md: its partitions follow it in the object list. */
+static bool md_is_partitioned(const struct plan *pl, const struct pl_obj *o)
+{
+        return o + 1 < pl->objs + pl->n_objs && o[1].kind == OBJ_PART && o[1].parent == (size_t)(o - pl->objs);
+}
+
+/* A multipath disk's map: wwid, alias, whether apply creates it, the paths and their udev identity. */
+static void text_disk_multipath(struct sbuf *b, const struct pl_obj *o)
+{
+        sbuf_printf(b, "      multipath wwid %s, alias %s, %s, paths:", o->disk.mpath_wwid ? o->disk.mpath_wwid : "?",
+                    o->disk.mpath_alias, o->disk.mpath_create ? "no map yet (apply makes it)" : "map there");
+        for (size_t k = 0; k < o->disk.n_paths; k++)
+                sbuf_printf(b, " %s", o->disk.paths[k]->name);
+        sbuf_printf(b, "%s%s%s%s\n", o->disk.path_udev_key ? ", udev " : " (no udev identity)",
+                    o->disk.path_udev_key ? o->disk.path_udev_key : "",
+                    o->disk.path_udev_key ? "=" : "",
+                    o->disk.path_udev_value ? o->disk.path_udev_value : "");
+        if (o->disk.path_udev_why)
+                sbuf_printf(b, "      paths' udev key %s: %s\n",
+                            o->disk.path_udev_key ? o->disk.path_udev_key : "refused",
+                            o->disk.path_udev_why);
+}
+
+static void text_disk(struct sbuf *b, const struct pl_obj *o)
 {
         char a[32], c[32];
-        switch (o->kind) {
-        case OBJ_DISK: {
-                const struct blockdev *d = o->disk.bd;
-                const struct blockdev *inq = o->disk.n_paths ? o->disk.paths[0] : d; /* a map has no INQUIRY data */
-                if (o->disk.missing) {
-                        sbuf_printf(b, "  disk %s MISSING: %s, udev %s=%s [line %d]\n      %s\n", o->id,
-                                    fmt_size_human(o->size_bytes, a), o->disk.udev_key, o->disk.udev_value, o->line,
-                                    o->disk.missing);
-                        break;
-                }
-                sbuf_printf(b, "  disk %s %s: %s %s, %s%s%s%s%s [line %d]\n", o->id, o->dev,
-                            inq->vendor ? inq->vendor : "?", inq->model ? inq->model : "?",
-                            fmt_size_human(o->size_bytes, a), o->disk.udev_key ? ", udev " : "",
-                            o->disk.udev_key ? o->disk.udev_key : "", o->disk.udev_key ? "=" : "",
-                            o->disk.udev_value ? o->disk.udev_value : "", o->line);
-                if (o->disk.udev_why)
-                        sbuf_printf(b, "      udev key %s: %s\n", o->disk.udev_key ? o->disk.udev_key : "refused",
-                                    o->disk.udev_why);
-                if (o->disk.n_paths) {
-                        sbuf_printf(b, "      multipath wwid %s, alias %s, %s, paths:", o->disk.mpath_wwid ? o->disk.mpath_wwid : "?",
-                                    o->disk.mpath_alias, o->disk.mpath_create ? "no map yet (apply makes it)" : "map there");
-                        for (size_t k = 0; k < o->disk.n_paths; k++)
-                                sbuf_printf(b, " %s", o->disk.paths[k]->name);
-                        sbuf_printf(b, "%s%s%s%s\n", o->disk.path_udev_key ? ", udev " : " (no udev identity)",
-                                    o->disk.path_udev_key ? o->disk.path_udev_key : "",
-                                    o->disk.path_udev_key ? "=" : "",
-                                    o->disk.path_udev_value ? o->disk.path_udev_value : "");
-                        if (o->disk.path_udev_why)
-                                sbuf_printf(b, "      paths' udev key %s: %s\n",
-                                            o->disk.path_udev_key ? o->disk.path_udev_key : "refused",
-                                            o->disk.path_udev_why);
-                }
-                text_geom(b, o);
-                sbuf_printf(b, "      topology exported: io_min %" PRIu64 ", io_opt %" PRIu64 "%s\n",
-                            d->io_min_bytes, d->io_opt_bytes,
-                            !d->io_opt_bytes ? " (no stripe hints: the profile is the source of truth)" : "");
-                sbuf_printf(b, "      partition alignment: %s = lcm(1m, full stripe %s, sector %" PRIu64 ") [derived]\n",
-                            fmt_size_exact(o->align_bytes, a), fmt_size_exact(o->geom.full_stripe_bytes, c),
-                            o->physical_sector_bytes);
-                text_tune(b, o);
-                break;
+        const struct blockdev *d = o->disk.bd;
+        const struct blockdev *inq = o->disk.n_paths ? o->disk.paths[0] : d; /* a map has no INQUIRY data */
+        if (o->disk.missing) {
+                sbuf_printf(b, "  disk %s MISSING: %s, udev %s=%s [line %d]\n      %s\n", o->id,
+                            fmt_size_human(o->size_bytes, a), o->disk.udev_key, o->disk.udev_value, o->line,
+                            o->disk.missing);
+                return;
         }
+        sbuf_printf(b, "  disk %s %s: %s %s, %s%s%s%s%s [line %d]\n", o->id, o->dev,
+                    inq->vendor ? inq->vendor : "?", inq->model ? inq->model : "?",
+                    fmt_size_human(o->size_bytes, a), o->disk.udev_key ? ", udev " : "",
+                    o->disk.udev_key ? o->disk.udev_key : "", o->disk.udev_key ? "=" : "",
+                    o->disk.udev_value ? o->disk.udev_value : "", o->line);
+        if (o->disk.udev_why)
+                sbuf_printf(b, "      udev key %s: %s\n", o->disk.udev_key ? o->disk.udev_key : "refused",
+                            o->disk.udev_why);
+        if (o->disk.n_paths)
+                text_disk_multipath(b, o);
+        text_geom(b, o);
+        sbuf_printf(b, "      topology exported: io_min %" PRIu64 ", io_opt %" PRIu64 "%s\n",
+                    d->io_min_bytes, d->io_opt_bytes,
+                    !d->io_opt_bytes ? " (no stripe hints: the profile is the source of truth)" : "");
+        sbuf_printf(b, "      partition alignment: %s = lcm(1m, full stripe %s, sector %" PRIu64 ") [derived]\n",
+                    fmt_size_exact(o->align_bytes, a), fmt_size_exact(o->geom.full_stripe_bytes, c),
+                    o->physical_sector_bytes);
+        text_tune(b, o);
+}
+
+static void text_part(struct sbuf *b, const struct pl_obj *o)
+{
+        char a[32], c[32];
+        sbuf_printf(b, "  partition %s %s: start %s (sector %" PRIu64 "), size %s, type %s [line %d]\n",
+                    o->id, o->dev, fmt_size_exact(o->part.start_bytes, a), o->part.start_bytes / o->sector_bytes,
+                    fmt_size_human(o->size_bytes, c), part_type_name(o->part.type), o->line);
+        text_geom(b, o);
+}
+
+static void text_md(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
+{
+        char a[32], c[32];
+        sbuf_printf(b, "  md %s %s: %s over %zu devices (%u spare), metadata %s, bitmap %s, uuid %s%s%s%s [line %d]\n",
+                    o->id, o->dev, raid_level_name(o->md.level), o->md.n_members, o->md.spares,
+                    o->md.metadata, o->md.bitmap, obj_uuid(o), FOUND_TEXT(&o->md.uuid), o->line);
+        sbuf_puts(b, "      members:");
+        for (size_t k = 0; k < o->md.n_members; k++)
+                sbuf_printf(b, " %s", pl->objs[o->md.members[k]].dev);
+        sbuf_puts(b, "\n");
+        text_geom(b, o);
+        if (md_is_partitioned(pl, o))
+                sbuf_printf(b, "      size estimated %s (after mdadm's data offset); partition alignment: %s = "
+                               "lcm(1m, full stripe %s, sector %" PRIu64 ") [derived]\n",
+                            fmt_size_human(o->size_bytes, a), fmt_size_exact(o->align_bytes, c),
+                            fmt_size_exact(o->geom.full_stripe_bytes, (char[32]){0}), o->physical_sector_bytes);
+        text_tune(b, o);
+}
+
+static void text_vg(struct sbuf *b, const struct pl_obj *o)
+{
+        char a[32], c[32];
+        sbuf_printf(b, "  vg %s: name %s, extent %s, PV data alignment %s [line %d]\n", o->id,
+                    o->vg.name, fmt_size_exact(o->vg.extent_bytes, a),
+                    o->vg.pv_align_bytes ? fmt_size_exact(o->vg.pv_align_bytes, c) : "LVM default (1m)",
+                    o->line);
+        if (o->geom_why)
+                sbuf_printf(b, "      %s [derived]\n", o->geom_why);
+}
+
+static void text_lv(struct sbuf *b, const struct pl_obj *o)
+{
+        char a[32];
+        sbuf_printf(b, "  lv %s %s", o->id, o->dev);
+        if (o->lv.stripes >= 2)
+                sbuf_printf(b, ": %u stripes x %s", o->lv.stripes, fmt_size_exact(o->lv.stripe_bytes, a));
+        else
+                sbuf_puts(b, ": linear");
+        sbuf_printf(b, " [line %d]\n", o->line);
+        text_geom(b, o);
+        text_tune(b, o);
+}
+
+static void text_fs(struct sbuf *b, const struct pl_obj *o)
+{
+        char a[32];
+        sbuf_printf(b, "  xfs %s on %s: label %s, uuid %s%s%s%s%s [line %d]\n", o->id, o->dev,
+                    o->fs.label ? o->fs.label : "-", obj_uuid(o), FOUND_TEXT(&o->fs.uuid),
+                    o->preserve ? ", preserved" : "", o->line);
+        text_geom(b, o);
+        if (o->geom.su_bytes)
+                sbuf_printf(b, "      xfs_info will show: sunit=%" PRIu64 " swidth=%" PRIu64
+                                " blks; log sunit=%" PRIu64 " blks (log su %s)\n",
+                            o->geom.su_bytes / XFS_BLOCK_BYTES, o->geom.full_stripe_bytes / XFS_BLOCK_BYTES,
+                            o->fs.log_su_bytes / XFS_BLOCK_BYTES, fmt_size_exact(o->fs.log_su_bytes, a));
+        if (o->fs.mountpoint)
+                sbuf_printf(b, "      mount: %s xfs %s%s\n", o->fs.mountpoint, o->fs.mount_options,
+                            o->fs.nofail ? " (not boot-critical: fstab adds nofail)" : "");
+}
+
+static void text_obj(struct sbuf *b, const struct plan *pl, const struct pl_obj *o)
+{
+        switch (o->kind) {
+        case OBJ_DISK:
+                text_disk(b, o);
+                break;
         case OBJ_PART:
-                sbuf_printf(b, "  partition %s %s: start %s (sector %" PRIu64 "), size %s, type %s [line %d]\n",
-                            o->id, o->dev, fmt_size_exact(o->part.start_bytes, a), o->part.start_bytes / o->sector_bytes,
-                            fmt_size_human(o->size_bytes, c), part_type_name(o->part.type), o->line);
-                text_geom(b, o);
+                text_part(b, o);
                 break;
         case OBJ_MD:
-                sbuf_printf(b, "  md %s %s: %s over %zu devices (%u spare), metadata %s, bitmap %s, uuid %s%s%s%s [line %d]\n",
-                            o->id, o->dev, raid_level_name(o->md.level), o->md.n_members, o->md.spares,
-                            o->md.metadata, o->md.bitmap, obj_uuid(o), FOUND_TEXT(&o->md.uuid), o->line);
-                sbuf_puts(b, "      members:");
-                for (size_t k = 0; k < o->md.n_members; k++)
-                        sbuf_printf(b, " %s", pl->objs[o->md.members[k]].dev);
-                sbuf_puts(b, "\n");
-                text_geom(b, o);
-                if (o + 1 < pl->objs + pl->n_objs && o[1].kind == OBJ_PART && o[1].parent == (size_t)(o - pl->objs))
-                        sbuf_printf(b, "      size estimated %s (after mdadm's data offset); partition alignment: %s = "
-                                       "lcm(1m, full stripe %s, sector %" PRIu64 ") [derived]\n",
-                                    fmt_size_human(o->size_bytes, a), fmt_size_exact(o->align_bytes, c),
-                                    fmt_size_exact(o->geom.full_stripe_bytes, (char[32]){0}), o->physical_sector_bytes);
-                text_tune(b, o);
+                text_md(b, pl, o);
                 break;
         case OBJ_VG:
-                sbuf_printf(b, "  vg %s: name %s, extent %s, PV data alignment %s [line %d]\n", o->id,
-                            o->vg.name, fmt_size_exact(o->vg.extent_bytes, a),
-                            o->vg.pv_align_bytes ? fmt_size_exact(o->vg.pv_align_bytes, c) : "LVM default (1m)",
-                            o->line);
-                if (o->geom_why)
-                        sbuf_printf(b, "      %s [derived]\n", o->geom_why);
+                text_vg(b, o);
                 break;
         case OBJ_LV:
-                sbuf_printf(b, "  lv %s %s", o->id, o->dev);
-                if (o->lv.stripes >= 2)
-                        sbuf_printf(b, ": %u stripes x %s", o->lv.stripes, fmt_size_exact(o->lv.stripe_bytes, a));
-                else
-                        sbuf_puts(b, ": linear");
-                sbuf_printf(b, " [line %d]\n", o->line);
-                text_geom(b, o);
-                text_tune(b, o);
+                text_lv(b, o);
                 break;
         case OBJ_FS:
-                sbuf_printf(b, "  xfs %s on %s: label %s, uuid %s%s%s%s%s [line %d]\n", o->id, o->dev,
-                            o->fs.label ? o->fs.label : "-", obj_uuid(o), FOUND_TEXT(&o->fs.uuid),
-                            o->preserve ? ", preserved" : "", o->line);
-                text_geom(b, o);
-                if (o->geom.su_bytes)
-                        sbuf_printf(b, "      xfs_info will show: sunit=%" PRIu64 " swidth=%" PRIu64
-                                        " blks; log sunit=%" PRIu64 " blks (log su %s)\n",
-                                    o->geom.su_bytes / XFS_BLOCK_BYTES, o->geom.full_stripe_bytes / XFS_BLOCK_BYTES,
-                                    o->fs.log_su_bytes / XFS_BLOCK_BYTES, fmt_size_exact(o->fs.log_su_bytes, a));
-                if (o->fs.mountpoint)
-                        sbuf_printf(b, "      mount: %s xfs %s%s\n", o->fs.mountpoint, o->fs.mount_options,
-                                    o->fs.nofail ? " (not boot-critical: fstab adds nofail)" : "");
+                text_fs(b, o);
                 break;
         default:
                 break;
@@ -282,6 +327,111 @@ static json_object *jtune(const struct tune_set *t)
         return j;
 }
 
+static json_object *jdisk_multipath(const struct pl_obj *o)
+{
+        json_object *mp = json_object_new_object();
+        json_object_object_add(mp, "wwid", jstr(o->disk.mpath_wwid));
+        json_object_object_add(mp, "alias", jstr(o->disk.mpath_alias));
+        json_object_object_add(mp, "map_exists", json_object_new_boolean(!o->disk.mpath_create));
+        json_object *paths = json_object_new_array();
+        for (size_t k = 0; k < o->disk.n_paths; k++)
+                json_object_array_add(paths, jstr(o->disk.paths[k]->name));
+        json_object_object_add(mp, "paths", paths);
+        if (o->disk.path_udev_key) {
+                json_object_object_add(mp, "path_udev_key", jstr(o->disk.path_udev_key));
+                json_object_object_add(mp, "path_udev_value", jstr(o->disk.path_udev_value));
+        }
+        if (o->disk.path_udev_why)
+                json_object_object_add(mp, "path_udev_why", jstr(o->disk.path_udev_why));
+        return mp;
+}
+
+/* Each j<kind>_fields adds that kind's members to J, after the ones every object has (jobj). */
+static void jdisk_fields(json_object *j, const struct pl_obj *o)
+{
+        json_object_object_add(j, "kernel_name", o->disk.bd ? jstr(o->disk.bd->name) : NULL);
+        if (o->disk.missing)
+                json_object_object_add(j, "missing", jstr(o->disk.missing));
+        json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
+        if (o->disk.gpt_guid)
+                json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));
+        if (o->disk.udev_key) {
+                json_object_object_add(j, "udev_key", jstr(o->disk.udev_key));
+                json_object_object_add(j, "udev_value", jstr(o->disk.udev_value));
+        }
+        if (o->disk.udev_why)
+                json_object_object_add(j, "udev_why", jstr(o->disk.udev_why));
+        if (o->disk.n_paths)
+                json_object_object_add(j, "multipath", jdisk_multipath(o));
+}
+
+static void jpart_fields(json_object *j, const struct plan *pl, const struct pl_obj *o)
+{
+        json_object_object_add(j, "number", ju64(o->part.number));
+        json_object_object_add(j, "start_bytes", ju64(o->part.start_bytes));
+        json_object_object_add(j, "partuuid", jstr(o->part.guid));
+        json_object_object_add(j, "parent", jstr(pl->objs[o->parent].id));
+}
+
+/* An md's members or a VG's PVs, by device name. */
+static json_object *jmembers(const struct plan *pl, const size_t *idx, size_t n)
+{
+        json_object *m = json_object_new_array();
+        for (size_t k = 0; k < n; k++)
+                json_object_array_add(m, jstr(pl->objs[idx[k]].dev));
+        return m;
+}
+
+static void jmd_fields(json_object *j, const struct plan *pl, const struct pl_obj *o)
+{
+        /* a partitioned md: where its partitions are laid, and the GPT's disk GUID */
+        if (md_is_partitioned(pl, o))
+                json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
+        if (o->disk.gpt_guid)
+                json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));
+        json_object_object_add(j, "level", jstr(raid_level_name(o->md.level)));
+        json_object_object_add(j, "name", jstr(o->md.name));
+        json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+        jident(j, &o->md.uuid);
+        json_object_object_add(j, "chunk_bytes", ju64(o->md.chunk_bytes));
+        json_object_object_add(j, "metadata", jstr(o->md.metadata));
+        if (o->md.data_offset_bytes)
+                json_object_object_add(j, "data_offset_bytes", ju64(o->md.data_offset_bytes));
+        json_object_object_add(j, "bitmap", jstr(o->md.bitmap));
+        json_object_object_add(j, "spares", ju64(o->md.spares));
+        json_object_object_add(j, "members", jmembers(pl, o->md.members, o->md.n_members));
+}
+
+static void jvg_fields(json_object *j, const struct plan *pl, const struct pl_obj *o)
+{
+        json_object_object_add(j, "pvs", jmembers(pl, o->vg.pvs, o->vg.n_pvs));
+        json_object_object_add(j, "name", jstr(o->vg.name));
+        json_object_object_add(j, "extent_bytes", ju64(o->vg.extent_bytes));
+        json_object_object_add(j, "pv_data_alignment_bytes", ju64(o->vg.pv_align_bytes));
+}
+
+static void jlv_fields(json_object *j, const struct plan *pl, const struct pl_obj *o)
+{
+        json_object_object_add(j, "name", jstr(o->lv.name));
+        json_object_object_add(j, "vg", jstr(pl->objs[o->parent].vg.name));
+        json_object_object_add(j, "stripes", ju64(o->lv.stripes ? o->lv.stripes : 1));
+        json_object_object_add(j, "stripe_size_bytes", ju64(o->lv.stripes >= 2 ? o->lv.stripe_bytes : 0));
+}
+
+static void jfs_fields(json_object *j, const struct pl_obj *o)
+{
+        json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
+        jident(j, &o->fs.uuid);
+        if (o->fs.label)
+                json_object_object_add(j, "label", jstr(o->fs.label));
+        if (o->fs.mountpoint)
+                json_object_object_add(j, "mountpoint", jstr(o->fs.mountpoint));
+        json_object_object_add(j, "mount_options", jstr(o->fs.mount_options));
+        json_object_object_add(j, "log_su_bytes", ju64(o->fs.log_su_bytes));
+        if (o->fs.nofail)
+                json_object_object_add(j, "boot_critical", json_object_new_boolean(false));
+}
+
 static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
 {
         json_object *j = json_object_new_object();
@@ -296,90 +446,27 @@ static json_object *jobj(const struct plan *pl, const struct pl_obj *o)
                 json_object_object_add(j, "geometry", jgeom(o));
         if (o->size_bytes)
                 json_object_object_add(j, "size_bytes", ju64(o->size_bytes));
-        if (o->kind == OBJ_DISK) {
-                json_object_object_add(j, "kernel_name", o->disk.bd ? jstr(o->disk.bd->name) : NULL);
-                if (o->disk.missing)
-                        json_object_object_add(j, "missing", jstr(o->disk.missing));
-                json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
-                if (o->disk.gpt_guid)
-                        json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));
-                if (o->disk.udev_key) {
-                        json_object_object_add(j, "udev_key", jstr(o->disk.udev_key));
-                        json_object_object_add(j, "udev_value", jstr(o->disk.udev_value));
-                }
-                if (o->disk.udev_why)
-                        json_object_object_add(j, "udev_why", jstr(o->disk.udev_why));
-                if (o->disk.n_paths) {
-                        json_object *mp = json_object_new_object();
-                        json_object_object_add(mp, "wwid", jstr(o->disk.mpath_wwid));
-                        json_object_object_add(mp, "alias", jstr(o->disk.mpath_alias));
-                        json_object_object_add(mp, "map_exists", json_object_new_boolean(!o->disk.mpath_create));
-                        json_object *paths = json_object_new_array();
-                        for (size_t k = 0; k < o->disk.n_paths; k++)
-                                json_object_array_add(paths, jstr(o->disk.paths[k]->name));
-                        json_object_object_add(mp, "paths", paths);
-                        if (o->disk.path_udev_key) {
-                                json_object_object_add(mp, "path_udev_key", jstr(o->disk.path_udev_key));
-                                json_object_object_add(mp, "path_udev_value", jstr(o->disk.path_udev_value));
-                        }
-                        if (o->disk.path_udev_why)
-                                json_object_object_add(mp, "path_udev_why", jstr(o->disk.path_udev_why));
-                        json_object_object_add(j, "multipath", mp);
-                }
-        }
-        if (o->kind == OBJ_PART) {
-                json_object_object_add(j, "number", ju64(o->part.number));
-                json_object_object_add(j, "start_bytes", ju64(o->part.start_bytes));
-                json_object_object_add(j, "partuuid", jstr(o->part.guid));
-                json_object_object_add(j, "parent", jstr(pl->objs[o->parent].id));
-        }
-        if (o->kind == OBJ_MD) {
-                /* a partitioned md: where its partitions are laid, and the GPT's disk GUID */
-                if (o + 1 < pl->objs + pl->n_objs && o[1].kind == OBJ_PART && o[1].parent == (size_t)(o - pl->objs))
-                        json_object_object_add(j, "partition_align_bytes", ju64(o->align_bytes));
-                if (o->disk.gpt_guid)
-                        json_object_object_add(j, "gpt_guid", jstr(o->disk.gpt_guid));
-                json_object_object_add(j, "level", jstr(raid_level_name(o->md.level)));
-                json_object_object_add(j, "name", jstr(o->md.name));
-                json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
-                jident(j, &o->md.uuid);
-                json_object_object_add(j, "chunk_bytes", ju64(o->md.chunk_bytes));
-                json_object_object_add(j, "metadata", jstr(o->md.metadata));
-                if (o->md.data_offset_bytes)
-                        json_object_object_add(j, "data_offset_bytes", ju64(o->md.data_offset_bytes));
-                json_object_object_add(j, "bitmap", jstr(o->md.bitmap));
-                json_object_object_add(j, "spares", ju64(o->md.spares));
-        }
-        if (o->kind == OBJ_MD || o->kind == OBJ_VG) {
-                json_object *m = json_object_new_array();
-                size_t nm = o->kind == OBJ_MD ? o->md.n_members : o->vg.n_pvs;
-                const size_t *mm = o->kind == OBJ_MD ? o->md.members : o->vg.pvs;
-                for (size_t k = 0; k < nm; k++)
-                        json_object_array_add(m, jstr(pl->objs[mm[k]].dev));
-                json_object_object_add(j, o->kind == OBJ_MD ? "members" : "pvs", m);
-        }
-        if (o->kind == OBJ_VG) {
-                json_object_object_add(j, "name", jstr(o->vg.name));
-                json_object_object_add(j, "extent_bytes", ju64(o->vg.extent_bytes));
-                json_object_object_add(j, "pv_data_alignment_bytes", ju64(o->vg.pv_align_bytes));
-        }
-        if (o->kind == OBJ_LV) {
-                json_object_object_add(j, "name", jstr(o->lv.name));
-                json_object_object_add(j, "vg", jstr(pl->objs[o->parent].vg.name));
-                json_object_object_add(j, "stripes", ju64(o->lv.stripes ? o->lv.stripes : 1));
-                json_object_object_add(j, "stripe_size_bytes", ju64(o->lv.stripes >= 2 ? o->lv.stripe_bytes : 0));
-        }
-        if (o->kind == OBJ_FS) {
-                json_object_object_add(j, "uuid", jstr(obj_uuid(o)));
-                jident(j, &o->fs.uuid);
-                if (o->fs.label)
-                        json_object_object_add(j, "label", jstr(o->fs.label));
-                if (o->fs.mountpoint)
-                        json_object_object_add(j, "mountpoint", jstr(o->fs.mountpoint));
-                json_object_object_add(j, "mount_options", jstr(o->fs.mount_options));
-                json_object_object_add(j, "log_su_bytes", ju64(o->fs.log_su_bytes));
-                if (o->fs.nofail)
-                        json_object_object_add(j, "boot_critical", json_object_new_boolean(false));
+        switch (o->kind) {
+        case OBJ_DISK:
+                jdisk_fields(j, o);
+                break;
+        case OBJ_PART:
+                jpart_fields(j, pl, o);
+                break;
+        case OBJ_MD:
+                jmd_fields(j, pl, o);
+                break;
+        case OBJ_VG:
+                jvg_fields(j, pl, o);
+                break;
+        case OBJ_LV:
+                jlv_fields(j, pl, o);
+                break;
+        case OBJ_FS:
+                jfs_fields(j, o);
+                break;
+        default:
+                break;
         }
         if (o->tune.line)
                 json_object_object_add(j, "tune", jtune(&o->tune));
