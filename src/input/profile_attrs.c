@@ -157,109 +157,131 @@ static const char *size_form(uint64_t min, uint64_t max, char *buf, size_t len)
         return buf;
 }
 
-/* Checks one attribute against its rule; on failure reports the line, the
- * attribute, the value given and the accepted form. */
-static void check_attr(struct loader *l, xmlNode *n, const struct attr_rule *r, const char *v)
+/* An LV size= that is neither a percentage (of the VG or its free space) nor
+ * a size above 0: the accepted form, and why into *why; NULL when it is one. */
+static const char *lvsize_problem(const char *v, const char **why)
 {
-        char form[256];
-        const char *accepted = NULL, *why = "is not valid";
+        uint64_t u;
+        int rc;
+        const char *pct = strchr(v, '%');
+        if (pct) {
+                char *num = strndup(v, (size_t)(pct - v));
+                bool ok = num && parse_uint_range(num, 1, 100, &u) == 0 &&
+                          (!strcmp(pct, "%") || !strcmp(pct, "%VG") || !strcmp(pct, "%FREE"));
+                free(num);
+                if (!ok)
+                        return "a percentage from 1% to 100%, optionally followed by VG or FREE (50%FREE)";
+        } else if ((rc = parse_size(v, &u)) < 0 || u == 0) {
+                *why = rc == -ERANGE ? "is out of range" : "is not a size";
+                return "a size above 0 such as 500G or 4TB, or a percentage such as 100% or 50%FREE";
+        }
+        return NULL;
+}
+
+static bool refs_ok(const char *v)
+{
+        char **refs = strv_split(v, " \t\n");
+        bool ok = refs != NULL && strv_len(refs) <= 1024;
+        for (size_t i = 0; ok && refs[i]; i++)
+                ok = ref_ok(refs[i]);
+        strv_free(refs);
+        return ok;
+}
+
+/* v against a numeric rule (A_COUNT, A_SIZE, A_LVSIZE): NULL when it passes,
+ * else the accepted form (written into form when it has numbers in it), and
+ * why it failed into *why. */
+static const char *number_problem(const struct attr_rule *r, const char *v, char *form, size_t len, const char **why)
+{
         uint64_t u;
         int rc;
         switch (r->kind) {
         case A_COUNT:
                 if ((rc = parse_uint_range(v, r->min, r->max, &u)) < 0) {
-                        why = rc == -ERANGE ? "is out of range" : "is not a whole number";
-                        snprintf(form, sizeof(form), "a whole number from %" PRIu64 " to %" PRIu64 "%s%s", r->min,
+                        *why = rc == -ERANGE ? "is out of range" : "is not a whole number";
+                        snprintf(form, len, "a whole number from %" PRIu64 " to %" PRIu64 "%s%s", r->min,
                                  r->max, r->form ? " " : "", r->form ? r->form : "");
-                        accepted = form;
+                        return form;
                 }
-                break;
+                return NULL;
         case A_SIZE:
                 if ((rc = parse_size(v, &u)) < 0 || u < r->min || u > r->max) {
-                        why = rc == -ERANGE || (rc == 0) ? "is out of range" : "is not a size";
-                        accepted = size_form(r->min, r->max, form, sizeof(form));
+                        *why = rc == -ERANGE || (rc == 0) ? "is out of range" : "is not a size";
+                        return size_form(r->min, r->max, form, len);
                 }
-                break;
-        case A_LVSIZE: {
-                const char *pct = strchr(v, '%');
-                if (pct) {
-                        char *num = strndup(v, (size_t)(pct - v));
-                        bool ok = num && parse_uint_range(num, 1, 100, &u) == 0 &&
-                                  (!strcmp(pct, "%") || !strcmp(pct, "%VG") || !strcmp(pct, "%FREE"));
-                        free(num);
-                        if (!ok)
-                                accepted = "a percentage from 1% to 100%, optionally followed by VG or FREE (50%FREE)";
-                } else if ((rc = parse_size(v, &u)) < 0 || u == 0) {
-                        why = rc == -ERANGE ? "is out of range" : "is not a size";
-                        accepted = "a size above 0 such as 500G or 4TB, or a percentage such as 100% or 50%FREE";
-                }
-                break;
+                return NULL;
+        case A_LVSIZE:
+                return lvsize_problem(v, why);
+        default:
+                return NULL;
         }
+}
+
+/* v against a rule for words, names, paths and text (every kind but the
+ * numeric ones): NULL when it passes, else the accepted form (written into
+ * form when it quotes the rule). */
+static const char *text_problem(const struct attr_rule *r, const char *v, char *form, size_t len)
+{
+        switch (r->kind) {
         case A_IDENT:
-                if (!ident_ok(v))
-                        accepted = "an identifier: a letter, then up to 63 letters, digits, _ + or -";
-                break;
-        case A_REFS: {
-                char **refs = strv_split(v, " \t\n");
-                bool ok = refs != NULL && strv_len(refs) <= 1024;
-                for (size_t i = 0; ok && refs[i]; i++)
-                        ok = ref_ok(refs[i]);
-                strv_free(refs);
-                if (!ok)
-                        accepted = "1 to 1024 blank-separated references: an id, or id.part / vg/lv";
-                break;
-        }
+                return ident_ok(v) ? NULL : "an identifier: a letter, then up to 63 letters, digits, _ + or -";
+        case A_REFS:
+                return refs_ok(v) ? NULL : "1 to 1024 blank-separated references: an id, or id.part / vg/lv";
         case A_BOOL:
-                if (strcmp(v, "true") && strcmp(v, "false"))
-                        accepted = "true or false";
-                break;
+                return !strcmp(v, "true") || !strcmp(v, "false") ? NULL : "true or false";
         case A_ENUM:
-                if (!enum_ok(v, r->form)) {
-                        snprintf(form, sizeof(form), "one of: %s", r->form);
-                        accepted = form;
-                }
-                break;
+                if (enum_ok(v, r->form))
+                        return NULL;
+                snprintf(form, len, "one of: %s", r->form);
+                return form;
         case A_GLOB:
         case A_TEXT:
-                if (!printable(v, r->min, r->max)) {
-                        snprintf(form, sizeof(form), "%" PRIu64 " to %" PRIu64 " printable ASCII characters, no control characters",
-                                 r->min, r->max);
-                        accepted = form;
-                }
-                break;
+                if (printable(v, r->min, r->max))
+                        return NULL;
+                snprintf(form, len, "%" PRIu64 " to %" PRIu64 " printable ASCII characters, no control characters",
+                         r->min, r->max);
+                return form;
         case A_WORD:
                 if (!printable(v, r->min, r->max) || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(v))
-                        accepted = "a word of lower-case letters, digits and - (such as left-symmetric)";
-                break;
+                        return "a word of lower-case letters, digits and - (such as left-symmetric)";
+                return NULL;
         case A_MOUNTPOINT: {
                 const char *w = NULL;
                 char *norm = mountpoint_normalize(v, &w);
                 free(norm);
-                if (!norm) {
-                        snprintf(form, sizeof(form), "an absolute path inside the root (%s)", w);
-                        accepted = form;
-                }
-                break;
+                if (norm)
+                        return NULL;
+                snprintf(form, len, "an absolute path inside the root (%s)", w);
+                return form;
         }
         case A_MOUNTOPTS:
-                if (!mount_options_safe(v))
-                        accepted = "comma-separated mount options of letters, digits and ._=:/+@- (no blanks; fstab "
-                                   "fields cannot hold them)";
-                break;
+                return mount_options_safe(v) ? NULL
+                                             : "comma-separated mount options of letters, digits and ._=:/+@- (no "
+                                               "blanks; fstab fields cannot hold them)";
         case A_LABEL:
-                if (!printable(v, 1, 12) || strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-%") !=
-                                                    strlen(v))
-                        accepted = "1 to 12 letters, digits, _ - or %n";
-                break;
+                if (!printable(v, 1, 12) ||
+                    strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-%") != strlen(v))
+                        return "1 to 12 letters, digits, _ - or %n";
+                return NULL;
         case A_SYSCTL_KEY:
-                if (!sysctl_key_safe(v))
-                        accepted = "a sysctl key: lower-case words joined by dots, such as vm.dirty_ratio";
-                break;
+                return sysctl_key_safe(v) ? NULL
+                                          : "a sysctl key: lower-case words joined by dots, such as vm.dirty_ratio";
         case A_SYSCTL_VALUE:
-                if (!sysctl_value_safe(v))
-                        accepted = "1 to 256 printable ASCII characters, no leading or trailing blank";
-                break;
+                return sysctl_value_safe(v) ? NULL
+                                            : "1 to 256 printable ASCII characters, no leading or trailing blank";
+        default:
+                return NULL;
         }
+}
+
+/* Checks one attribute against its rule; on failure reports the line, the
+ * attribute, the value given and the accepted form. */
+static void check_attr(struct loader *l, xmlNode *n, const struct attr_rule *r, const char *v)
+{
+        char form[256];
+        const char *accepted, *why = "is not valid";
+        bool numeric = r->kind == A_COUNT || r->kind == A_SIZE || r->kind == A_LVSIZE;
+        accepted = numeric ? number_problem(r, v, form, sizeof(form), &why) : text_problem(r, v, form, sizeof(form));
         if (!accepted)
                 return;
         char *obj = xasprintf("<%s>", (const char *)n->name);

@@ -430,6 +430,126 @@ static void pick_path_identity(struct ctx *c, const char *what, int line, struct
         free(why.s);
 }
 
+/* The error for a LUN count that differs from the profile's: the LUNs
+ * matched, or every LUN present (paths grouped by wwid) when none did. */
+static void report_lun_count(struct ctx *c, const struct p_disks *g, const char *what, int line,
+                             const struct mpath_lun *l, size_t n, const size_t *found, size_t n_found)
+{
+        const struct sysinfo *si = c->si;
+        struct sbuf b = {0};
+        for (size_t k = 0; k < n_found; k++) {
+                char *d = mpath_lun_describe(si, &l[found[k]]);
+                sbuf_printf(&b, "\n    matched: %s", d);
+                free(d);
+        }
+        if (!n_found) {
+                sbuf_puts(&b, "\n    no LUN matched; LUNs present (paths grouped by wwid):");
+                for (size_t k = 0; k < n; k++) {
+                        char *d = mpath_lun_describe(si, &l[k]);
+                        char *p = describe_disk(&si->devs[l[k].paths[0]]);
+                        sbuf_printf(&b, "\n      %s: %s", d, p);
+                        free(d);
+                        free(p);
+                }
+        }
+        _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
+        plan_err(c, line, what, left ? RULE_SYSTEM_DISK : RULE_DISK_COUNT,
+                 "expected %u multipath LUN%s, found %zu%s%s", g->count, g->count == 1 ? "" : "s", n_found,
+                 b.s ? b.s : "", left ? left : "");
+        free(b.s);
+}
+
+/* How LUN x's disk object o is named and reached: its alias id; its wwid, refused
+ * when multipath.conf, a dm uuid or a udev rule cannot carry it; its /dev path, the
+ * map's (map NULL: the one multipath will make under the alias). */
+static void mpath_lun_names(struct ctx *c, const char *what, int line, struct pl_obj *o, const struct mpath_lun *x,
+                            const struct blockdev *map, const char *id)
+{
+        o->disk.mpath_alias = xstrdup(id);
+        if (!mpath_word_safe(x->wwid)) {
+                _cleanup_free_ char *d = mpath_lun_describe(c->si, x);
+                plan_err(c, line, what, RULE_MULTIPATH_WWID,
+                    "%s: its wwid cannot be written into multipath.conf, a dm uuid or a udev rule as it is "
+                    "(only [A-Za-z0-9._:-] is); refusing the LUN",
+                    d);
+        } else
+                o->disk.mpath_wwid = xstrdup(x->wwid);
+        if (map && map->dm_name && mpath_word_safe(map->dm_name))
+                o->dev = xasprintf("/dev/mapper/%s", map->dm_name);
+        else if (map)
+                o->dev = xstrdup(map->devnode);
+        else {
+                o->dev = xasprintf("/dev/mapper/%s", id);
+                o->disk.mpath_create = true;
+        }
+}
+
+/* LUN x's size, its first path's: paths of another size are not one LUN; a
+ * single path works but has nothing to fail over to. */
+static uint64_t mpath_lun_size(struct ctx *c, const char *what, int line, const struct mpath_lun *x)
+{
+        const struct sysinfo *si = c->si;
+        const struct blockdev *p0 = &si->devs[x->paths[0]];
+        uint64_t size = p0->size_bytes;
+        for (size_t j = 0; j < x->n_paths; j++)
+                if (si->devs[x->paths[j]].size_bytes != size) {
+                        _cleanup_free_ char *d = mpath_lun_describe(si, x);
+                        plan_err(c, line, what, RULE_MULTIPATH_PATHS,
+                            "%s: the paths differ in size (%s: %" PRIu64 " bytes, %s: %" PRIu64
+                            " bytes); they are not one LUN",
+                            d, p0->name, size, si->devs[x->paths[j]].name, si->devs[x->paths[j]].size_bytes);
+                        break;
+                }
+        if (x->n_paths < 2)
+                plan_warn(c, line, what, RULE_MULTIPATH_SINGLE_PATH,
+                     "%s has one path only: it works, but without a second path nothing fails over", p0->name);
+        return size;
+}
+
+/* LUN x of group g (index 0: the group's only one): its disk object, paths,
+ * names, size, identity, geometry and tuning. */
+static void plan_one_lun(struct ctx *c, const struct p_disks *g, const char *what, int line, const struct mpath_lun *x,
+                         unsigned index, const struct udev_ids *ids, enum val_source src,
+                         const struct stripe_geom *geom, const char *why)
+{
+        const struct sysinfo *si = c->si;
+        char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
+        size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
+        struct pl_obj *o = OBJ(c, di);
+        const struct blockdev *p0 = &si->devs[x->paths[0]];
+        const struct blockdev *map = x->map != NO_OBJ ? &si->devs[x->map] : NULL;
+        o->disk.bd = map ? map : p0;
+        o->disk.n_paths = x->n_paths;
+        o->disk.paths = xcalloc(x->n_paths, sizeof(*o->disk.paths));
+        for (size_t j = 0; j < x->n_paths; j++)
+                o->disk.paths[j] = &si->devs[x->paths[j]];
+        mpath_lun_names(c, what, line, o, x, map, id);
+        uint64_t size = mpath_lun_size(c, what, line, x);
+        o->size_bytes = map && map->size_bytes ? map->size_bytes : size;
+        o->sector_bytes = p0->logical_sector_bytes ? p0->logical_sector_bytes : SECTOR_BYTES;
+        o->physical_sector_bytes = p0->physical_sector_bytes ? p0->physical_sector_bytes : SECTOR_BYTES;
+        o->preserve = g->preserve;
+        o->wipe = g->wipe;
+        if (o->disk.mpath_wwid) {
+                o->disk.udev_key = xstrdup("DM_UUID");
+                o->disk.udev_value = xasprintf("mpath-%s", o->disk.mpath_wwid);
+        }
+        tune_set_copy(&o->tune, &g->tune);
+        pick_path_identity(c, what, line, o, ids);
+        /* the geometry the paths export (the map's own io hints are the paths', stacked) */
+        const struct blockdev *saved = o->disk.bd;
+        o->disk.bd = p0;
+        disk_geometry(c, g, what, o, src, geom, why);
+        o->disk.bd = saved;
+        disk_derived_tune(c, what, o, o->disk.paths, o->disk.n_paths, line);
+        if (!o->align_bytes)
+                plan_err(c, g->line, what, RULE_ALIGNMENT_OVERFLOW,
+                    "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
+                    "fit in 64 bits",
+                    o->physical_sector_bytes);
+        free(id);
+}
+
 /* multipath="true": the group's LUNs, each once, the map as the disk. */
 static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *what, bool *claimed,
                            const struct udev_ids *ids)
@@ -443,27 +563,7 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                 if (!mpath_lun_failures(&g->match, si, &l[k]))
                         found[n_found++] = k;
         if (n_found != g->count) {
-                struct sbuf b = {0};
-                for (size_t k = 0; k < n_found; k++) {
-                        char *d = mpath_lun_describe(si, &l[found[k]]);
-                        sbuf_printf(&b, "\n    matched: %s", d);
-                        free(d);
-                }
-                if (!n_found) {
-                        sbuf_puts(&b, "\n    no LUN matched; LUNs present (paths grouped by wwid):");
-                        for (size_t k = 0; k < n; k++) {
-                                char *d = mpath_lun_describe(si, &l[k]);
-                                char *p = describe_disk(&si->devs[l[k].paths[0]]);
-                                sbuf_printf(&b, "\n      %s: %s", d, p);
-                                free(d);
-                                free(p);
-                        }
-                }
-                _cleanup_free_ char *left = g->system ? NULL : system_left_out(c, g);
-                plan_err(c, line, what, left ? RULE_SYSTEM_DISK : RULE_DISK_COUNT,
-                         "expected %u multipath LUN%s, found %zu%s%s", g->count, g->count == 1 ? "" : "s", n_found,
-                         b.s ? b.s : "", left ? left : "");
-                free(b.s);
+                report_lun_count(c, g, what, line, l, n, found, n_found);
                 strv_push(&c->failed_groups, g->id);
                 goto out;
         }
@@ -481,70 +581,7 @@ static void plan_multipath(struct ctx *c, const struct p_disks *g, const char *w
                 const struct mpath_lun *x = &l[found[k]];
                 for (size_t j = 0; j < x->n_paths; j++)
                         claimed[x->paths[j]] = true;
-                unsigned index = g->count > 1 ? (unsigned)k + 1 : 0;
-                char *id = index ? xasprintf("%s%u", g->id, index) : xstrdup(g->id);
-                size_t di = new_obj(c, OBJ_DISK, g->id, index, id, what, g->line);
-                struct pl_obj *o = OBJ(c, di);
-                const struct blockdev *p0 = &si->devs[x->paths[0]];
-                const struct blockdev *map = x->map != NO_OBJ ? &si->devs[x->map] : NULL;
-                o->disk.bd = map ? map : p0;
-                o->disk.n_paths = x->n_paths;
-                o->disk.paths = xcalloc(x->n_paths, sizeof(*o->disk.paths));
-                for (size_t j = 0; j < x->n_paths; j++)
-                        o->disk.paths[j] = &si->devs[x->paths[j]];
-                o->disk.mpath_alias = xstrdup(id);
-                if (!mpath_word_safe(x->wwid)) {
-                        _cleanup_free_ char *d = mpath_lun_describe(si, x);
-                        plan_err(c, line, what, RULE_MULTIPATH_WWID,
-                            "%s: its wwid cannot be written into multipath.conf, a dm uuid or a udev rule as it is "
-                            "(only [A-Za-z0-9._:-] is); refusing the LUN",
-                            d);
-                } else
-                        o->disk.mpath_wwid = xstrdup(x->wwid);
-                if (map && map->dm_name && mpath_word_safe(map->dm_name))
-                        o->dev = xasprintf("/dev/mapper/%s", map->dm_name);
-                else if (map)
-                        o->dev = xstrdup(map->devnode);
-                else {
-                        o->dev = xasprintf("/dev/mapper/%s", id);
-                        o->disk.mpath_create = true;
-                }
-                uint64_t size = p0->size_bytes;
-                for (size_t j = 0; j < x->n_paths; j++)
-                        if (si->devs[x->paths[j]].size_bytes != size) {
-                                _cleanup_free_ char *d = mpath_lun_describe(si, x);
-                                plan_err(c, line, what, RULE_MULTIPATH_PATHS,
-                                    "%s: the paths differ in size (%s: %" PRIu64 " bytes, %s: %" PRIu64
-                                    " bytes); they are not one LUN",
-                                    d, p0->name, size, si->devs[x->paths[j]].name, si->devs[x->paths[j]].size_bytes);
-                                break;
-                        }
-                if (x->n_paths < 2)
-                        plan_warn(c, line, what, RULE_MULTIPATH_SINGLE_PATH,
-                             "%s has one path only: it works, but without a second path nothing fails over", p0->name);
-                o->size_bytes = map && map->size_bytes ? map->size_bytes : size;
-                o->sector_bytes = p0->logical_sector_bytes ? p0->logical_sector_bytes : SECTOR_BYTES;
-                o->physical_sector_bytes = p0->physical_sector_bytes ? p0->physical_sector_bytes : SECTOR_BYTES;
-                o->preserve = g->preserve;
-                o->wipe = g->wipe;
-                if (o->disk.mpath_wwid) {
-                        o->disk.udev_key = xstrdup("DM_UUID");
-                        o->disk.udev_value = xasprintf("mpath-%s", o->disk.mpath_wwid);
-                }
-                tune_set_copy(&o->tune, &g->tune);
-                pick_path_identity(c, what, line, o, ids);
-                /* the geometry the paths export (the map's own io hints are the paths', stacked) */
-                const struct blockdev *saved = o->disk.bd;
-                o->disk.bd = p0;
-                disk_geometry(c, g, what, o, src, &geom, why);
-                o->disk.bd = saved;
-                disk_derived_tune(c, what, o, o->disk.paths, o->disk.n_paths, line);
-                if (!o->align_bytes)
-                        plan_err(c, g->line, what, RULE_ALIGNMENT_OVERFLOW,
-                            "the alignment (lcm of 1 MiB, the full stripe and the %" PRIu64 "-byte sector) does not "
-                            "fit in 64 bits",
-                            o->physical_sector_bytes);
-                free(id);
+                plan_one_lun(c, g, what, line, x, g->count > 1 ? (unsigned)k + 1 : 0, ids, src, &geom, why);
         }
         free(why);
 out:

@@ -6,11 +6,118 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The LV's own numbers against each other and the VG: percentages that add up
+ * past the VG, stripes the VG's n PVs or lvcreate cannot give. */
+static void lv_checks(struct ctx *c, const struct p_lv *l, const char *lwhat, size_t n, unsigned *pct_vg)
+{
+        if (l->size.kind == SIZE_PERCENT) {
+                *pct_vg += l->size.percent;
+                if (*pct_vg > 100)
+                        plan_err(c, l->line, lwhat, RULE_LV_SIZE, "LV sizes add up to %u%% of the VG", *pct_vg);
+        }
+        if (l->stripe_bytes && l->stripes <= 1)
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "stripe-size without stripes >= 2 has no effect");
+        if (l->stripes > n && n)
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "stripes=%u but the VG has only %zu PVs",
+                    l->stripes, n);
+        if (l->stripes > 128)
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "lvcreate allows at most 128 stripes");
+}
+
+/* A striped LV's stripe size: the profile's, else one derived from the PVs'
+ * common stripe (chosen says how), else LVM's default; ret_src says which. */
+static uint64_t lv_stripe_bytes(const struct p_lv *l, const struct stripe_geom *vg_geom, uint64_t extent,
+                                bool vg_mixed, enum val_source *ret_src, char **chosen)
+{
+        uint64_t sb = l->stripe_bytes;
+        enum val_source ss = SRC_PROFILE;
+        if (!sb && vg_geom->full_stripe_bytes && !vg_mixed) {
+                sb = stack_chunk_bytes(vg_geom, extent, false, chosen);
+                ss = SRC_DERIVED;
+        }
+        if (!sb) {
+                sb = DEFAULT_LV_STRIPE_BYTES;
+                ss = SRC_DEFAULT;
+        }
+        *ret_src = ss;
+        return sb;
+}
+
+/* The geometry of LV x striped sb over the PVs of the VG object oi: stacked on
+ * the PVs' common stripe (none when vg_mixed), with its warnings and its why. */
+static void lv_stripe_geometry(struct ctx *c, size_t oi, struct pl_obj *x, const struct p_lv *l, const char *lwhat,
+                               const struct stripe_geom *vg_geom, bool vg_mixed, uint64_t sb, uint64_t extent,
+                               enum val_source ss, const char *chosen)
+{
+        char a[32];
+        char *e = NULL;
+        const struct stripe_geom *lower = vg_mixed ? NULL : vg_geom;
+        int r = stack_geometry(lower, l->stripes, sb, false, &x->geom, &e);
+        if (r < 0) {
+                const struct pl_obj *vo = OBJ(c, oi);
+                bool hinted = vo->vg.n_pvs && OBJ(c, vo->vg.pvs[0])->geom_src == SRC_DETECTED;
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE, "%s%s", e,
+                         hinted ? HINT_PARITY_NOTE : "");
+                free(e);
+                return;
+        }
+        if (r == 1) {
+                plan_warn(c, l->line, lwhat, RULE_LV_STRIPE_HINT, "%s", e);
+                free(e);
+        }
+        const struct pl_obj *vo = OBJ(c, oi);
+        warn_nvme_granularity(c, l->line, lwhat, RULE_LV_STRIPE_GRANULARITY, "stripe size", sb,
+                              vo->vg.pvs, vo->vg.n_pvs);
+        _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent, false) : NULL;
+        if (adv)
+                plan_warn(c, l->line, lwhat, RULE_LV_STRIPE_RMW, "%s", adv);
+        x->geom_src = ss == SRC_PROFILE ? SRC_DERIVED : ss;
+        x->geom_why = xasprintf("striped LV, %u stripes x %s%s%s%s", l->stripes,
+                                fmt_size_exact(sb, a), chosen ? " " : "", chosen ? chosen : "",
+                                x->geom.sw != l->stripes
+                                        ? "; sw widened so a full stripe covers whole PV stripes"
+                                        : "");
+}
+
+/* LV x striped over the PVs of the VG object oi: its stripe size, checked
+ * against what lvcreate -I takes and the extent, then its geometry. */
+static void plan_striped_lv(struct ctx *c, size_t oi, struct pl_obj *x, const struct p_lv *l, const char *lwhat,
+                            bool vg_mixed)
+{
+        char a[32], b[32];
+        struct stripe_geom vg_geom = OBJ(c, oi)->geom;
+        enum val_source ss;
+        _cleanup_free_ char *chosen = NULL;
+        uint64_t extent = OBJ(c, oi)->vg.extent_bytes;
+        uint64_t sb = lv_stripe_bytes(l, &vg_geom, extent, vg_mixed, &ss, &chosen);
+        if (!is_pow2(sb) || sb < 4096) {
+                uint64_t p2 = sb < 4096 ? 4096 : sb;
+                while (p2 & (p2 - 1))
+                        p2 &= p2 - 1;
+                char lb[32], hb[32];
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE,
+                    "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I): %s%s%s would do%s",
+                    fmt_size_exact(sb, a), fmt_size_exact(p2, lb), p2 < sb ? " or " : "",
+                    p2 < sb ? fmt_size_exact(p2 * 2, hb) : "",
+                    vg_geom.full_stripe_bytes ? ", or leave stripe-size out and storprov derives it from the "
+                                                "PVs' stripe"
+                                              : "");
+        } else if (sb > extent) {
+                plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE,
+                    "stripe size %s is larger than the extent size %s; lvcreate would reduce it: give at most "
+                    "%s, or a larger extent-size on the VG",
+                    fmt_size_exact(sb, a), fmt_size_exact(extent, b), fmt_size_exact(extent, b));
+        } else {
+                lv_stripe_geometry(c, oi, x, l, lwhat, &vg_geom, vg_mixed, sb, extent, ss, chosen);
+        }
+        x->lv.stripe_bytes = sb;
+}
+
 /* One LV of the VG object oi, linear or striped over its PVs. */
 static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct p_lv *l, bool vg_mixed,
                     unsigned *pct_vg)
 {
-        char a[32], b[32];
+        char a[32];
         size_t n = OBJ(c, oi)->vg.n_pvs;
         struct stripe_geom vg_geom = OBJ(c, oi)->geom;
         char *ref = xasprintf("%s/%s", v->id, l->name);
@@ -24,86 +131,17 @@ static void plan_lv(struct ctx *c, const struct p_vg *v, size_t oi, const struct
         x->dev = xasprintf("/dev/%s/%s", v->name, l->name);
         x->preserve = v->preserve;
         x->lv.stripes = l->stripes;
-        if (l->size.kind == SIZE_PERCENT) {
-                *pct_vg += l->size.percent;
-                if (*pct_vg > 100)
-                        plan_err(c, l->line, lwhat, RULE_LV_SIZE, "LV sizes add up to %u%% of the VG", *pct_vg);
-        }
-        if (l->stripe_bytes && l->stripes <= 1)
-                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "stripe-size without stripes >= 2 has no effect");
-        if (l->stripes > n && n)
-                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "stripes=%u but the VG has only %zu PVs",
-                    l->stripes, n);
-        if (l->stripes > 128)
-                plan_err(c, l->line, lwhat, RULE_LV_STRIPES, "lvcreate allows at most 128 stripes");
+        lv_checks(c, l, lwhat, n, pct_vg);
         if (l->stripes >= 2) {
-                uint64_t sb = l->stripe_bytes;
-                enum val_source ss = SRC_PROFILE;
-                _cleanup_free_ char *chosen = NULL;
-                uint64_t extent = OBJ(c, oi)->vg.extent_bytes;
-                if (!sb && vg_geom.full_stripe_bytes && !vg_mixed) {
-                        sb = stack_chunk_bytes(&vg_geom, extent, false, &chosen);
-                        ss = SRC_DERIVED;
-                }
-                if (!sb) {
-                        sb = DEFAULT_LV_STRIPE_BYTES;
-                        ss = SRC_DEFAULT;
-                }
-                if (!is_pow2(sb) || sb < 4096) {
-                        uint64_t p2 = sb < 4096 ? 4096 : sb;
-                        while (p2 & (p2 - 1))
-                                p2 &= p2 - 1;
-                        char lb[32], hb[32];
-                        plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE,
-                            "stripe size %s is not a power of 2 of at least 4 KiB (lvcreate -I): %s%s%s would do%s",
-                            fmt_size_exact(sb, a), fmt_size_exact(p2, lb), p2 < sb ? " or " : "",
-                            p2 < sb ? fmt_size_exact(p2 * 2, hb) : "",
-                            vg_geom.full_stripe_bytes ? ", or leave stripe-size out and storprov derives it from the "
-                                                        "PVs' stripe"
-                                                      : "");
-                } else if (sb > extent) {
-                        plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE,
-                            "stripe size %s is larger than the extent size %s; lvcreate would reduce it: give at most "
-                            "%s, or a larger extent-size on the VG",
-                            fmt_size_exact(sb, a), fmt_size_exact(extent, b), fmt_size_exact(extent, b));
-                } else {
-                        char *e = NULL;
-                        const struct stripe_geom *lower = vg_mixed ? NULL : &vg_geom;
-                        int r = stack_geometry(lower, l->stripes, sb, false, &x->geom, &e);
-                        if (r < 0) {
-                                const struct pl_obj *vo = OBJ(c, oi);
-                                bool hinted = vo->vg.n_pvs && OBJ(c, vo->vg.pvs[0])->geom_src == SRC_DETECTED;
-                                plan_err(c, l->line, lwhat, RULE_LV_STRIPE_SIZE, "%s%s", e,
-                                         hinted ? HINT_PARITY_NOTE : "");
-                                free(e);
-                        } else {
-                                if (r == 1) {
-                                        plan_warn(c, l->line, lwhat, RULE_LV_STRIPE_HINT, "%s", e);
-                                        free(e);
-                                }
-                                const struct pl_obj *vo = OBJ(c, oi);
-                                warn_nvme_granularity(c, l->line, lwhat, RULE_LV_STRIPE_GRANULARITY, "stripe size", sb,
-                                                      vo->vg.pvs, vo->vg.n_pvs);
-                                _cleanup_free_ char *adv = ss == SRC_PROFILE ? stack_chunk_advice(lower, sb, extent, false)
-                                                                              : NULL;
-                                if (adv)
-                                        plan_warn(c, l->line, lwhat, RULE_LV_STRIPE_RMW, "%s", adv);
-                                x->geom_src = ss == SRC_PROFILE ? SRC_DERIVED : ss;
-                                x->geom_why = xasprintf("striped LV, %u stripes x %s%s%s%s", l->stripes,
-                                                        fmt_size_exact(sb, a), chosen ? " " : "", chosen ? chosen : "",
-                                                        x->geom.sw != l->stripes
-                                                                ? "; sw widened so a full stripe covers whole PV stripes"
-                                                                : "");
-                        }
-                }
-                x->lv.stripe_bytes = sb;
+                plan_striped_lv(c, oi, x, l, lwhat, vg_mixed);
         } else if (!vg_mixed) {
                 x->geom = vg_geom;
                 x->geom_src = vg_geom.su_bytes ? SRC_DERIVED : SRC_NONE;
                 x->geom_why = vg_geom.su_bytes ? xstrdup("linear LV on stripe-aligned extents of the PVs")
                                                : NULL;
         }
-        if (l->size.kind == SIZE_BYTES && x->lv.stripes >= 2 && l->size.bytes % (OBJ(c, oi)->vg.extent_bytes * x->lv.stripes))
+        if (l->size.kind == SIZE_BYTES && x->lv.stripes >= 2 &&
+            l->size.bytes % (OBJ(c, oi)->vg.extent_bytes * x->lv.stripes))
                 plan_warn(c, l->line, lwhat, RULE_LV_SIZE,
                      "size %s is not a multiple of stripes x extent (%s); lvcreate rounds it up",
                      l->size.text, fmt_size_exact(OBJ(c, oi)->vg.extent_bytes * x->lv.stripes, a));

@@ -91,20 +91,14 @@ static void md_geometry_raid1(struct ctx *c, const struct p_md *m, struct pl_obj
                                    : xasprintf("raid1 x %u: mirrors, no stripe", active);
 }
 
-/* The md's stripe geometry from its level, chunk and members, one rule for
- * every level: the level's data legs decide the width (raid_geometry: n for
- * raid0, n - 1 for raid4/5, n - 2 for raid6, n / K for raid10 near-K when K
- * divides n, else n); the members' own stripe only chooses the chunk when the
- * profile gives none, is checked against it, and over parity members widens
- * sw so that a full stripe covers whole member stripes (stack_geometry). A
- * raid1 keeps its members' geometry. Returns the chunk --chunk gets. */
-static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, const char *what, unsigned active,
-                            unsigned near)
+/* The members of md object oi: their common sector size (o->physical_sector_bytes),
+ * each marked a raid member, and their common stripe (ret_mg, zero when they have
+ * none or differ, parity if any has it); returns the first member. */
+static const struct pl_obj *md_members_stripe(struct ctx *c, const struct p_md *m, size_t oi, const char *what,
+                                              struct stripe_geom *ret_mg)
 {
-        char cb[32], fb[32];
-        struct pl_obj *o = OBJ(c, oi);
-        const size_t *mem = o->md.members;
-        size_t n = o->md.n_members;
+        const size_t *mem = OBJ(c, oi)->md.members;
+        size_t n = OBJ(c, oi)->md.n_members;
         bool striped_members = false, mixed = false;
         const struct pl_obj *m0 = NULL;
         uint64_t phys = SECTOR_BYTES;
@@ -124,41 +118,50 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
                         mixed = true;
                 set_member_type(c, mem[i], PART_RAID);
         }
-        o = OBJ(c, oi);
-        o->physical_sector_bytes = phys;
+        OBJ(c, oi)->physical_sector_bytes = phys;
         if (mixed)
                 plan_warn(c, m->line, what, RULE_MD_MIXED_MEMBERS,
                      "members have different stripe geometries; alignment follows the md layout only");
-        /* the members' common stripe, and where it comes from */
         struct stripe_geom mg = striped_members && !mixed ? m0->geom : (struct stripe_geom){0};
         for (size_t i = 0; mg.su_bytes && i < n; i++) /* the same layout: parity if any member has it */
                 mg.parity = mg.parity || OBJ(c, mem[i])->geom.parity;
-        _cleanup_free_ char *mdesc = NULL;
-        if (mg.su_bytes)
-                mdesc = xasprintf("members' stripe %s x %u = %s (%s%s)", fmt_size_exact(mg.su_bytes, cb), mg.sw,
-                                  fmt_size_exact(mg.full_stripe_bytes, fb),
-                                  m0->geom_src != SRC_DETECTED ? "declared"
-                                  : nvme_under(c, mem[0])      ? "an NVMe write granularity and optimal write size"
-                                                               : "an exported hint",
-                                  mg.parity ? ", parity" : ", no parity");
+        *ret_mg = mg;
+        return m0;
+}
 
-        if (m->level == RAID_1) {
-                md_geometry_raid1(c, m, o, what, active, &mg, mdesc);
-                return 0;
-        }
+/* The members' common stripe mg in words, and where it comes from (m0 the first
+ * member, mem the members' objects); NULL without one. */
+static char *md_members_desc(struct ctx *c, const struct stripe_geom *mg, const struct pl_obj *m0, const size_t *mem)
+{
+        char cb[32], fb[32];
+        if (!mg->su_bytes)
+                return NULL;
+        return xasprintf("members' stripe %s x %u = %s (%s%s)", fmt_size_exact(mg->su_bytes, cb), mg->sw,
+                         fmt_size_exact(mg->full_stripe_bytes, fb),
+                         m0->geom_src != SRC_DETECTED ? "declared"
+                         : nvme_under(c, mem[0])      ? "an NVMe write granularity and optimal write size"
+                                                      : "an exported hint",
+                         mg->parity ? ", parity" : ", no parity");
+}
 
+/* The chunk of a striped md: the profile's, else one that follows the members'
+ * stripe mg (chosen says how), else mdadm's default; ret_src says which.
+ * 0 (reported) when no chunk can follow mg. */
+static uint64_t md_chunk(struct ctx *c, const struct p_md *m, const char *what, const struct stripe_geom *mg,
+                         enum val_source *ret_src, char **chosen)
+{
+        char cb[32];
         uint64_t chunk = m->chunk_bytes;
-        enum val_source chunk_src = SRC_PROFILE;
-        _cleanup_free_ char *chosen = NULL;
-        if (!chunk && mg.su_bytes) {
-                chunk = m->level == RAID_0 ? md0_chunk_bytes(&mg, &chosen) : 0;
+        *ret_src = SRC_PROFILE;
+        if (!chunk && mg->su_bytes) {
+                chunk = m->level == RAID_0 ? md0_chunk_bytes(mg, chosen) : 0;
                 if (!chunk)
-                        chunk = stack_chunk_bytes(&mg, 0, raid_level_has_parity(m->level), &chosen);
-                chunk_src = SRC_DERIVED;
+                        chunk = stack_chunk_bytes(mg, 0, raid_level_has_parity(m->level), chosen);
+                *ret_src = SRC_DERIVED;
                 if (!chunk) {
                         plan_err(c, m->line, what, RULE_MD_CHUNK,
                             "no power of 2 of at least 4 KiB divides the members' full stripe %s; give chunk=%s",
-                            fmt_size_exact(mg.full_stripe_bytes, cb),
+                            fmt_size_exact(mg->full_stripe_bytes, cb),
                             m->level == RAID_0 ? "the full stripe itself (md raid0 takes any multiple of 4 KiB)"
                                                : "a power of 2 (the members' stripe will not be followed)");
                         return 0;
@@ -166,8 +169,78 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         }
         if (!chunk) {
                 chunk = DEFAULT_MD_CHUNK_BYTES;
-                chunk_src = SRC_DEFAULT;
+                *ret_src = SRC_DEFAULT;
         }
+        return chunk;
+}
+
+/* The md's level geometry lg stacked over its members' stripe mg (m0 the first
+ * member), into o->geom: sw widened over parity members, the data offset, the
+ * warnings; ret_stacked says what the stacking did. False (reported, o->geom
+ * back to lg) when the chunk cannot stack. */
+static bool md_stack_members(struct ctx *c, const struct p_md *m, struct pl_obj *o, const char *what,
+                             const struct stripe_geom *mg, const struct pl_obj *m0, const char *mdesc,
+                             const struct stripe_geom *lg, uint64_t chunk, enum val_source chunk_src,
+                             char **ret_stacked)
+{
+        char cb[32], fb[32];
+        char *e = NULL;
+        int r = stack_geometry(mg, lg->sw, chunk, lg->parity, &o->geom, &e);
+        if (r < 0) {
+                plan_err(c, m->line, what, RULE_MD_CHUNK, "%s%s", e,
+                         m0->geom_src == SRC_DETECTED ? HINT_PARITY_NOTE : "");
+                free(e);
+                o->geom = *lg;
+                return false;
+        }
+        if (r == 1) {
+                plan_warn(c, m->line, what, RULE_MD_CHUNK_HINT, "%s", e);
+                free(e);
+        } else {
+                md_data_align(c, m, o, mg, mdesc, what);
+        }
+        if (chunk_src == SRC_PROFILE) {
+                _cleanup_free_ char *adv = stack_chunk_advice(mg, chunk, 0, raid_level_has_parity(m->level));
+                if (adv)
+                        plan_warn(c, m->line, what, RULE_MD_CHUNK_RMW, "%s", adv);
+        }
+        *ret_stacked = o->geom.sw != lg->sw
+                               ? xasprintf("; sw %u x %s / %s = %u, so a full stripe covers whole member stripes",
+                                           lg->sw, fmt_size_exact(mg->full_stripe_bytes, cb),
+                                           fmt_size_exact(chunk, fb), o->geom.sw)
+                               : xstrdup(r == 1 ? "; the members' hint is not followed" : "");
+        return true;
+}
+
+/* The md's stripe geometry from its level, chunk and members, one rule for
+ * every level: the level's data legs decide the width (raid_geometry: n for
+ * raid0, n - 1 for raid4/5, n - 2 for raid6, n / K for raid10 near-K when K
+ * divides n, else n); the members' own stripe only chooses the chunk when the
+ * profile gives none, is checked against it, and over parity members widens
+ * sw so that a full stripe covers whole member stripes (stack_geometry). A
+ * raid1 keeps its members' geometry. Returns the chunk --chunk gets. */
+static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, const char *what, unsigned active,
+                            unsigned near)
+{
+        char cb[32];
+        /* the members' common stripe, and where it comes from */
+        struct stripe_geom mg;
+        const struct pl_obj *m0 = md_members_stripe(c, m, oi, what, &mg);
+        struct pl_obj *o = OBJ(c, oi);
+        const size_t *mem = o->md.members;
+        size_t n = o->md.n_members;
+        _cleanup_free_ char *mdesc = md_members_desc(c, &mg, m0, mem);
+
+        if (m->level == RAID_1) {
+                md_geometry_raid1(c, m, o, what, active, &mg, mdesc);
+                return 0;
+        }
+
+        enum val_source chunk_src;
+        _cleanup_free_ char *chosen = NULL;
+        uint64_t chunk = md_chunk(c, m, what, &mg, &chunk_src, &chosen);
+        if (!chunk)
+                return 0;
         /* the level alone: its data legs, su = chunk */
         struct raid_desc rd = {.level = m->level, .members = active, .chunk_bytes = chunk, .near_copies = near,
                                .md = true};
@@ -185,31 +258,8 @@ static uint64_t md_geometry(struct ctx *c, const struct p_md *m, size_t oi, cons
         }
         o->geom = lg;
         _cleanup_free_ char *stacked = NULL;
-        if (mg.su_bytes) {
-                int r = stack_geometry(&mg, lg.sw, chunk, lg.parity, &o->geom, &e);
-                if (r < 0) {
-                        plan_err(c, m->line, what, RULE_MD_CHUNK, "%s%s", e, m0->geom_src == SRC_DETECTED ? HINT_PARITY_NOTE : "");
-                        free(e);
-                        o->geom = lg;
-                        return chunk;
-                }
-                if (r == 1) {
-                        plan_warn(c, m->line, what, RULE_MD_CHUNK_HINT, "%s", e);
-                        free(e);
-                } else {
-                        md_data_align(c, m, o, &mg, mdesc, what);
-                }
-                if (chunk_src == SRC_PROFILE) {
-                        _cleanup_free_ char *adv = stack_chunk_advice(&mg, chunk, 0, raid_level_has_parity(m->level));
-                        if (adv)
-                                plan_warn(c, m->line, what, RULE_MD_CHUNK_RMW, "%s", adv);
-                }
-                stacked = o->geom.sw != lg.sw
-                                  ? xasprintf("; sw %u x %s / %s = %u, so a full stripe covers whole member stripes",
-                                              lg.sw, fmt_size_exact(mg.full_stripe_bytes, cb),
-                                              fmt_size_exact(chunk, fb), o->geom.sw)
-                                  : xstrdup(r == 1 ? "; the members' hint is not followed" : "");
-        }
+        if (mg.su_bytes && !md_stack_members(c, m, o, what, &mg, m0, mdesc, &lg, chunk, chunk_src, &stacked))
+                return chunk;
         warn_nvme_granularity(c, m->line, what, RULE_MD_CHUNK_GRANULARITY, "chunk", chunk, mem, n);
         o->geom_src = chunk_src == SRC_DEFAULT ? SRC_DEFAULT : SRC_DERIVED;
         o->geom_why = xasprintf("md %s, %u x %s chunk%s%s%s, %u data legs%s%s%s", raid_level_name(m->level), active,
