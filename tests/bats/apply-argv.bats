@@ -264,6 +264,15 @@ distinct_sizes() {
 	done
 }
 
+# unhold PID: ends a `flock -o FILE sleep N &` holder, its sleep too (bats
+# waits for every process that keeps the test's output open: a sleep left
+# behind cost the whole file its N seconds)
+unhold() {
+	pkill -P "$1" 2>/dev/null || true
+	kill "$1" 2>/dev/null || true
+	wait "$1" || true
+}
+
 # held FILE: wait until another process holds a lock on FILE
 held() {
 	local i
@@ -287,7 +296,7 @@ held() {
 	assert_output --partial "is locked by pid"
 	assert_output --partial "nothing was touched"
 	[ ! -s "$FAKE_LOG" ]
-	kill "$holder"; wait "$holder" || true
+	unhold "$holder"
 	# a partitioner holds a target disk
 	flock -o "$STORPROV_DEVROOT/dev/sdb" sleep 30 &
 	holder=$!
@@ -295,7 +304,7 @@ held() {
 	run -1 "$SP" "${args[@]}"
 	assert_output --partial "lun1 (/dev/sdb) is locked by pid"
 	[ ! -s "$FAKE_LOG" ]
-	kill "$holder"; wait "$holder" || true
+	unhold "$holder"
 	# --wait: the second run waits for the first to end, then does the work
 	flock -o "$lock" sleep 2 &
 	holder=$!
