@@ -82,7 +82,7 @@ static const char *state_root(const struct args *a)
         return a->root ? a->root : a->sysroot || a->offline ? NULL : "/";
 }
 
-/* The node's recorded state (input/state.h): its seed unless --seed is given,
+/* The node's recorded state (discover/state.h): its seed unless --seed is given,
  * its tuning mode unless --tuning is (then a switch, said with what it
  * removes). A state another profile wrote is not used (said). -1 when the
  * file cannot be read (the error in d). */

@@ -16,7 +16,7 @@
 #include "discover/discover.h"
 #include "plan/geometry.h"
 #include "input/profile.h"
-#include "input/state.h"
+#include "discover/state.h"
 #include "input/tune.h"
 #include "base/util.h"
 
@@ -216,7 +216,7 @@ struct plan_options {
         char *const *os_disks;    /* --os-disks, as given (any spelling, globs); NULL: none */
         uint64_t seed;
         bool seed_set;
-        bool seed_recorded;       /* the seed is the node's recorded one (input/state.h), not --seed */
+        bool seed_recorded;       /* the seed is the node's recorded one (discover/state.h), not --seed */
         const struct node_state *state;  /* the node's recorded state, NULL: none */
         bool verify;              /* for verify: a recorded disk that is gone is planned as missing */
         const char *tuned_include; /* the profile tuned.conf includes; default "throughput-performance" */

@@ -9,7 +9,7 @@
 #include "render/state.h"
 #include "render/tuned.h"
 
-#include "input/state.h"
+#include "discover/state.h"
 
 #include <stdlib.h>
 

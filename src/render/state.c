@@ -12,7 +12,7 @@
 
 #include <json.h>
 
-#include "input/state.h"
+#include "discover/state.h"
 
 static const char *tuning_name(enum tuning_mode t)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The node's recorded state (input/state.h) from a plan: what later runs
+ * The node's recorded state (discover/state.h) from a plan: what later runs
  * read to plan this node the same way. */
 #pragma once
 

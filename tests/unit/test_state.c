@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The node's recorded state (src/input/state.c): a file storprov writes and
+ * The node's recorded state (src/discover/state.c): a file storprov writes and
  * reads back on every later run, read as input: every field checked, every
  * refusal naming the file and the field. */
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/state.h"
+#include "discover/state.h"
 
 #define DISK(id, key, value)                                                                                          \
         "{\"id\": \"" id "\", \"group\": \"lun\", \"key\": \"" key "\", \"value\": \"" value "\", "                    \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
  * The node's recorded state (state.h), read with json-c: a file another
  * program could have written, checked field by field. */
-#include "input/state.h"
+#include "discover/state.h"
 
 #include <errno.h>
 #include <stdarg.h>
