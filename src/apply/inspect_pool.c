@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later
- * The disks' inspections, at most --jobs at once. A disk's inspection is
- * reads and libblkid's probers (small reads and CPU), and waits for udev:
- * disks share nothing there, so each is inspected by one worker thread at a
- * time. What a worker writes is its disk's obj_state and those of the
+ * The disks' inspections, all at once (up to MAX_THREADS worker threads),
+ * or one after the other with --jobs 1. A disk's inspection is reads and
+ * libblkid's probers (small reads and CPU), and waits for udev: disks share
+ * nothing there, and what it waits for is the disk, so how many disks are
+ * read at once is not --jobs's to limit (that bounds the writes): on disks
+ * that seek, 8 disks at --jobs 2 took four times a serial wipefs of all 8
+ * (issue 43). Each disk is inspected by one worker thread at a time. What a worker writes is its disk's obj_state and those of the
  * disk's partitions (inspect.c touches no other); what it says (say,
  * refuse) is held back in the disk's slot and replayed here in disk order,
  * so that what is printed and refused, and in which order, is what the
@@ -109,7 +112,7 @@ static unsigned rendezvous_env(void)
 }
 
 /* The worker threads (up to jobs), then every disk's events in disk order. */
-static void run_threads(struct run *r, const size_t *disks, size_t n, unsigned jobs,
+static void run_threads(struct run *r, const size_t *disks, size_t n, unsigned want,
                         void (*inspect)(struct run *r, size_t di))
 {
         struct pool p = {.r = r, .disks = disks, .n = n, .inspect = inspect, .rendezvous = rendezvous_env()};
@@ -122,9 +125,6 @@ static void run_threads(struct run *r, const size_t *disks, size_t n, unsigned j
         pthread_condattr_destroy(&ca);
         clock_gettime(CLOCK_MONOTONIC, &p.deadline);
         p.deadline.tv_sec += RENDEZVOUS_S;
-        unsigned want = jobs < n ? jobs : (unsigned)n;
-        if (want > MAX_THREADS)
-                want = MAX_THREADS;
         pthread_t tid[MAX_THREADS];
         unsigned started = 0;
         int err = 0;
@@ -141,10 +141,10 @@ static void run_threads(struct run *r, const size_t *disks, size_t n, unsigned j
         pthread_cond_destroy(&p.cv);
         pthread_mutex_destroy(&p.mu);
         if (err)
-                run_refuse(r, "cannot start inspection thread %u of %u (--jobs %u): %s; the disks were inspected by %s, "
+                run_refuse(r, "cannot start inspection thread %u of %u (one per disk, up to %u): %s; the disks were inspected by %s, "
                           "but storprov does not go on from an inspection that did not run as planned. Free "
                           "resources (threads, memory) or run apply again with --jobs 1 (no threads)",
-                       started + 1, want, jobs, strerror(err),
+                       started + 1, want, MAX_THREADS, strerror(err),
                        started ? "the threads that did start" : "apply's own thread");
 }
 
@@ -158,6 +158,6 @@ void inspect_pool_run(struct run *r, const size_t *disks, size_t n, void (*inspe
                         inspect_one(r, disks[k], inspect);
                 r->inspection.max_concurrent = n ? 1 : 0;
         } else
-                run_threads(r, disks, n, jobs, inspect);
+                run_threads(r, disks, n, n < MAX_THREADS ? (unsigned)n : MAX_THREADS, inspect);
         r->inspection.elapsed_s = now_s(r) - t0;
 }

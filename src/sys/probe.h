@@ -63,6 +63,12 @@ int probe_shadow(struct shadow *s, uint64_t offset, uint64_t size, const char *o
  * the others find is the same; the left-out ones' findings, had they been
  * run, lie beyond near. tests/unit/test_probe.c checks that on libblkid. */
 int probe_shadow_head(struct shadow *s, uint64_t offset, uint64_t size, uint64_t near, struct probe_result *ret);
+/* Asks the kernel to read [off, off + len) of fd into the page cache now,
+ * without waiting (POSIX_FADV_WILLNEED): ranges asked for together are in
+ * flight together, so a disk that seeks serves them in one sweep in its own
+ * order rather than one round trip per read. Later buffered reads of them
+ * (ours, libblkid's, libparted's) find them there. */
+void probe_prefetch(int fd, uint64_t off, uint64_t len);
 /* One read of [off, off + len) of fd into buf: a read error or a short read is said in *err (-EIO). */
 int probe_read_at(int fd, uint64_t off, size_t len, uint8_t *buf, struct sbuf *err);
 /* Reads the ranges v[] of fd (sorted and merged here: each byte is read once) into the shadow;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Issue 34 item 2, without root (tests/root/inspect-jobs.bats has the loop
-# devices): apply's inspection of the disks runs --jobs at a time in worker
-# threads, prints what the serial one prints in the same order, and a worker
+# devices): apply's inspection of the disks runs in worker threads (one per
+# disk, none with --jobs 1), prints what the serial one prints in the same order, and a worker
 # thread that cannot be started refuses the run (fail closed), after every
 # disk was inspected all the same.
 load test_helper
@@ -49,7 +49,7 @@ untimed() {
 	[ "$(cat /proc/sys/vm/overcommit_memory)" != 1 ] || skip "vm.overcommit_memory=1 maps any thread stack"
 	run -2 bash -c 'ulimit -s 4000000000 && exec "$0" "$@"' "$SP" apply "${A[@]}" --jobs 4 \
 		--report "$BATS_TEST_TMPDIR/r.json"
-	assert_line --partial "storprov: refused: cannot start inspection thread 1 of 4 (--jobs 4): "
+	assert_line --partial "storprov: refused: cannot start inspection thread 1 of 8 (one per disk, up to 64): "
 	assert_line --partial "or run apply again with --jobs 1 (no threads)"
 	assert_line "storprov: nothing was written"
 	# the disks' own findings are there too, in order
