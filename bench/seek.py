@@ -10,7 +10,8 @@ time, the read requests and KiB a disk that reached the dm-delay targets (and,
 for storprov, the --report's inspection time, threads and the most disks
 inspected at once) as median, min, max and count. Derived, per
 repetition (both delays of a repetition are in one boot, minutes apart):
-- added: a command's wall time at the delay minus at 0 ms, and that per disk;
+- added: a command's wall time at the delay minus at 0 ms, that per disk and
+  per read request (what the model charged a request, in effect);
 - storprov_over_wipefs: storprov's added cost per disk over `wipefs -n`'s, on
   1 disk and on all N (one wipefs after another); goal <= 2;
 - n_over_1: storprov's inspection time on N disks at the default --jobs over
@@ -99,8 +100,11 @@ def summarize(seeks, kv=None, boot=None):
             if not a:
                 continue
             e = dict(zip(FIELDS[:4], k))
+            q = rep_vals(*k, delay, 'reqs')
             e.update({'delay_ms': delay, 'reps': len(a), 'added_ms': bs.rng(list(a.values()), 0),
-                      'added_ms_per_disk': bs.rng([v / k[2] for v in a.values()], 1)})
+                      'added_ms_per_disk': bs.rng([v / k[2] for v in a.values()], 1),
+                      # what the model charged a read request, in effect (timer ticks, the guest's own pace)
+                      'added_ms_per_read_request': bs.rng([v / q[rep] for rep, v in a.items() if q.get(rep)], 2)})
             if k[0] == 'storprov':
                 ai = added(*k, field='insp_ms')
                 e['added_insp_ms'] = bs.rng(list(ai.values()), 0)
@@ -162,8 +166,8 @@ def markdown(s):
           'switched with dmsetup reload) and a direct-I/O loop device; caches dropped before every command; s wall, '
           'median [min-max] (repetitions); "added" = at %s ms minus at 0 ms, per repetition, per disk; inspection = '
           'the report\'s inspection.elapsed_s (boot %s).' % (s['slice_gib'], d, d, s['boot']), '',
-          '| command | disks | read requests a disk | wall s, 0 ms | wall s, %s ms | added ms a disk | inspection s, 0 ms '
-          '| inspection s, %s ms | threads / most at once |' % (d, d), '|---|---:|---|---|---|---|---|---|---|']
+          '| command | disks | read requests a disk | wall s, 0 ms | wall s, %s ms | added ms a disk | added ms a request '
+          '| inspection s, 0 ms | inspection s, %s ms | threads / most at once |' % (d, d), '|---|---:|---|---|---|---|---|---|---|---|']
     rows = {tuple(r[f] for f in FIELDS): r for r in s['rows']}
     adds = {tuple(a[f] for f in FIELDS[:4]): a for a in s['added']}
     # wipefs, blkid, then storprov: the current build (b) first, by disks, the default --jobs first
@@ -174,7 +178,7 @@ def markdown(s):
         fail = sum(x['failed'] for x in (lo, hi) if x)
         cells = [_label(r) + (' (%d failed)' % fail if fail else ''), str(r['disks']), bs.fmt((hi or lo).get('read_requests_per_disk')),
                  _s(lo['wall_ms_by_rep']) if lo else '-', _s(hi['wall_ms_by_rep']) if hi else '-',
-                 bs.fmt(a['added_ms_per_disk']) if a else '-']
+                 bs.fmt(a['added_ms_per_disk']) if a else '-', bs.fmt(a.get('added_ms_per_read_request')) if a else '-']
         if r['tool'] == 'storprov':
             cells += [_s(lo['insp_ms_by_rep']) if lo else '-', _s(hi['insp_ms_by_rep']) if hi else '-',
                       '%s / %s' % (','.join(map(str, (hi or lo)['threads'])), ','.join(map(str, (hi or lo)['max_concurrent'])))]

@@ -7,12 +7,16 @@
 # switched between 0 ms and MS ms with dmsetup suspend/reload/resume, so the
 # same devices are measured with and without the delay, in the same boot.
 #
-# Measured REPS times at each delay (the delays' order alternates by
-# repetition), caches dropped before each command (sync, drop_caches,
+# Measured REPS times, caches dropped before each command (sync, drop_caches,
 # blockdev --flushbufs on the loops):
 #   wipefs -n of 1 disk; blkid -p of 1 disk; wipefs -n of the N disks one
 #   after another; storprov apply --dry-run of a profile on 1, 8 and N disks
 #   at the default --jobs, and on N disks with --jobs 8.
+# Each command runs at both delays back to back, one switch between, so that
+# a slow spell of the shared host falls on both sides of a pair alike; which
+# delay comes first alternates from command to command and from repetition
+# to repetition. Each switch prints "SEEK_SWITCH to_ms=M took_ms=T
+# check_ms=C" (C: 8 direct 4 KiB reads of one target, the model at work).
 # With /usr/sbin/storprov-a in the image (bench/run.sh: BENCH_SEEK_BEFORE),
 # every storprov row is measured with it too (bin=a; bin=b is
 # /usr/sbin/storprov), a then b on odd repetitions, b then a on even ones.
@@ -90,24 +94,38 @@ if [ -x /usr/sbin/storprov-a ]; then
 fi
 kv SEEK_BIN_B "$(/usr/sbin/storprov --version 2>&1 | head -1)"
 
-cur=
-# set_delay MS: every target's delay, through suspend, reload, resume
+DM=()
+for ((k = 0; k < n; k++)); do DM+=("dly$k"); done
+cur=0
+# set_delay MS: every target's delay: all suspended, each reloaded, all
+# resumed (one udev settle for the resume events)
 set_delay() {
-	local k
+	local k t0 t1 c
 	[ "$1" != "$cur" ] || return 0
+	t0=$(now_ms)
+	dmsetup suspend "${DM[@]}" || die "dmsetup suspend failed"
 	for ((k = 0; k < n; k++)); do
-		if ! dmsetup suspend "dly$k" || ! dmsetup reload "dly$k" --table "$(table "$k" "$1")" ||
-			! dmsetup resume "dly$k"; then
-			die "dly$k: the switch to $1 ms failed"
-		fi
+		dmsetup reload "dly$k" --table "$(table "$k" "$1")" ||
+			die "dly$k: the reload to $1 ms failed"
 	done
+	dmsetup resume --noudevsync "${DM[@]}" || die "dmsetup resume failed"
 	udevadm settle
 	cur=$1
-	# the model at work: 8 direct 4 KiB reads of the first target
-	local t0
-	t0=$(now_ms)
+	t1=$(now_ms)
 	dd if=/dev/mapper/dly0 of=/dev/null bs=4k count=8 iflag=direct status=none
-	kv SEEK_CHECK_"$1"MS_8READS_MS "$(($(now_ms) - t0))"
+	c=$(($(now_ms) - t1))
+	echo "SEEK_SWITCH to_ms=$1 took_ms=$((t1 - t0)) check_ms=$c"
+	kv SEEK_CHECK_"$1"MS_8READS_MS "$c"
+}
+
+# other: the delay that is not the current one
+other() { if [ "$cur" = 0 ]; then echo "$ms"; else echo 0; fi; }
+
+# both CMD...: CMD at the current delay, then at the other
+both() {
+	"$@"
+	set_delay "$(other)"
+	"$@"
 }
 
 # before every measured command: nothing of the disks left in a cache
@@ -181,18 +199,15 @@ sps() {
 }
 
 for ((r = 1; r <= reps; r++)); do
-	delays=(0 "$ms")
-	[ $((r % 2)) -eq 1 ] || delays=("$ms" 0)
-	for dl in "${delays[@]}"; do
-		set_delay "$dl"
-		section "repetition $r, $dl ms a request"
-		tool wipefs 1 "$r" wipefs -n "${L[0]}"
-		tool blkid 1 "$r" blkid -p "${L[0]}"
-		tool wipefs "$n" "$r" wipefs_all
-		sps 1 default "$r"
-		sps 8 default "$r"
-		[ "$n" -eq 8 ] || sps "$n" default "$r"
-		sps "$n" 8 "$r"
-	done
+	# odd repetitions start at 0 ms, even ones at the delay
+	if [ $((r % 2)) -eq 1 ]; then set_delay 0; else set_delay "$ms"; fi
+	section "repetition $r"
+	both tool wipefs 1 "$r" wipefs -n "${L[0]}"
+	both tool blkid 1 "$r" blkid -p "${L[0]}"
+	both tool wipefs "$n" "$r" wipefs_all
+	both sps 1 default "$r"
+	both sps 8 default "$r"
+	[ "$n" -eq 8 ] || both sps "$n" default "$r"
+	both sps "$n" 8 "$r"
 done
 for l in "${L[@]}"; do losetup -d "$l"; done
