@@ -2,7 +2,8 @@
 """bench/report.py RAWDIR OUTDIR: the benchmark results as latest.json,
 latest.md and latest.png (gnuplot) from the raw outputs of bench/run.sh.
 
-Raw lines: "R k=v ..." one measurement, "X k=v ..." extent facts,
+Raw lines: "R k=v ..." one measurement, "X k=v ..." extent facts, "SEEK k=v ..."
+one command on disks with a latency model (bench/seek.py),
 "FIO tag {json}", "KEY=VALUE", "BOOT name=.. rc=.. commit=.. run=.. time=..
 load_start=.. load_end=..", and for plan scale "PLAN_N<n>_<KEY>=V"; part B's
 host benchmarks add prov-*.json and plan-scale.json (objects with "commit",
@@ -27,6 +28,7 @@ import benchstats as bs  # noqa: E402
 import report_plot  # noqa: E402
 import rmw_sweep  # noqa: E402
 import partial_stripe  # noqa: E402
+import seek  # noqa: E402
 
 WORKLOADS = ['direct', 'direct-ext', 'stripefiles', 'streams']
 
@@ -64,7 +66,7 @@ def load_out(path):
                     d['FIO'][tag] = json.loads(js)
                 except json.JSONDecodeError:
                     pass
-            elif line.startswith(('PROVPAR ', 'PSTEP ')):
+            elif line.startswith(('PROVPAR ', 'PSTEP ', 'SEEK ')):
                 d.setdefault(line.split(' ', 1)[0], []).append({k: num(v) for k, v in kvs(line.split(' cmd=')[0]).items()}
                                                               | ({'cmd': line.split(' cmd=', 1)[1]} if ' cmd=' in line else {}))
             elif line.startswith('BOOT '):
@@ -390,6 +392,10 @@ def main():
     ps = [r for o in used if o['name'].startswith('partial-stripe') for r in partial_stripe.rows(o['KV'])]
     if ps:
         res['partial_stripe'] = ps
+    # issue 43 item 1: the inspection on disks behind dm-delay (bench/seek.py), per boot
+    sk = [e for e in (seek.summarize(o.get('SEEK', []), o['KV'], o['name']) for o in used) if e]
+    if sk:
+        res['seek_inspection'] = sk
     # every repetition's raw figures, with the boot (its commit, time and load in "boots")
     res['raw'] = {'R': [r for o in used for r in o['R']], 'X': [dict(x, boot=o['name']) for o in used for x in o['X']]}
     with open(os.path.join(out, 'latest.json'), 'w') as fh:

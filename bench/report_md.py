@@ -4,6 +4,7 @@ comparisons as paired ratios (one per repetition, both sides in one boot)."""
 import benchstats as bs
 import rmw_sweep
 import partial_stripe
+import seek
 
 F = bs.fmt
 
@@ -248,6 +249,9 @@ def markdown(res, sweep):
         md += ['## 9. Partial-stripe requests on plain LUNs (fraction of bytes written in requests that do not cover '
                'whole LUN stripes; "run" where one stripe cannot fit one request; bench/README.md)', '']
         md += partial_stripe.markdown(res['partial_stripe']) + ['']
+    for s in res.get('seek_inspection', []):
+        md += ['## 10. The inspection before the first write on disks that seek (dm-delay; bench/README.md)', '']
+        md += seek.markdown(s)
     bad = [b for b in res['boots'] if b.get('rc') not in (0, None)]
     if bad:
         md += ['Boots that failed (their figures are partial or missing): ' + ', '.join('%s rc=%s' % (b['name'], b['rc']) for b in bad), '']

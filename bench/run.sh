@@ -3,9 +3,10 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe"   benchmarks
+#   BENCH_ONLY="rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek"   benchmarks
 #                     to run (default: all of these; "prov-par" is issue 34's storprov against
-#                     serial and xargs -P scripts, 23 minutes at c09f87f);
+#                     serial and xargs -P scripts, 23 minutes at c09f87f; "seek" is issue 43's
+#                     inspection on disks behind dm-delay, beside wipefs -n and blkid -p);
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
 #                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
 #                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
@@ -16,6 +17,10 @@
 #   BENCH_SWEEP_N=12  rmw-sweep: layouts (tests/vm/rmw-layouts.py); BENCH_SWEEP_PER_BOOT
 #                     of them (default all) in one VM boot; BENCH_SWEEP_PROBE=0 skips the
 #                     diagnosis of md layers (storprov's md again with an aligned data offset)
+#   BENCH_SEEK_N=60   seek: disks (slices of BENCH_SEEK_GIB=4 GiB of sparse virtio disks, 20 a
+#                     virtio disk, each behind dm-delay and a direct-I/O loop device);
+#                     BENCH_SEEK_MS=8 the delay a request; BENCH_SEEK_REPS=3 repetitions;
+#                     BENCH_SEEK_BEFORE=/path/to/storprov: that build too, as bin=a, in the boot
 #   BENCH_CASES="raid5 raid6 lvm-raid6 part-raid5 loop-lun"   rmw layouts
 #   BENCH_QUICK=1     smaller data, fewer repetitions (about 15 minutes)
 #   BENCH_OUT=DIR     results directory (default bench/results)
@@ -33,7 +38,7 @@ top=$VM_TOP
 export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
-only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe}
+only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
@@ -227,6 +232,26 @@ for b in $only; do
 		boot partial-stripe $((600 + 240 * pn)) "$VM_DIR/scenarios/partial-stripe.sh" --udev \
 			--add "$d:/usr/lib/storprov-tests/ps" "${pdisks[@]}"
 		python3 "$top/bench/partial_stripe.py" "$raw/partial-stripe.out" | sed -n '/^|/p' >&2
+		;;
+	seek)
+		# issue 43 item 1: the inspection before the first write on disks with a
+		# latency model (dm-delay, 0 and BENCH_SEEK_MS ms a request, same devices),
+		# beside wipefs -n and blkid -p; rows in latest.json "seek_inspection"
+		sn=${BENCH_SEEK_N:-60} sg=${BENCH_SEEK_GIB:-4} sr=${BENCH_SEEK_REPS:-3}
+		nd=$(((sn + 19) / 20))
+		per=$(((sn + nd - 1) / nd))
+		sargs=(--env BENCH_SEEK_N="$sn" --env BENCH_SEEK_GIB="$sg" --env BENCH_SEEK_MS="${BENCH_SEEK_MS:-8}"
+			--env BENCH_SEEK_REPS="$sr" --env BENCH_SEEK_DISKS="$nd")
+		nb=1
+		if [ -n "${BENCH_SEEK_BEFORE:-}" ]; then
+			[ -x "$BENCH_SEEK_BEFORE" ] || { log "BENCH_SEEK_BEFORE=$BENCH_SEEK_BEFORE: not an executable"; exit 2; }
+			sargs+=(--add "$(readlink -f "$BENCH_SEEK_BEFORE"):/usr/sbin/storprov-a")
+			nb=2
+		fi
+		log "seek: $sn disks of $sg GiB on $nd virtio disks, $sr repetitions, $nb build(s)"
+		# shellcheck disable=SC2046
+		boot seek $((900 + sr * sn * 10 * nb)) "$top/bench/guest/seek.sh" --udev "${sargs[@]}" \
+			$(dset seek seek "$nd" "$((per * sg))G")
 		;;
 	*) log "unknown benchmark $b"; exit 2 ;;
 	esac

@@ -147,3 +147,43 @@ rmw_out() {
 	assert_output 'seed 42 layout 1: XFS on one LUN (whole LUN); LUN = RAID5 12 x 256K (full stripe 2816K)'
 	run -0 grep -c '^| seed 42 layout 2: .* | 8192 KiB | run | 3.00 % | 50.00 % |.*(warned lun-request-size) | \*\*NO\*\* |$' "$OUT/latest.md"
 }
+
+@test "bench report: the seek boot's rows and ratios go to latest.json seek_inspection and a table in latest.md" {
+	{
+		echo "SEEK_N=8"
+		echo "SEEK_GIB=4"
+		echo "SEEK_CHECK_8MS_8READS_MS=70"
+		# rep wipefs-0 wipefs-8 sp1-0 sp1-8 insp1-0 insp1-8 sp8-0 sp8-8 insp8-0 insp8-8
+		for v in "1 100 500 3000 3800 200 1000 3100 5000 300 2500" "2 100 600 3000 4000 200 1000 3100 6000 300 3500"; do
+			set -- $v
+			echo "SEEK tool=wipefs disks=1 delay_ms=0 rep=$1 wall_ms=$2 rc=0"
+			echo "SEEK tool=wipefs disks=1 delay_ms=8 rep=$1 wall_ms=$3 rc=0"
+			echo "SEEK tool=blkid disks=1 delay_ms=8 rep=$1 wall_ms=300 rc=2"
+			echo "SEEK tool=storprov bin=b disks=1 jobs=default delay_ms=0 rep=$1 wall_ms=$4 rc=0 insp_ms=$6 threads=0 max_concurrent=1"
+			echo "SEEK tool=storprov bin=b disks=1 jobs=default delay_ms=8 rep=$1 wall_ms=$5 rc=0 insp_ms=$7 threads=0 max_concurrent=1"
+			echo "SEEK tool=storprov bin=b disks=8 jobs=default delay_ms=0 rep=$1 wall_ms=$8 rc=0 insp_ms=${10} threads=2 max_concurrent=2"
+			echo "SEEK tool=storprov bin=b disks=8 jobs=default delay_ms=8 rep=$1 wall_ms=$9 rc=0 insp_ms=${11} threads=2 max_concurrent=2"
+		done
+		echo "SEEK tool=storprov bin=b disks=8 jobs=8 delay_ms=8 rep=1 wall_ms=4000 rc=0 reqs=80 rd_kib=320 insp_ms=1000 threads=8 max_concurrent=8"
+		echo "SEEK tool=storprov bin=b disks=8 jobs=8 delay_ms=8 rep=2 wall_ms=900 rc=1 insp_ms=NA threads=NA max_concurrent=NA"
+		echo "BOOT name=seek rc=0 wall_s=60 commit=aaaa run=r1 time=2026-12-03T10:00:00Z time_end=2026-12-03T10:01:00Z load_start=1.00/2.00/3.00 load_end=4.00/5.00/6.00 nproc=2"
+	} >"$RAW/seek.out"
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	j=$OUT/latest.json
+	# added a disk: storprov 800 and 1000 ms against wipefs's 400 and 500, paired: 2 twice;
+	# 8 disks' inspection over 1 disk's at 8 ms: 2.5 and 3.5
+	run -0 jq -c '.seek_inspection[0] | [.disks, .delay_ms, (.derived.b | .storprov_over_wipefs_1disk.values, .n_over_1_inspection.median, .goal_over_wipefs_le_2, .goal_n_over_1_le_3)]' "$j"
+	assert_output '[8,8,[2,2],3,true,true]'
+	run -0 jq -c '.seek_inspection[0].rows | map(select(.jobs == 8)) | .[0] | [.reps, .failed, .wall_ms.median, .threads]' "$j"
+	assert_output '[1,1,4000,[8]]'
+	run -0 jq -c '.seek_inspection[0].added | map(select(.tool == "wipefs")) | .[0].added_ms | [.median, .min, .max, .n]' "$j"
+	assert_output '[450,400,500,2]'
+	run -0 grep -c '^| `storprov apply --dry-run` --jobs 8 (1 failed) | 8 | 10.0 (1) | - | 4.0 (1) | - | - |' "$OUT/latest.md"
+	run -0 grep -F 'storprov: inspection of 8 disks at the default --jobs over 1 disk'"'"'s, at 8 ms: 3.0 [2.5-3.5] (2) (goal <= 3: yes)' "$OUT/latest.md"
+	# no seek boot: no key, no section
+	rm "$RAW/seek.out"
+	rmw_out rmw-raid5 aaaa 100 300
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq '.seek_inspection // "none"' "$j")" = '"none"' ]
+	run -1 grep -c 'disks that seek' "$OUT/latest.md"
+}

@@ -25,7 +25,8 @@
 #   -q, --quiet             no progress messages
 #
 # The image holds busybox (static; /init installs the applet links at boot),
-# kmod, the md/raid/dm/xfs/virtio/scsi/fw_cfg modules, mdadm, lvm2, dmsetup,
+# kmod, the md/raid/dm/xfs/virtio/scsi/fw_cfg modules (and dm_delay, included
+# but left for a script to load), mdadm, lvm2, dmsetup,
 # xfsprogs, util-linux tools, sgdisk, sfdisk, parted (if installed), bash,
 # systemd-udevd with Debian's storage udev rules, and systemd-sysctl.
 # A key over the inputs (this script, the guest files, the options, the
@@ -106,6 +107,10 @@ base_modules=(
 )
 # Modules only included: /init loads them by modalias when the device exists.
 coldplug_modules=(virtio_pci virtio_blk virtio_scsi sd_mod)
+# Modules only included, never loaded by /init: a guest script that needs one
+# loads it with modprobe (dm_delay: bench/guest/seek.sh's latency model), so
+# the other boots do not pay for it.
+included_modules=(dm_delay)
 
 # Host programs: a missing required one fails the build.
 required_bins=(
@@ -364,7 +369,7 @@ install_base() {
 	done
 	printf '%s\n' "${mods[@]}" >"$root/etc/vmtest/modules"
 	deps=$(modprobe -C /dev/null -d "$kdir" -S "$kver" --show-depends -a \
-		"${mods[@]#&}" "${coldplug_modules[@]}" 2>&1) ||
+		"${mods[@]#&}" "${coldplug_modules[@]}" "${included_modules[@]}" 2>&1) ||
 		vm_die "modprobe --show-depends: $deps"
 	while read -r _ ko _; do
 		[[ $ko == /* ]] || continue # "builtin NAME"
