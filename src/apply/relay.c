@@ -200,7 +200,6 @@ static void kill_overdue(struct run *r)
         for (size_t i = 0; i < r->pl->n_steps; i++) {
                 struct step_state *s = &r->st[i];
                 if (s->outcome == OUT_RUNNING && s->pid > 0 && !s->timed_out && now - s->started > limit / 1000.0) {
-                        kill(-s->pid, SIGKILL); /* with what it started (spawn_argv_into: its own group) */
                         kill(s->pid, SIGKILL);
                         s->timed_out = true;
                         s->killed_at = now;

@@ -45,7 +45,6 @@ static int run_timed(char *const *argv, char **ret_out)
                         return -errno;
                 }
                 if (ms >= TUNED_ADM_TIMEOUT_S * 1000) {
-                        kill(-pid, SIGKILL); /* its group, where --command-timeout gave it one */
                         kill(pid, SIGKILL);
                         (void)waitpid(pid, &status, 0);
                         close(fd);

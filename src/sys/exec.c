@@ -48,8 +48,6 @@ int spawn_argv(char *const *argv, pid_t *ret_pid)
         return spawn_argv_into(argv, STDERR_FILENO, ret_pid);
 }
 
-static unsigned command_limit_ms; /* exec_set_command_limit */
-
 int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid)
 {
         fflush(stdout);
@@ -57,13 +55,8 @@ int spawn_argv_into(char *const *argv, int out_fd, pid_t *ret_pid)
         pid_t pid = fork();
         if (pid < 0)
                 return -errno;
-        if (pid == 0) {
-                if (command_limit_ms)
-                        setpgid(0, 0); /* wait_argv_limited kills what it started with it */
+        if (pid == 0)
                 child_exec(argv, out_fd, out_fd);
-        }
-        if (command_limit_ms)
-                setpgid(pid, pid);
         *ret_pid = pid;
         return 0;
 }
@@ -85,6 +78,8 @@ int spawn_argv_pipe(char *const *argv, pid_t *ret_pid, int *ret_fd)
         *ret_fd = fds[0];
         return 0;
 }
+
+static unsigned command_limit_ms; /* exec_set_command_limit */
 
 void exec_set_command_limit(unsigned ms)
 {

@@ -363,9 +363,8 @@ held() {
 		--root "$BATS_TEST_TMPDIR/root" --seed 1 --yes --jobs 2 --command-timeout 2
 	[ $((SECONDS - start)) -lt 30 ]
 	assert_output --partial "mkfs.xfs did not finish in 2 s (--command-timeout) and was killed"
-	# with what it started: the hung tool's child is gone too
+	# it was: gone, or a zombie its new parent has yet to reap
 	[ -s "$FAKE_LOG.hang.pid" ]
-	# (gone, or a zombie its new parent has yet to reap)
 	local st
 	st=$(sed -E 's/^[0-9]+ \(.*\) (.).*/\1/' "/proc/$(cat "$FAKE_LOG.hang.pid")/stat" 2>/dev/null) || true
 	[ -z "$st" ] || [ "$st" = Z ]
