@@ -37,14 +37,7 @@ def kvs(text):
     return dict(re.findall(r'(\w+)=("[^"]*"|\S+)', text))
 
 
-def num(v):
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        try:
-            return float(v)
-        except (TypeError, ValueError):
-            return v
+num = bs.num
 
 
 def load_out(path):

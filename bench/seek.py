@@ -30,14 +30,7 @@ GOAL_N_OVER_1 = 3.0
 FIELDS = ('tool', 'bin', 'disks', 'jobs', 'delay_ms')
 
 
-def num(v):
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        try:
-            return float(v)
-        except (TypeError, ValueError):
-            return v
+num = bs.num
 
 
 def parse_line(line):
