@@ -19,6 +19,7 @@ suites=${SUITES:-layers unit bats asan fuzz geometry root vm}
 export RMW_COUNT=${RMW_COUNT:-1}
 results=build/results
 mkdir -p "$results"
+rm -f "$results"/*.tap # the slowest-tests list reads this run's only
 passed=0 failed=0 skipped=0
 
 count() { # name tapfile [seconds]
@@ -85,7 +86,7 @@ run_suite() { # suite
 		# beside the asan suite, only what it does not run in full (asan_full)
 		for t in tests/bats/*.bats; do
 			case " $suites " in *" asan "*) ! asan_full "$t" || continue ;; esac
-			run_tap "bats/$(basename "$t" .bats)" bats --tap "$t"
+			run_tap "bats/$(basename "$t" .bats)" bats --tap --timing "$t"
 		done
 		;;
 	asan)
@@ -105,7 +106,7 @@ run_suite() { # suite
 		# same code twice (the bats suite has it)
 		for t in tests/bats/*.bats; do
 			asan_full "$t" || continue
-			run_tap "asan/bats/$(basename "$t" .bats)" env STORPROV_BIN="$top/build/asan/storprov" bats --tap "$t"
+			run_tap "asan/bats/$(basename "$t" .bats)" env STORPROV_BIN="$top/build/asan/storprov" bats --tap --timing "$t"
 		done
 		unset ASAN_OPTIONS UBSAN_OPTIONS
 		;;
@@ -122,13 +123,13 @@ run_suite() { # suite
 	root)
 		for t in tests/root/*.bats; do
 			[ -e "$t" ] || continue
-			run_tap "root/$(basename "$t" .bats)" bats --tap "$t"
+			run_tap "root/$(basename "$t" .bats)" bats --tap --timing "$t"
 		done
 		;;
 	vm | vm-harness)
 		# in a queue that both lanes take from (below)
 		while read -r t; do
-			run_tap "vm/$(basename "$t" .bats)" bats --tap "$t"
+			run_tap "vm/$(basename "$t" .bats)" bats --tap --timing "$t"
 		done < <(vm_files "$s")
 		;;
 	*) echo "unknown suite $s" >&2; exit 2 ;;
@@ -180,7 +181,7 @@ vm_worker() {
 	while t=$(vm_pop) && [ -n "$t" ]; do
 		case $t in
 		suite\ *) run_suite "${t#suite }" ;;
-		*) run_tap "vm/$(basename "$t" .bats)" bats --tap "$t" ;;
+		*) run_tap "vm/$(basename "$t" .bats)" bats --tap --timing "$t" ;;
 		esac
 	done
 }
@@ -230,6 +231,12 @@ else
 		run_suite "$s"
 	done
 fi
+# the slowest tests of this run (bats --timing), where time goes next
+echo
+echo "slowest tests:"
+grep -HE '^(not )?ok [0-9]+ .* in [0-9]+ms' "$results"/*.tap 2>/dev/null |
+	sed -E 's#^.*/([^/]+)\.tap:(not )?ok [0-9]+ (.*) in ([0-9]+)ms.*#\4 \1: \3#' |
+	sort -rn | head -n 15 | awk '{ printf "  %6.1f s  %s\n", $1 / 1000, substr($0, index($0, " ") + 1) }' | cut -c1-130
 echo
 echo "wall time: $SECONDS s"
 echo "$passed passed, $failed failed, $skipped skipped"
