@@ -14,6 +14,8 @@ set -euo pipefail
 top=$VM_TOP
 # the figures in bench/ were measured with multi-threaded TCG (tests/vm/run-vm.sh --tcg-thread)
 export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
+# and QEMU's own translation cache size (run-vm.sh --tb-size 0)
+export VM_TB_SIZE=${VM_TB_SIZE:-0}
 rev=$(git -C "$top" rev-parse --short=12 "${BEFORE_REV:-HEAD~1}")
 bdir=$top/build/bench/before-$rev
 raw=${OUT_RAW:-$top/build/bench/inspect-ab.out}

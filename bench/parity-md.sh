@@ -11,6 +11,8 @@ set -euo pipefail
 top=$VM_TOP
 # the figures in bench/ were measured with multi-threaded TCG (tests/vm/run-vm.sh --tcg-thread)
 export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
+# and QEMU's own translation cache size (run-vm.sh --tb-size 0)
+export VM_TB_SIZE=${VM_TB_SIZE:-0}
 raw=${PMD_RAW:-$top/build/bench/parity-md}   # not build/bench/raw: bench/report.py reads every *.out there
 mkdir -p "$raw"
 vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio"

@@ -36,6 +36,8 @@ set -euo pipefail
 top=$VM_TOP
 # the figures in bench/ were measured with multi-threaded TCG (tests/vm/run-vm.sh --tcg-thread)
 export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
+# and QEMU's own translation cache size (run-vm.sh --tb-size 0)
+export VM_TB_SIZE=${VM_TB_SIZE:-0}
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
 only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek}

@@ -63,6 +63,15 @@
 #                         stalled 300 s in soft lockups (two modprobes) and a
 #                         10 s guest script took 166 s; bench/ keeps multi,
 #                         which its figures were measured with.
+#   --tb-size MIB         TCG's translation cache (default $VM_TB_SIZE, else 64;
+#                         0: QEMU's own default, 1 GiB). Code translated from
+#                         pages the guest has since freed stays in the cache
+#                         until it fills, and every write to such a page takes
+#                         TCG's slow path: after dracut's switch_root freed the
+#                         initramfs, one modprobe took 45 to 120 s (soft
+#                         lockups in clear_page and memcpy) and a mount 200 s,
+#                         in about half of the boots. 64 MiB fills and is
+#                         flushed often enough: the same modprobes took 2 s.
 #   --timeout SECONDS     kill QEMU and fail after this long (default 300)
 #   --log FILE            keep the full serial console log in FILE
 #   --qemu-arg ARG        pass ARG to qemu-system-x86_64 (repeatable)
@@ -97,6 +106,7 @@ append=
 mem=1024
 smp=2
 tcg_thread=${VM_TCG_THREAD:-single}
+tb_size=${VM_TB_SIZE:-64}
 cpu=max
 timeout_s=300
 log=
@@ -119,6 +129,7 @@ while [[ $# -gt 0 ]]; do
 	--smp) smp=${2:?}; shift 2 ;;
 	--cpu) cpu=${2:?}; shift 2 ;;
 	--tcg-thread) tcg_thread=${2:?}; shift 2 ;;
+	--tb-size) tb_size=${2:?}; shift 2 ;;
 	--timeout) timeout_s=${2:?}; shift 2 ;;
 	--log) log=${2:?}; shift 2 ;;
 	--qemu-arg) qemu_extra+=("${2:?}"); shift 2 ;;
@@ -131,6 +142,9 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ $tcg_thread == single || $tcg_thread == multi ]] || vm_die "--tcg-thread (VM_TCG_THREAD): single or multi, not '$tcg_thread'"
+[[ $tb_size =~ ^[0-9]+$ ]] || vm_die "--tb-size (VM_TB_SIZE): MiB as a whole number (0: QEMU's default), not '$tb_size'"
+accel="tcg,thread=$tcg_thread"
+[[ $tb_size == 0 ]] || accel+=",tb-size=$tb_size"
 [[ ${#initrds[@]} -gt 0 ]] || initrds=("$VM_BUILD/initrd-base.img")
 for f in "$kernel" "${initrds[@]}"; do
 	[[ -s $f ]] || vm_die "$f missing (run tests/vm/fetch-kernel.sh and tests/vm/mkinitrd.sh)"
@@ -270,13 +284,13 @@ done
 
 # --- boot ---------------------------------------------------------------------
 nonce=$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')
-cmdline="console=ttyS0 quiet loglevel=3 panic=-1 scsi_mod.scan=sync"
+cmdline="console=ttyS0 quiet loglevel=3 panic=-1 scsi_mod.scan=sync init_on_alloc=0"
 cmdline+=" vmtest.nonce=$nonce vmtest.disks=$idx"
 [[ $udev == 0 ]] || cmdline+=" vmtest.udev=1"
 cmdline+=$append
 
 qemu=(qemu-system-x86_64
-	-machine q35 -accel "tcg,thread=$tcg_thread" -cpu "$cpu" -smp "$smp" -m "$mem"
+	-machine q35 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nodefaults -no-reboot -display none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	${fw_cfg[@]+"${fw_cfg[@]}"} ${qemu_disks[@]+"${qemu_disks[@]}"}
