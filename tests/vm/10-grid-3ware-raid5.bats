@@ -22,7 +22,7 @@ setup() {
 }
 
 @test "grid-3ware-raid5: su=64k sw=11, 11 MiB starts, log su 64k, tuning in sysfs" {
-	run -0 vm_run "$VM_DIR/scenarios/grid.sh" --mem 2048 \
+	run -0 vm_run "$VM_DIR/scenarios/grid.sh" --append vmtest.noshutdown=1 --mem 2048 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$BATS_TEST_TMPDIR/p:/usr/lib/storprov-tests/profiles" \
 		--disk "$BATS_TEST_TMPDIR/os.img,size=1G,serial=os" \

@@ -21,7 +21,7 @@ setup() {
 }
 
 @test "md-raid6-lvm: md RAID6 x 2, aligned PVs and extents, striped + linear LVs on stripe boundaries" {
-	run -0 vm_run "$VM_DIR/scenarios/md-raid6-lvm.sh" --mem 1536 \
+	run -0 vm_run "$VM_DIR/scenarios/md-raid6-lvm.sh" --append vmtest.noshutdown=1 --mem 1536 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$BATS_TEST_TMPDIR/p:/usr/lib/storprov-tests/profiles" \
 		$(vm_disks "$BATS_TEST_TMPDIR" a 6 1G) $(vm_disks "$BATS_TEST_TMPDIR" b 6 1G)

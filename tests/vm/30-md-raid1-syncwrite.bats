@@ -24,7 +24,7 @@ setup() {
 }
 
 @test "md-raid1-syncwrite: RAID1 without chunk, bitmap, safe_mode_delay 10, 1 MiB starts, XFS without su/sw" {
-	run -0 vm_run "$VM_DIR/scenarios/md-raid1-syncwrite.sh" --mem 1536 \
+	run -0 vm_run "$VM_DIR/scenarios/md-raid1-syncwrite.sh" --append vmtest.noshutdown=1 --mem 1536 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$BATS_TEST_TMPDIR/p:/usr/lib/storprov-tests/profiles" \
 		--disk "$BATS_TEST_TMPDIR/os.img,size=1G,serial=os" \

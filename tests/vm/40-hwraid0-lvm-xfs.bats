@@ -24,7 +24,7 @@ setup() {
 }
 
 @test "hwraid0-lvm-xfs: PV on a whole LUN and on a 3 MiB partition, same 192 KiB alignment, su=64k sw=3, logbufs=8" {
-	run -0 vm_run "$VM_DIR/scenarios/hwraid0-lvm-xfs.sh" --mem 1536 \
+	run -0 vm_run "$VM_DIR/scenarios/hwraid0-lvm-xfs.sh" --append vmtest.noshutdown=1 --mem 1536 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$BATS_TEST_TMPDIR/p:/usr/lib/storprov-tests/profiles" \
 		$(vm_disks "$BATS_TEST_TMPDIR" whole 1 2G) $(vm_disks "$BATS_TEST_TMPDIR" parted 1 2G)

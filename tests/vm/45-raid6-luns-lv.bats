@@ -20,7 +20,7 @@ setup() {
 
 @test "raid6 LUNs: striped LV over 12- and 8-disk RAID6 LUNs, aligned; member-read ratio <= 0.02 and <= 1/4 of a naive layout's" {
 	command -v fio >/dev/null || skip "no fio on the host (tests/vm/deps.sh installs it)"
-	run vm_run "$VM_DIR/scenarios/raid6-luns-lv.sh" --mem 1536 --timeout 600 \
+	run vm_run "$VM_DIR/scenarios/raid6-luns-lv.sh" --append vmtest.noshutdown=1 --mem 1536 --timeout 600 \
 		--add "$(command -v fio):/usr/bin/fio" \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$VM_DIR/profiles:/usr/lib/storprov-tests/profiles" \

@@ -48,7 +48,7 @@ setup() {
 		[ -z "${!e-}" ] || env+=(--env "$e=${!e}")
 	done
 	# shellcheck disable=SC2046 # vm_disks prints one word per line
-	run vm_run "$VM_DIR/scenarios/rmw-sweep.sh" --mem 2048 --timeout 900 ${env[@]+"${env[@]}"} \
+	run vm_run "$VM_DIR/scenarios/rmw-sweep.sh" --append vmtest.noshutdown=1 --mem 2048 --timeout 900 ${env[@]+"${env[@]}"} \
 		--add "$(command -v fio):/usr/bin/fio" \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$d:/usr/lib/storprov-tests/rmw" \

@@ -55,7 +55,7 @@ trace_frac() {
 		--write-mib "${PS_WRITE_MIB:-32}" --out "$d"
 	local disks=() j
 	for j in 0 1 2 3; do disks+=(--disk "$BATS_TEST_TMPDIR/ps$j.img,size=1200M,serial=ps$j,queue_size=1024"); done
-	run vm_run "$VM_DIR/scenarios/partial-stripe.sh" --mem 2048 --timeout 900 \
+	run vm_run "$VM_DIR/scenarios/partial-stripe.sh" --append vmtest.noshutdown=1 --mem 2048 --timeout 900 \
 		--add "$(command -v fio):/usr/bin/fio" \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$d:/usr/lib/storprov-tests/ps" "${disks[@]}"

@@ -21,7 +21,7 @@ setup() {
 }
 
 @test "foreign md 0.90/1.0 behind an erased table (three erasures each): refused, both disks unchanged" {
-	run -0 vm_run "$VM_DIR/scenarios/foreign-md.sh" --mem 1024 --timeout 900 \
+	run -0 vm_run "$VM_DIR/scenarios/foreign-md.sh" --append vmtest.noshutdown=1 --mem 1024 --timeout 900 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		$(vm_disks "$BATS_TEST_TMPDIR" fm 2 256M)
 	sp_figures

@@ -25,7 +25,7 @@ setup() {
 }
 
 @test "md-partitions: GPT on md RAID5, XFS + PV on md partitions, resumed after a kill, then a no-op" {
-	run -0 vm_run "$VM_DIR/scenarios/md-partitions.sh" --mem 1536 --timeout 900 \
+	run -0 vm_run "$VM_DIR/scenarios/md-partitions.sh" --append vmtest.noshutdown=1 --mem 1536 --timeout 900 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$BATS_TEST_TMPDIR/p:/usr/lib/storprov-tests/profiles" \
 		$(vm_disks "$BATS_TEST_TMPDIR" mp 4 512M)

@@ -33,7 +33,7 @@ setup() {
 	command -v multipathd >/dev/null || skip "multipath-tools not installed on the host (tests/vm/deps.sh)"
 	img=$BATS_TEST_TMPDIR/lun.img
 	spec="bus=scsi,wwn=$WWN,serial=MPLUN0,vendor=QEMU,model=MSA_2060_SAS,share=on"
-	run -0 vm_run "$VM_DIR/scenarios/multipath.sh" --mem 1024 --hotplug \
+	run -0 vm_run "$VM_DIR/scenarios/multipath.sh" --append vmtest.noshutdown=1 --mem 1024 --hotplug \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$VM_DIR/profiles:/usr/lib/storprov-tests/profiles" \
 		--disk "$img,size=2G,$spec" --disk "$img,$spec"
