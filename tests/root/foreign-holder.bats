@@ -34,7 +34,7 @@ SH
 
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	python3 "$TOP/tests/root/foreign_gen.py" sum "$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 @test "holder after the inspection: a blank disk's table is not written under it (exit 1, named, unchanged)" {

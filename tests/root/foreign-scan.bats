@@ -5,7 +5,7 @@
 # anywhere the scan reads refuses the disk; another exclusive holder refuses
 # even --wipe. Each layout is built once (setup_file) and copied per test.
 # Checked with independent tools: blkid -p at the foreign offset before the
-# run, cksum of the whole image before and after.
+# run, the CRC of the whole image (img_sum) before and after.
 load crash_helper
 
 MiB=1048576
@@ -89,7 +89,7 @@ disk() {
 
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	cksum <"$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 # refused NAME ERASE TYPE OFFSET_BYTES FROM: apply exits 2 naming TYPE at

@@ -2,7 +2,7 @@
 # System disks on the live kernel: loop devices, a partition of one mounted at
 # /boot inside a private mount namespace (unshare -m: the host's mounts are
 # untouched), and storprov reading the kernel's own /proc/self/mountinfo and
-# /dev. Results are read back with img_sum (cksum), sgdisk and blkid.
+# /dev. Results are read back with img_sum (a CRC), sgdisk and blkid.
 load ../bats/test_helper
 
 setup() {
