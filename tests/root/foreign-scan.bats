@@ -17,10 +17,11 @@ base() {
 	local img=$BATS_FILE_TMPDIR/$1.img loop
 	truncate -s 1G "$img"
 	loop=$(losetup -f --show -P "$img")
-	# SIZE eN: up to sector N (included)
+	# SIZE eN: up to sector N (included). sfdisk, not sgdisk: sgdisk sleeps 1 s
+	# after every table it writes
 	case $4 in
-	e*) sgdisk -n "1:$(($3 * 2048)):${4#e}" "$loop" >/dev/null ;;
-	*) sgdisk -n "1:$(($3 * 2048)):+$4M" "$loop" >/dev/null ;;
+	e*) echo "start=$(($3 * 2048)), size=$((${4#e} - $3 * 2048 + 1))" | sfdisk -q --label gpt "$loop" >/dev/null ;;
+	*) echo "start=$(($3 * 2048)), size=$4MiB" | sfdisk -q --label gpt "$loop" >/dev/null ;;
 	esac
 	local bytes
 	bytes=$(($(sgdisk -i 1 "$loop" | sed -n 's/^Partition size: \([0-9]*\) sectors.*/\1/p') * 512))
