@@ -21,7 +21,7 @@ base() {
 	dev=$loop
 	if [ -n "${3:-}" ]; then
 		losetup -d "$loop"
-		sgdisk -n "1:$(($3 * 2048)):+$4M" "$img" >/dev/null
+		echo "start=$(($3 * 2048)), size=$4MiB" | sfdisk -q --label gpt "$img" >/dev/null
 		loop=$(losetup -f --show -o $(($3 * MiB)) --sizelimit $(($4 * MiB)) "$img")
 		dev=$loop
 	fi
