@@ -161,7 +161,30 @@ static void parse_tune(struct loader *l, xmlNode *n, struct tune_set *t)
         }
 }
 
-#define APPEND(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof(*(arr))), memset(&(arr)[n], 0, sizeof(*(arr))), &(arr)[(n)++])
+/* The array doubles when n reaches a power of two (its capacity then), so a
+ * long list is not copied once an element: 9000 <sysctl> took 6 s under ASan,
+ * whose realloc always copies and quarantines the old block. FIT trims it to
+ * n once parsed, so that ASan sees the true end of each array. */
+#define APPEND(arr, n) \
+        (((n) & ((n) - 1)) == 0 ? (void)(arr = xrealloc(arr, ((n) ? 2 * (n) : 1) * sizeof(*(arr)))) : (void)0, \
+         memset(&(arr)[n], 0, sizeof(*(arr))), &(arr)[(n)++])
+#define FIT(arr, n) ((arr) ? (void)(arr = xrealloc(arr, ((n) ? (n) : 1) * sizeof(*(arr)))) : (void)0)
+
+static void profile_fit(struct profile *p)
+{
+        for (size_t i = 0; i < p->n_disks; i++)
+                FIT(p->disks[i].parts, p->disks[i].n_parts);
+        for (size_t i = 0; i < p->n_mds; i++)
+                FIT(p->mds[i].parts, p->mds[i].n_parts);
+        for (size_t i = 0; i < p->n_vgs; i++)
+                FIT(p->vgs[i].lvs, p->vgs[i].n_lvs);
+        FIT(p->disks, p->n_disks);
+        FIT(p->mds, p->n_mds);
+        FIT(p->vgs, p->n_vgs);
+        FIT(p->fss, p->n_fss);
+        FIT(p->sysctls, p->n_sysctls);
+        FIT(p->allows, p->n_allows);
+}
 
 /* <gpt> of a <disks> or an <md>: its partitions */
 static void parse_gpt(struct loader *l, xmlNode *n, struct p_partition **parts, size_t *n_parts)
@@ -597,6 +620,7 @@ static int load(const char *path, struct profile *ret, struct diags *d, bool mat
         if (!match_only && (r = validate_schema(&l, doc, root, &vctx, &pctx)) < 0)
                 goto out;
         parse_root(&l, root, path, &p);
+        profile_fit(&p);
         if (l.errors)
                 r = match_only ? 1 : -EINVAL;
 out:

@@ -56,10 +56,12 @@ fake_world() {
 }
 
 # img_sum FILE: a disk image's size and CRC, to show that no byte changed.
-# cksum, not sha256sum: coreutils 9 computes the CRC with carry-less multiply
-# (0.5 s for a 2 GiB sparse image here, sha256sum 6 to 20 s, and the root
-# suites compare about 40 images); a changed byte goes unseen with odds of
-# 2^-32, and these tests guard against mistakes, not against an adversary.
+# A CRC, not sha256: a changed byte goes unseen with odds of 2^-32, and these
+# tests guard against mistakes, not against an adversary. build/tests/img-sum
+# (make check-tools), not cksum: it reads the data extents of the sparse image
+# only (0.1 s for a fresh 1 GiB image with an XFS on it; cksum 0.8 to 1.9 s,
+# reading its holes, and the root suites compare about 70 images).
+IMG_SUM="$TOP/build/tests/img-sum"
 img_sum() {
-	cksum <"$1"
+	"$IMG_SUM" "$1"
 }

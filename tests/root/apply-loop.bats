@@ -185,7 +185,7 @@ XML
 
 @test "apply: a partition table that contradicts the profile is refused, not guessed at" {
 	new_loop 1G
-	sgdisk -n 1:2048:+100M "$LOOP" >/dev/null
+	echo "start=2048, size=100MiB" | sfdisk -q --label gpt "$LOOP" >/dev/null
 	before=$(img_sum "$IMG")
 	profile "$BATS_TEST_TMPDIR/p.xml" "$N"
 	run -2 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$ROOT" --yes
@@ -240,7 +240,7 @@ XML
 
 @test "apply: the device the system boots from is refused, even with wipe" {
 	new_loop 1G
-	sgdisk -n 1:2048:+400M "$LOOP" >/dev/null
+	echo "start=2048, size=400MiB" | sfdisk -q --label gpt "$LOOP" >/dev/null
 	partx -u "$LOOP" 2>/dev/null || true
 	for _ in 1 2 3 4 5; do [ -b "${LOOP}p1" ] && break; sleep 0.2; done
 	[ -b "${LOOP}p1" ] || skip "no partition node"

@@ -5,7 +5,7 @@
 # and refuses the disk without --wipe, every byte kept, naming the copy, its
 # offset and the start it implies; --wipe proceeds. Each filesystem is made
 # once (setup_file) and copied per test. Checked with independent tools:
-# blkid -p at the copy's place (the superblock is there) and cksum of the
+# blkid -p at the copy's place (the superblock is there) and the CRC of the
 # whole image before and after.
 load crash_helper
 
@@ -21,7 +21,7 @@ base() {
 	dev=$loop
 	if [ -n "${3:-}" ]; then
 		losetup -d "$loop"
-		sgdisk -n "1:$(($3 * 2048)):+$4M" "$img" >/dev/null
+		echo "start=$(($3 * 2048)), size=$4MiB" | sfdisk -q --label gpt "$img" >/dev/null
 		loop=$(losetup -f --show -o $(($3 * MiB)) --sizelimit $(($4 * MiB)) "$img")
 		dev=$loop
 	fi
@@ -79,7 +79,7 @@ disk() {
 
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	cksum <"$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 # copy_refused NAME ERASE TYPE PROBE_OFFSET WHAT AT START [ALSO]: blkid -p -O

@@ -34,7 +34,7 @@ SH
 
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	python3 "$TOP/tests/root/foreign_gen.py" sum "$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 @test "holder after the inspection: a blank disk's table is not written under it (exit 1, named, unchanged)" {
@@ -98,7 +98,7 @@ hold() {
 
 @test "holder of a partition at the inspection: named with its pid, command and the partition (exit 2, unchanged)" {
 	new_loop 1G
-	sgdisk -n 1:2048:+100M "$LOOP" >/dev/null
+	echo "start=2048, size=100MiB" | sfdisk -q --label gpt "$LOOP" >/dev/null
 	partx -u "$LOOP"
 	for i in $(seq 50); do [ -b "${LOOP}p1" ] && break; sleep 0.1; done
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N" 'wipe="true"'

@@ -4,7 +4,7 @@
 # 2049 MiB), and an md 1.0 / 0.90 member whose partition table is gone
 # entirely, found by its superblock near where a last partition ends (the
 # GPT's last usable sector, or that rounded down to 1 MiB). Each refused
-# without --wipe, every byte kept (cksum of the image), the place named.
+# without --wipe, every byte kept (the CRC of the image), the place named.
 load crash_helper
 
 MiB=1048576
@@ -31,7 +31,7 @@ attach() {
 
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	cksum <"$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 # refused WHAT: apply exits 2 naming WHAT; the image unchanged; nothing written under the root

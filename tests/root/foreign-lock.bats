@@ -36,19 +36,20 @@ teardown() {
 
 # ---- foreign data whose partition table was erased -------------------------------
 
-# img_sum: a checksum of the whole disk image (CRC-32 and length: 40 times faster
-# than sha256 on a 1 GiB image, and any write shows)
+# img_sum: a checksum of the whole disk image (CRC-32 and length: any write
+# shows; test_helper says why img-sum)
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	cksum <"$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 # foreign_disk FSTYPE START_SECTOR ERASE: a 1 GiB disk, a partition at START
 # holding FSTYPE with a file in it, then the partition table erased with
-# ERASE (wipefs: `wipefs -a` on the whole disk; zap: `sgdisk -Z`)
+# ERASE (wipefs: `wipefs -a` on the whole disk; zap: `sgdisk -Z`). The table
+# is sfdisk's: sgdisk sleeps 1 s after every table it writes.
 foreign_disk() {
 	new_loop 1G
-	sgdisk -n "1:$2:+400M" "$LOOP" >/dev/null
+	echo "start=$2, size=400MiB" | sfdisk -q --label gpt "$LOOP" >/dev/null
 	partx -u "$LOOP" 2>/dev/null || partx -a "$LOOP" 2>/dev/null || true
 	udevadm settle 2>/dev/null || true
 	for _ in $(seq 20); do [ -b "${LOOP}p1" ] && break; sleep 0.1; done
@@ -130,11 +131,18 @@ refused_foreign() {
 
 # ---- one run at a time -------------------------------------------------------------
 
-# start_slow_run NAME: apply in its own session with a slow mkfs.xfs, in the
-# background; waits until it is making the filesystem. Sets RUN_PID.
-start_slow_run() {
-	slow_mkfs "$BATS_TEST_TMPDIR/slowbin" "${SLOW_US:-25000}"
-	PATH="$BATS_TEST_TMPDIR/slowbin:$PATH" in_session "$BATS_TEST_TMPDIR/$1.pid" \
+# start_held_run NAME: apply in its own session, in the background, its
+# mkfs.xfs held at a gate until release_run NAME (the dry runs, -N, pass at
+# once); waits until it is making the filesystem. Sets RUN_PID. The run holds
+# its locks for as long as the test needs, and not longer: a mkfs slowed by a
+# fixed delay a write held them 3 s (10 s where they had to outlast the disk
+# lock's 5 s of retries), and its margin was a guess.
+start_held_run() {
+	mkdir -p "$BATS_TEST_TMPDIR/heldbin"
+	printf '#!/bin/sh\ncase " $* " in *" -N "*) ;; *) while [ ! -e %s ]; do sleep 0.05; done ;; esac\nexec %s "$@"\n' \
+		"$BATS_TEST_TMPDIR/$1.go" "$REAL_MKFS" >"$BATS_TEST_TMPDIR/heldbin/mkfs.xfs"
+	chmod +x "$BATS_TEST_TMPDIR/heldbin/mkfs.xfs"
+	PATH="$BATS_TEST_TMPDIR/heldbin:$PATH" in_session "$BATS_TEST_TMPDIR/$1.pid" \
 		strace -o "$BATS_TEST_TMPDIR/$1.trace" -y -e trace=write,pwrite64,ioctl \
 		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" \
 		>"$BATS_TEST_TMPDIR/$1.out" 2>&1 &
@@ -145,6 +153,13 @@ start_slow_run() {
 	grep -q 'step [0-9/]* start: XFS' "$BATS_TEST_TMPDIR/$1.out"
 	# the pid of storprov itself (strace's tracee), as a lock holder would name it
 	RUN_PID=$(pgrep -g "$(cat "$BATS_TEST_TMPDIR/$1.pid")" -x storprov | head -n 1)
+}
+
+# release_run NAME: let its mkfs.xfs run, wait until the run has ended
+release_run() {
+	touch "$BATS_TEST_TMPDIR/$1.go"
+	wait_group "$BATS_TEST_TMPDIR/$1.pid" 90
+	wait || true
 }
 
 # gpt_writes TRACE DEV: how many GPT headers that trace wrote to DEV
@@ -159,15 +174,14 @@ dev_writes() {
 @test "lock: a second apply while one runs exits 1 naming the lock and its holder, writes nothing" {
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	start_slow_run a
+	start_held_run a
 	[ -n "$RUN_PID" ]
 	run -1 strace -f -o "$BATS_TEST_TMPDIR/b.trace" -y -e trace=write,pwrite64,ioctl \
 		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF"
 	assert_output --partial "locked by"
 	assert_output --regexp "locked by[^[:cntrl:]]*$RUN_PID"
 	[ "$(dev_writes "$BATS_TEST_TMPDIR/b.trace" "$N")" = 0 ]
-	wait_group "$BATS_TEST_TMPDIR/a.pid" 90
-	wait || true
+	release_run a
 	grep -q 'done' "$BATS_TEST_TMPDIR/a.out"
 	[ "$(gpt_writes "$BATS_TEST_TMPDIR/a.trace" "$N")" = 2 ]
 	run -0 xfs_info "${LOOP}p1"
@@ -177,41 +191,52 @@ dev_writes() {
 @test "lock: a second run on the same disks with another --root is refused too (the disk lock)" {
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	# slow enough to hold the disk past the 5 s a run retries a busy disk (udev's short locks)
-	SLOW_US=90000 start_slow_run a
+	# held past the 5 s a run retries a busy disk (udev's short locks)
+	start_held_run a
 	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root2" --yes --seed 1 --lock-file "$BATS_TEST_TMPDIR/other.lock"
 	assert_output --partial "locked by"
 	[ ! -e "$BATS_TEST_TMPDIR/root2/etc/fstab" ]
-	wait_group "$BATS_TEST_TMPDIR/a.pid" 90
-	wait || true
+	release_run a
 }
 
 @test "lock: the default run lock (/run/storprov.lock) names its holder to a second run" {
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	LOCKF=/run/storprov.lock start_slow_run a
+	LOCKF=/run/storprov.lock start_held_run a
 	[ -n "$RUN_PID" ]
 	# the lock file records the holder's pid
 	grep -q "$RUN_PID" /run/storprov.lock
 	run -1 "$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1
 	assert_output --regexp "locked by[^[:cntrl:]]*$RUN_PID"
-	wait_group "$BATS_TEST_TMPDIR/a.pid" 90
-	wait || true
+	release_run a
 }
 
 @test "lock: apply --wait waits for the running apply, then finds nothing to do" {
 	new_loop 1G
 	crash_profile "$BATS_TEST_TMPDIR/p.xml" "$N"
-	start_slow_run a
-	run -0 strace -f -o "$BATS_TEST_TMPDIR/b.trace" -y -e trace=write,pwrite64,ioctl \
-		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" --wait
+	start_held_run a
+	strace -f -o "$BATS_TEST_TMPDIR/b.trace" -y -e trace=write,pwrite64,ioctl \
+		"$SP" apply --profile "$BATS_TEST_TMPDIR/p.xml" --root "$BATS_TEST_TMPDIR/root" --yes --seed 1 --lock-file "$LOCKF" --wait \
+		>"$BATS_TEST_TMPDIR/b.out" 2>&1 &
+	local pb=$! rb=0
+	# the second run says it waits; only then is the first one let go
+	for _ in $(seq 200); do
+		grep -q 'waiting (--wait)' "$BATS_TEST_TMPDIR/b.out" && break
+		sleep 0.05
+	done
+	grep -q 'waiting (--wait)' "$BATS_TEST_TMPDIR/b.out"
+	# still waiting: it has not returned while the first run holds the lock
+	kill -0 "$pb"
+	touch "$BATS_TEST_TMPDIR/a.go"
+	wait "$pb" || rb=$?
+	output=$(cat "$BATS_TEST_TMPDIR/b.out")
+	[ "$rb" -eq 0 ] || { echo "$output"; false; }
 	assert_output --partial "nothing to do"
 	# it waited: the first run had finished when the second one returned
 	grep -q 'done' "$BATS_TEST_TMPDIR/a.out"
 	[ "$(gpt_writes "$BATS_TEST_TMPDIR/b.trace" "$N")" = 0 ]
 	[ "$(dev_writes "$BATS_TEST_TMPDIR/b.trace" "$N")" = 0 ]
-	wait_group "$BATS_TEST_TMPDIR/a.pid" 90
-	wait || true
+	release_run a
 }
 
 @test "lock: two applies started together, three times: never both write the GPT" {
@@ -250,13 +275,14 @@ dev_writes() {
 
 # ---- half-written partition tables that are not ours -----------------------------
 
-# foreign_half DEV KIND: a GPT made by sgdisk (not our layout), then broken:
+# foreign_half DEV KIND: a GPT made by sfdisk (not our layout; sfdisk, not
+# sgdisk, which sleeps 1 s after writing a table), then broken:
 #   pmbr        only the protective MBR is left
 #   no-backup   the primary GPT without its backup
 #   bad-backup  the backup header overwritten with garbage
 foreign_half() {
 	local sectors
-	sgdisk -n 1:2048:+100M "$1" >/dev/null
+	echo "start=2048, size=100MiB" | sfdisk -q --label gpt "$1" >/dev/null
 	partx -d "$1" 2>/dev/null || true
 	sectors=$(blockdev --getsz "$1")
 	case $2 in

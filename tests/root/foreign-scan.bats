@@ -5,7 +5,7 @@
 # anywhere the scan reads refuses the disk; another exclusive holder refuses
 # even --wipe. Each layout is built once (setup_file) and copied per test.
 # Checked with independent tools: blkid -p at the foreign offset before the
-# run, cksum of the whole image before and after.
+# run, the CRC of the whole image (img_sum) before and after.
 load crash_helper
 
 MiB=1048576
@@ -17,10 +17,11 @@ base() {
 	local img=$BATS_FILE_TMPDIR/$1.img loop
 	truncate -s 1G "$img"
 	loop=$(losetup -f --show -P "$img")
-	# SIZE eN: up to sector N (included)
+	# SIZE eN: up to sector N (included). sfdisk, not sgdisk: sgdisk sleeps 1 s
+	# after every table it writes
 	case $4 in
-	e*) sgdisk -n "1:$(($3 * 2048)):${4#e}" "$loop" >/dev/null ;;
-	*) sgdisk -n "1:$(($3 * 2048)):+$4M" "$loop" >/dev/null ;;
+	e*) echo "start=$(($3 * 2048)), size=$((${4#e} - $3 * 2048 + 1))" | sfdisk -q --label gpt "$loop" >/dev/null ;;
+	*) echo "start=$(($3 * 2048)), size=$4MiB" | sfdisk -q --label gpt "$loop" >/dev/null ;;
 	esac
 	local bytes
 	bytes=$(($(sgdisk -i 1 "$loop" | sed -n 's/^Partition size: \([0-9]*\) sectors.*/\1/p') * 512))
@@ -89,7 +90,7 @@ disk() {
 
 img_sum() {
 	blockdev --flushbufs "$LOOP" 2>/dev/null || true
-	cksum <"$IMG"
+	"$IMG_SUM" "$IMG"
 }
 
 # refused NAME ERASE TYPE OFFSET_BYTES FROM: apply exits 2 naming TYPE at

@@ -21,7 +21,7 @@ setup_file() {
 	for d in a b c d; do truncate -s 1G "$BATS_FILE_TMPDIR/$d.img"; done
 	{
 		mkfs.ext4 -q -F -L foreign-b "$BATS_FILE_TMPDIR/b.img" &&
-			sgdisk -n "1:$((48 * 2048)):+400M" "$BATS_FILE_TMPDIR/d.img" >/dev/null &&
+			{ echo "start=$((48 * 2048)), size=400MiB" | sfdisk -q --label gpt "$BATS_FILE_TMPDIR/d.img" >/dev/null; } &&
 			local loop && loop=$(losetup -f --show -P "$BATS_FILE_TMPDIR/d.img") && { partx -u "$loop" || true; } &&
 			{ for _ in $(seq 30); do [ -b "${loop}p1" ] && break; sleep 0.1; done; } &&
 			mkfs.xfs -q -L foreign-d "${loop}p1"
@@ -58,7 +58,7 @@ teardown() {
 
 sums() {
 	local d
-	for d in a b c d; do cksum <"$BATS_TEST_TMPDIR/$d.img"; done
+	for d in a b c d; do img_sum "$BATS_TEST_TMPDIR/$d.img"; done
 }
 
 # inspect JOBS [env...]: apply with --jobs JOBS, refused (exit 2); stderr

@@ -2,7 +2,7 @@
 # System disks on the live kernel: loop devices, a partition of one mounted at
 # /boot inside a private mount namespace (unshare -m: the host's mounts are
 # untouched), and storprov reading the kernel's own /proc/self/mountinfo and
-# /dev. Results are read back with img_sum (cksum), sgdisk and blkid.
+# /dev. Results are read back with img_sum (a CRC), sgdisk and blkid.
 load ../bats/test_helper
 
 setup() {
@@ -35,7 +35,7 @@ two_loops() {
 	new_loop 1G; B=$N; B_IMG=$IMG
 	n=$(for d in /sys/block/loop*; do [ -f "$d/loop/backing_file" ] && [ "$(cat "$d/size")" = 2097152 ] && echo x; done | wc -l)
 	[ "$n" -eq 2 ] || skip "other 1 GiB loop devices exist"
-	sgdisk -n 1:2048:+200M "$A_DEV" >/dev/null
+	echo "start=2048, size=200MiB" | sfdisk -q --label gpt "$A_DEV" >/dev/null
 	partx -u "$A_DEV" 2>/dev/null || true
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b "${A_DEV}p1" ] && break; sleep 0.2; done
 	[ -b "${A_DEV}p1" ] || skip "no partition node"
