@@ -117,9 +117,13 @@ static bool digits_then(const char **s, char after)
 static bool starts_right(enum mounttab_kind kind, const char *line)
 {
         unsigned a, b;
-        if (kind == MOUNTTAB_FSTAB)
-                /* either is an fstab line whose target is not absolute: malformed all the same */
-                return sscanf(line, "%u %u", &a, &b) != 2 && !startswith(line, "Filename\t");
+        if (kind == MOUNTTAB_FSTAB) {
+                /* either is an fstab line whose target is not absolute: malformed all the same;
+                 * libmount guesses after the line's leading blanks (" Filename\t" made it read
+                 * the whole table as /proc/swaps: found by fuzz_mounttab) */
+                const char *t = line + strspn(line, " \t");
+                return sscanf(t, "%u %u", &a, &b) != 2 && !startswith(t, "Filename\t");
+        }
         const char *q = line;
         return digits_then(&q, ' ') && digits_then(&q, ' ') && digits_then(&q, ':') && digits_then(&q, ' ');
 }
