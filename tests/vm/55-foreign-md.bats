@@ -3,7 +3,10 @@
 # partition, in one boot (scenarios/foreign-md.sh): each metadata with the
 # table erased by wipefs -a, by zeroing the first MiB, and by zeroing the first
 # and the last MiB; storprov apply refuses (exit 2), names what it found, and
-# both disks' bytes are unchanged (coreutils cksum of each whole disk in the guest).
+# neither disk was written: the guest kernel's write and discard counts of
+# each whole disk (/sys/block/*/stat) and a cksum of each disk's first and
+# last 2 MiB are the same before and after; a control rewrite of one sector
+# with its own bytes shows that the counts see a write.
 bats_require_minimum_version 1.5.0
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
@@ -20,7 +23,7 @@ setup() {
 	load scenarios
 }
 
-@test "foreign md 0.90/1.0 behind an erased table (three erasures each): refused, both disks unchanged" {
+@test "foreign md 0.90/1.0 behind an erased table (three erasures each): refused, neither disk written" {
 	run -0 vm_run "$VM_DIR/scenarios/foreign-md.sh" --append vmtest.noshutdown=1 --mem 1024 --timeout 900 \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		$(vm_disks "$BATS_TEST_TMPDIR" fm 2 256M)
@@ -36,4 +39,5 @@ setup() {
 			[ "$(vm_kv "MD${m}_${e}_NAMED")" -ge 1 ] || { echo "MD${m}_${e}: what was found is not named"; false; }
 		done
 	done
+	assert_equal "$(vm_kv CONTROL_SEEN)" 1
 }
