@@ -14,7 +14,7 @@
 #       --udev              start systemd-udevd in the guest by default
 #                           (the kernel argument vmtest.udev=0|1 overrides)
 #       --modules "M ..."   extra kernel modules to include and load (repeatable)
-#       --compress ALGO     none, gzip or zstd (default zstd)
+#       --compress ALGO     none, gzip or zstd (default none)
 #       --format FMT        cpio (default): an initramfs; ext4: the same tree as
 #                           an ext4 filesystem image labelled "vmroot", with
 #                           /sbin/init -> /init, to boot as the root filesystem
@@ -49,7 +49,7 @@ adds=()
 init_script=
 udev=0
 extra_modules=()
-compress=zstd
+compress=none
 format=cpio
 no_base=0
 force=0
