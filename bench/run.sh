@@ -67,8 +67,7 @@ boot() {
 	local name=$1 to=$2 script=$3 rc=0
 	shift 3
 	local disks=$top/build/bench/disks-$name
-	rm -rf "$disks"
-	mkdir -p "$disks/p"
+	mkdir -p "$disks/p" # its images: dset or dset_gpt, which remove old ones
 	log "$name: booting (timeout ${to}s)"
 	local t0=$SECONDS l0 d0
 	l0=$(load) d0=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -82,7 +81,18 @@ boot() {
 	log "$name: rc=$rc in $((SECONDS - t0))s"
 	return 0
 }
-dset() { vm_disks "$top/build/bench/disks-$1" "$2" "$3" "$4"; }
+# dset NAME PREFIX COUNT SIZE: boot NAME's disks PREFIX0..; images left by an
+# earlier run are removed (run-vm.sh keeps an image that exists).
+# dset_gpt NAME PREFIX COUNT SIZE PARTED-ARGS...: made with a GPT on the host
+dset() {
+	mkdir -p "$top/build/bench/disks-$1" && rm -f "$top/build/bench/disks-$1/$2"[0-9]*.img &&
+		vm_disks "$top/build/bench/disks-$1" "$2" "$3" "$4"
+}
+dset_gpt() {
+	local name=$1
+	shift
+	mkdir -p "$top/build/bench/disks-$name" && vm_disks_gpt "$top/build/bench/disks-$name" "$@"
+}
 
 for b in $only; do
 	case $b in
@@ -208,11 +218,15 @@ for b in $only; do
 			"$VM_DIR/rmw-layouts.py" --seed "$seed" --first "$first" --count "$c" --write-mib "$SWEEP_MB" --out "$d/$first"
 			# shellcheck source=/dev/null
 			. "$d/$first/layouts.env"
+			parts=()
+			for ((j = 0; j < RMW_MAX_LUNS; j++)); do
+				parts+=(mkpart "l$j" "$((1 + j * RMW_PART_MIB))MiB" "$((1 + (j + 1) * RMW_PART_MIB))MiB")
+			done
 			# shellcheck disable=SC2046
 			boot "rmw-sweep-$first" $((600 + 300 * c)) "$VM_DIR/scenarios/rmw-sweep.sh" --udev \
 				--env RMW_PROBE="${BENCH_SWEEP_PROBE:-1}" \
 				--add "$d/$first:/usr/lib/storprov-tests/rmw" \
-				$(dset "rmw-sweep-$first" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M")
+				$(dset_gpt "rmw-sweep-$first" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M" "${parts[@]}")
 		done
 		python3 "$top/bench/rmw_sweep.py" "$raw" "$out"
 		;;

@@ -24,7 +24,7 @@ setup() {
 		--add "$(command -v fio):/usr/bin/fio" \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$VM_DIR/profiles:/usr/lib/storprov-tests/profiles" \
-		$(vm_disks "$BATS_TEST_TMPDIR" v 2 2G) $(vm_disks "$BATS_TEST_TMPDIR" m 16 128M)
+		$(vm_disks "$BATS_TEST_TMPDIR" v 2 2G) $(vm_disks_gpt "$BATS_TEST_TMPDIR" m 16 128M mkpart a 1MiB 50% mkpart b 50% 100%)
 	[ "$status" -eq 0 ] || { tail -n 60 <<<"$output"; false; }
 	sp_figures
 	# 1. 12 x 64 KiB RAID6 LUNs: full stripe 10 x 64 KiB = 640 KiB. PV data

@@ -25,6 +25,9 @@
 #       (124 timeout, 125 no END marker). The console log goes to
 #       $BATS_TEST_TMPDIR/console-N.log (N = 1, 2, ... per boot in a test) unless
 #       --log is given; timings are appended to build/vm/logs/timings.log.
+#   vm_disks DIR PREFIX COUNT SIZE, vm_disks_gpt DIR PREFIX COUNT SIZE PARTED-ARGS...
+#       Print --disk options for COUNT sparse images DIR/PREFIXn.img of SIZE,
+#       serial PREFIXn; vm_disks_gpt makes them first, with a GPT (parted).
 #   vm_kv KEY [TEXT]
 #       Prints the value of the last "KEY=VALUE" line of TEXT (default: bats'
 #       $output). Returns 1 when there is no such line.
@@ -141,4 +144,20 @@ vm_disks() {
 	for ((i = 0; i < count; i++)); do
 		printf '%s\n' --disk "$dir/$prefix$i.img,size=$size,serial=$prefix$i"
 	done
+}
+
+# vm_disks_gpt DIR PREFIX COUNT SIZE PARTED-ARGS...: as vm_disks, but the
+# images are made here with a GPT, by the host's parted on the image file
+# (`parted -s IMG mklabel gpt PARTED-ARGS...`), so the guest boots with the
+# partitions in place. A member disk's table made in the guest cost about a
+# second of TCG a disk (parted, the re-read, udev's events).
+vm_disks_gpt() {
+	local dir=${1:?} prefix=${2:?} count=${3:?} size=${4:?} i img
+	shift 4
+	for ((i = 0; i < count; i++)); do
+		img=$dir/$prefix$i.img
+		rm -f "$img"
+		truncate -s "$size" "$img" && parted -s "$img" mklabel gpt "$@" >&2 || return
+	done
+	vm_disks "$dir" "$prefix" "$count" "$size"
 }

@@ -42,8 +42,8 @@ devices {
 CONF
 members=()
 for i in $(seq 0 15); do
+	# partitioned on the host (vm_disks_gpt: parted's 1MiB 50%, 50% 100%)
 	d=$(disk_by_serial "m$i") || die "no disk m$i"
-	parted -s "$d" mklabel gpt mkpart a 1MiB 50% mkpart b 50% 100% || die "parted $d"
 	members+=("$d")
 done
 udevadm settle

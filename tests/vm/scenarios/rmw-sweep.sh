@@ -54,14 +54,11 @@ devices {
 CONF
 
 # ---- the member disks, RMW_MAX_LUNS partitions each --------------------------
+# (made on the host by 46-rmw-sweep.bats with parted: partition j+1, "l<j>",
+# from 1 + j * RMW_PART_MIB MiB to 1 + (j + 1) * RMW_PART_MIB MiB)
 DISK=()
 for ((d = 0; d < RMW_DISKS; d++)); do
 	x=$(disk_by_serial "r$d") || die "no disk r$d"
-	args=(mklabel gpt)
-	for ((j = 0; j < RMW_MAX_LUNS; j++)); do
-		args+=(mkpart "l$j" "$((1 + j * RMW_PART_MIB))MiB" "$((1 + (j + 1) * RMW_PART_MIB))MiB")
-	done
-	parted -s "$x" "${args[@]}" || die "parted $x"
 	DISK+=("$x")
 done
 udevadm settle
