@@ -25,9 +25,6 @@
 #       (124 timeout, 125 no END marker). The console log goes to
 #       $BATS_TEST_TMPDIR/console-N.log (N = 1, 2, ... per boot in a test) unless
 #       --log is given; timings are appended to build/vm/logs/timings.log.
-#   vm_disks DIR PREFIX COUNT SIZE, vm_disks_gpt DIR PREFIX COUNT SIZE PARTED-ARGS...
-#       Print --disk options for COUNT sparse images DIR/PREFIXn.img of SIZE,
-#       serial PREFIXn; vm_disks_gpt makes them first, with a GPT (parted).
 #   vm_kv KEY [TEXT]
 #       Prints the value of the last "KEY=VALUE" line of TEXT (default: bats'
 #       $output). Returns 1 when there is no such line.
@@ -50,6 +47,9 @@
 #   vm_disks DIR PREFIX COUNT SIZE
 #       Prints "--disk DIR/PREFIXi.img,size=SIZE,serial=PREFIXi" option pairs
 #       (one word per line) for i in 0..COUNT-1, for use with mapfile.
+#   vm_disks_gpt DIR PREFIX COUNT SIZE PARTED-ARGS...
+#       The same, and makes the images first, each with a GPT (the host's
+#       `parted -s IMG mklabel gpt PARTED-ARGS...`).
 
 # shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
