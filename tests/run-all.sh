@@ -137,7 +137,8 @@ run_suite() { # suite
 }
 
 # vm_files SUITE: the VM test files of a suite, the longest first (measured
-# in make check; files not named here come last). vm: the scenarios
+# in make check; 46-rmw-sweep, whose layouts are drawn anew each run and take
+# 45 to 200 s, goes early; files not named here come last). vm: the scenarios
 # (NN-*.bats; VM_TESTS="a.bats ..." narrows them); vm-harness: smoke.bats and
 # dracut-smoke.bats, the harness's own tests (5 boots), which every scenario
 # also exercises: make check-vm runs them, make check does not.
@@ -146,9 +147,9 @@ vm_files() {
 		printf '%s\n' tests/vm/smoke.bats tests/vm/dracut-smoke.bats
 		return
 	fi
-	local order="70-el-dracut-systemd 50-reimage-preserve 45-raid6-luns-lv 55-foreign-md 56-power-loss
-		46-rmw-sweep 20-md-raid6-lvm 70-kill-resume 60-reboot 80-multipath 40-hwraid0-lvm-xfs
-		30-md-raid1-syncwrite 70-verify-drift 80-md-partitions 10-grid-3ware-raid5" all n t
+	local order="70-el-dracut-systemd 50-reimage-preserve 46-rmw-sweep 70-kill-resume 47-partial-stripe
+		56-power-loss 65-replace-member 45-raid6-luns-lv 55-foreign-md 80-md-partitions 60-reboot
+		30-md-raid1-syncwrite 40-hwraid0-lvm-xfs 20-md-raid6-lvm 70-verify-drift 80-multipath 10-grid-3ware-raid5" all n t
 	# shellcheck disable=SC2086
 	all=$(printf '%s\n' ${VM_TESTS:-tests/vm/[0-9]*.bats})
 	for n in $order; do
