@@ -69,6 +69,43 @@ asan_full() {
 	runs_storprov "$1" && ! grep -qE '\[ -z "\$\{(ASAN_OPTIONS|STORPROV_BIN):-\}" \]' "$1"
 }
 
+# lock_free FILE: FILE never runs `storprov apply`, the one verb that takes
+# the run lock (/run/storprov.lock) and locks disks, so that it can run
+# beside any other suite. With two lanes such files go into the queue (below)
+# instead of running in their suite's place.
+lock_free() { ! grep -qw apply "$1"; }
+queued_file() { [ "${CHECK_LANES:-2}" -ge 2 ] && [ -n "$vm_suites" ] && lock_free "$1"; }
+
+# run_bats_file bats|asan FILE: one bats file against the release or the
+# ASan+UBSan build. libparted's start-up is excused (tests/asan.supp says
+# why); any other report, leaks included, aborts the process and fails the test.
+asan_opts=(ASAN_OPTIONS="suppressions=$top/tests/asan.supp:abort_on_error=1:detect_leaks=1"
+	UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+run_bats_file() {
+	case $1 in
+	bats) run_tap "bats/$(basename "$2" .bats)" bats --tap --timing "$2" ;;
+	asan) run_tap "asan/bats/$(basename "$2" .bats)" env "${asan_opts[@]}" STORPROV_BIN="$top/build/asan/storprov" \
+		bats --tap --timing "$2" ;;
+	esac
+}
+# queued_files: the queue's "bats FILE" and "asan FILE" lines, the files
+# lock_free lets the lanes share, in the suite that runs each, the longest
+# first (measured in make check; the others in name order after them)
+queued_files() {
+	local t n order="packaging fleet bad-sysroots udev-keys golden controller-e2e" all
+	all=$(for t in tests/bats/*.bats; do lock_free "$t" && echo "$t"; done)
+	{
+		for n in $order; do grep -Fx "tests/bats/$n.bats" <<<"$all" || true; done
+		for t in $all; do case " $order " in *" $(basename "$t" .bats) "*) ;; *) echo "$t" ;; esac; done
+	} | while read -r t; do
+		if [[ " $suites " == *" asan "* ]] && asan_full "$t"; then
+			echo "asan $t"
+		elif [[ " $suites " == *" bats "* ]]; then
+			echo "bats $t"
+		fi
+	done
+}
+
 run_suite() { # suite
 	local s=$1
 	case $s in
@@ -86,14 +123,11 @@ run_suite() { # suite
 		# beside the asan suite, only what it does not run in full (asan_full)
 		for t in tests/bats/*.bats; do
 			case " $suites " in *" asan "*) ! asan_full "$t" || continue ;; esac
-			run_tap "bats/$(basename "$t" .bats)" bats --tap --timing "$t"
+			queued_file "$t" || run_bats_file bats "$t"
 		done
 		;;
 	asan)
-		# libparted's start-up is excused (tests/asan.supp says why); any
-		# other report, leaks included, aborts the process and fails the test.
-		export ASAN_OPTIONS="suppressions=$top/tests/asan.supp:abort_on_error=1:detect_leaks=1"
-		export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+		export "${asan_opts[@]}"
 		if [ ! -x build/asan/storprov ]; then
 			echo "not ok - asan build missing (make asan)" >"$results/asan.tap"
 			count asan "$results/asan.tap"
@@ -106,7 +140,7 @@ run_suite() { # suite
 		# same code twice (the bats suite has it)
 		for t in tests/bats/*.bats; do
 			asan_full "$t" || continue
-			run_tap "asan/bats/$(basename "$t" .bats)" env STORPROV_BIN="$top/build/asan/storprov" bats --tap --timing "$t"
+			queued_file "$t" || run_bats_file asan "$t"
 		done
 		unset ASAN_OPTIONS UBSAN_OPTIONS
 		;;
@@ -165,9 +199,10 @@ vm_files() {
 # everything in one line): a TCG guest keeps about one host core busy and the
 # host suites about one. Lane 2 takes VM files from a queue from the start;
 # lane 1 runs the host suites, then takes from the same queue, so that the
-# two cores stay busy to the end. The short host suites that take no lock and
-# no loop device (geometry, fuzz) go at the queue's end, after the VM files,
-# for whichever lane is free first. Lane 2's output is printed when it ends.
+# two cores stay busy to the end. What takes no lock and no loop device goes
+# at the queue's end, after the VM files, for whichever lane is free first:
+# the bats files that never run apply (lock_free; in the bats or asan suite,
+# as above), then geometry and fuzz. Lane 2's output is printed when it ends.
 queued_suites="geometry fuzz"
 vm_queue=$results/vm-queue
 vm_pop() { # the next VM file of the queue, or nothing
@@ -182,6 +217,7 @@ vm_worker() {
 	while t=$(vm_pop) && [ -n "$t" ]; do
 		case $t in
 		suite\ *) run_suite "${t#suite }" ;;
+		bats\ * | asan\ *) run_bats_file "${t%% *}" "${t#* }" ;;
 		*) run_tap "vm/$(basename "$t" .bats)" bats --tap --timing "$t" ;;
 		esac
 	done
@@ -197,6 +233,7 @@ if [ -n "$vm_suites" ] && [ "${CHECK_LANES:-2}" -ge 2 ]; then
 	lane1=
 	{
 		for s in $vm_suites; do vm_files "$s"; done
+		queued_files
 		for s in $host_suites; do
 			case " $queued_suites " in *" $s "*) echo "suite $s" ;; *) lane1="$lane1 $s" ;; esac
 		done
