@@ -19,7 +19,7 @@ packages=(
 	# the guest userland copied into the initramfs
 	busybox-static kmod udev systemd
 	mdadm lvm2 dmsetup xfsprogs e2fsprogs
-	util-linux fdisk gdisk parted bash
+	util-linux fdisk gdisk parted bash # parted also on the host: vm_disks_gpt
 	# building images: cpio archives, compressors, ldd, the kernel download
 	cpio zstd gzip xz-utils libc-bin coreutils findutils grep sed apt dpkg
 	# multipath scenario (80): multipath, multipathd and their plugins for the guest
