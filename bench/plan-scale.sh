@@ -123,7 +123,7 @@ for n in "${sizes[@]}"; do
 			write_spec "$n" >"$spec"
 			"$top/tests/fixtures/make-sysroot.sh" "$spec" "$root" >/dev/null
 		else
-			# make-sysroot.sh takes ~0.1 s a disk (bash); a 12-LUN tree from
+			# make-sysroot.sh takes ~20 ms a disk (bash); a 12-LUN tree from
 			# it is the template, the other LUNs are copies of sdx0 with the
 			# four per-disk files rewritten exactly as make-sysroot.sh writes
 			# them (checked for N = 120: diff -r against make-sysroot.sh's own tree
