@@ -218,15 +218,11 @@ for b in $only; do
 			"$VM_DIR/rmw-layouts.py" --seed "$seed" --first "$first" --count "$c" --write-mib "$SWEEP_MB" --out "$d/$first"
 			# shellcheck source=/dev/null
 			. "$d/$first/layouts.env"
-			parts=()
-			for ((j = 0; j < RMW_MAX_LUNS; j++)); do
-				parts+=(mkpart "l$j" "$((1 + j * RMW_PART_MIB))MiB" "$((1 + (j + 1) * RMW_PART_MIB))MiB")
-			done
 			# shellcheck disable=SC2046
 			boot "rmw-sweep-$first" $((600 + 300 * c)) "$VM_DIR/scenarios/rmw-sweep.sh" --udev \
 				--env RMW_PROBE="${BENCH_SWEEP_PROBE:-1}" \
 				--add "$d/$first:/usr/lib/storprov-tests/rmw" \
-				$(dset_gpt "rmw-sweep-$first" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M" "${parts[@]}")
+				$(dset_gpt "rmw-sweep-$first" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M" "${RMW_PARTED[@]}")
 		done
 		python3 "$top/bench/rmw_sweep.py" "$raw" "$out"
 		;;

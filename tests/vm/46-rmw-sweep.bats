@@ -47,17 +47,12 @@ setup() {
 	for e in RMW_LUN_STRIPE_CACHE RMW_LUN_PREREAD_BYPASS RMW_PROBE RMW_FIO_HUGE; do
 		[ -z "${!e-}" ] || env+=(--env "$e=${!e}")
 	done
-	# the member disks' RMW_MAX_LUNS partitions of RMW_PART_MIB, made on the host
-	local parts=() j
-	for ((j = 0; j < RMW_MAX_LUNS; j++)); do
-		parts+=(mkpart "l$j" "$((1 + j * RMW_PART_MIB))MiB" "$((1 + (j + 1) * RMW_PART_MIB))MiB")
-	done
 	# shellcheck disable=SC2046 # vm_disks prints one word per line
 	run vm_run "$VM_DIR/scenarios/rmw-sweep.sh" --append vmtest.noshutdown=1 --mem 2048 --timeout 900 ${env[@]+"${env[@]}"} \
 		--add "$(command -v fio):/usr/bin/fio" \
 		--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" \
 		--add "$d:/usr/lib/storprov-tests/rmw" \
-		$(vm_disks_gpt "$BATS_TEST_TMPDIR" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M" "${parts[@]}")
+		$(vm_disks_gpt "$BATS_TEST_TMPDIR" r "$RMW_DISKS" "$((RMW_MAX_LUNS * RMW_PART_MIB + 2))M" "${RMW_PARTED[@]}")
 	# the whole guest output (plans, extents, mdadm --detail) for later reading
 	mkdir -p "$VM_BUILD/logs"
 	printf '%s\n' "$output" >"$VM_BUILD/logs/rmw-sweep-$seed.log"

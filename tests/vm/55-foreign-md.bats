@@ -13,8 +13,7 @@ load '/usr/lib/bats/bats-assert/load'
 
 setup_file() {
 	load lib
-	# coreutils' cksum (CRC32, with PCLMUL on -cpu max) hashes the disks several
-	# times faster than busybox's md5sum under TCG
+	# coreutils' cksum (CRC32, with PCLMUL) for the disks' first and last 2 MiB
 	vm_prepare --add "$VM_TOP/build/storprov:/usr/sbin/storprov" --add "/usr/bin/cksum:/usr/local/bin/cksum"
 }
 

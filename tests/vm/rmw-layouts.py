@@ -207,8 +207,12 @@ def main():
     lays = {i: draw(a.seed, i, a.min_upper_mib, uppers, a.max_full_k) for i in idx}
     disks = max(L['LUN_MEMBERS'] for L in lays.values())
     part = max(L['MEMBER_MIB'] for L in lays.values()) + 16
+    # the member disks' table, made on the host (tests/vm/lib.bash vm_disks_gpt):
+    # partition j+1, "l<j>", from 1 + j * part MiB to 1 + (j + 1) * part MiB
+    parted = ' '.join('mkpart l%d %dMiB %dMiB' % (j, 1 + j * part, 1 + (j + 1) * part) for j in range(MAX_LUNS))
     head = ('RMW_SEED=%s\nRMW_LAYOUTS="%s"\nRMW_DISKS=%d\nRMW_MAX_LUNS=%d\nRMW_PART_MIB=%d\nRMW_WRITE_MIB=%d\n'
-            % (a.seed, ' '.join(map(str, idx)), disks, MAX_LUNS, part, a.write_mib))
+            'RMW_PARTED=(%s)\n'
+            % (a.seed, ' '.join(map(str, idx)), disks, MAX_LUNS, part, a.write_mib, parted))
     if a.out:
         os.makedirs(a.out, exist_ok=True)
         with open(os.path.join(a.out, 'layouts.env'), 'w') as f:

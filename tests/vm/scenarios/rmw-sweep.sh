@@ -54,8 +54,8 @@ devices {
 CONF
 
 # ---- the member disks, RMW_MAX_LUNS partitions each --------------------------
-# (made on the host by 46-rmw-sweep.bats with parted: partition j+1, "l<j>",
-# from 1 + j * RMW_PART_MIB MiB to 1 + (j + 1) * RMW_PART_MIB MiB)
+# (made on the host with parted: RMW_PARTED of layouts.env, partition j+1,
+# "l<j>", from 1 + j * RMW_PART_MIB MiB to 1 + (j + 1) * RMW_PART_MIB MiB)
 DISK=()
 for ((d = 0; d < RMW_DISKS; d++)); do
 	x=$(disk_by_serial "r$d") || die "no disk r$d"
