@@ -291,10 +291,12 @@ done
 
 # --- boot ---------------------------------------------------------------------
 nonce=$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')
-# cryptomgr.notests and ipv6.disable=1: the kernel's crypto self-tests and
-# IPv6 set-up are 0.3-0.5 s of every boot under TCG (initcall_debug: kdf108
-# 0.24 s, algapi 0.20 s, inet6 0.09 s) and no guest uses either (no NIC)
-cmdline="console=ttyS0 quiet loglevel=3 panic=-1 scsi_mod.scan=sync init_on_alloc=0 cryptomgr.notests ipv6.disable=1"
+# VM_BOOT_ARGS (default cryptomgr.notests ipv6.disable=1): the kernel's
+# crypto self-tests and IPv6 set-up are 0.3-0.5 s of every boot under TCG
+# (initcall_debug: kdf108 0.24 s, algapi 0.20 s, inet6 0.09 s) and no guest
+# uses either (no NIC); bench/harness-costs.sh boot compares with none
+cmdline="console=ttyS0 quiet loglevel=3 panic=-1 scsi_mod.scan=sync init_on_alloc=0"
+cmdline+=" ${VM_BOOT_ARGS-cryptomgr.notests ipv6.disable=1}"
 cmdline+=" vmtest.nonce=$nonce vmtest.disks=$idx"
 [[ $udev == 0 ]] || cmdline+=" vmtest.udev=1"
 cmdline+=$append
