@@ -192,7 +192,8 @@ static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *
         return NULL;
 }
 
-/* Issue 32, measured by bench/parity-md.sh (3 LUNs of RAID6 5 x 128K, F 384K; bench/results/parity-md.md):
+/* Issue 32, measured by bench/parity-md.sh (3 LUNs of RAID6 5 x 128K, F 384K; the figures below are issue 43's
+ * runs, bench/results/raw/parity-md/parity-md-20261207T05*.out, summed up by bench/pmd_summary.py):
  * O_DIRECT writes of whole stripes reach such LUNs whole once max_sectors_kb is whole stripes, but buffered
  * writes flushed by fsync do not (no plug gathers them: 64 KiB requests under an LV, runs cut anywhere
  * under md raid5), and no md raid5 setting measured changed that. Say so, with the layout that does. */
@@ -210,21 +211,22 @@ static void check_buffered_pieces(struct ctx *c)
                 bool pow2 = is_pow2(d->geom.full_stripe_bytes);
                 plan_warn(c, o->line, o->what, RULE_LUN_BUFFERED_RMW,
                      "%s writes the full stripe %s of %s%s in pieces of %s: O_DIRECT writes of whole "
-                     "stripes still reach each LUN whole (measured 0.003-0.006 bytes read per byte written), but "
-                     "buffered writes flushed by fsync reach it in pieces that a LUN without a write-back cache "
-                     "completes by reading (measured %s); %s",
+                     "stripes still reach each LUN whole (measured %s), but buffered writes flushed by fsync reach "
+                     "it in pieces that a LUN without a write-back cache completes by reading (measured %s); %s",
                      subj, fmt_size_exact(d->geom.full_stripe_bytes, fb), d->id, pow2 ? "" : " (not a power of 2)",
                      fmt_size_exact(o->geom.su_bytes, sb),
-                     !parity ? "0.08 under a striped LV; bench/parity-md.sh"
+                     parity ? "0.0004-0.008 bytes read per byte written under md raid5 over 384k LUN stripes"
+                            : "0.0002-0.0006 bytes read per byte written under a striped LV over 384k LUN stripes",
+                     !parity ? "0.11-0.19 under a striped LV; bench/parity-md.sh"
                      : pow2 ? "every buffered byte in a partial LUN stripe under md raid5 over 1m LUN stripes; "
                               "bench/results/raw/partial-stripe"
-                            : "0.02-0.24 under md raid5, with stripe caches of 1024 to 4096 and with or without a "
-                              "bitmap; bench/parity-md.sh",
+                            : "0.15-0.43 under md raid5, the LUNs' stripe caches at md's default 256 or at 4096; "
+                              "bench/parity-md.sh",
                      pow2 ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for it)"
                      : d->geom.full_stripe_bytes <= 512 * KiB
                              ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for "
-                               "it; measured 0.004-0.024 buffered), or give the LUNs a full stripe that is a power of 2"
-                             : "give the LUNs a full stripe that is a power of 2");
+                               "it; measured 0.004-0.05 buffered), or give the LUNs a full stripe that is a power of 2"
+                     : "give the LUNs a full stripe that is a power of 2");
         }
 }
 
