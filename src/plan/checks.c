@@ -226,7 +226,7 @@ static void check_buffered_pieces(struct ctx *c)
                      : d->geom.full_stripe_bytes <= 512 * KiB
                              ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for "
                                "it; measured 0.004-0.05 buffered), or give the LUNs a full stripe that is a power of 2"
-                     : "give the LUNs a full stripe that is a power of 2");
+                             : "give the LUNs a full stripe that is a power of 2");
         }
 }
 

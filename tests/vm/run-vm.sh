@@ -50,7 +50,9 @@
 #   --udev                start systemd-udevd in the guest (vmtest.udev=1; without
 #                         it the image's default applies, see mkinitrd.sh --udev;
 #                         --append vmtest.udev=0 forces it off)
-#   --append ARGS         extra kernel command line
+#   --append ARGS         extra kernel command line (after $VM_BOOT_ARGS, default
+#                         "cryptomgr.notests ipv6.disable=1"; VM_BOOT_ARGS= boots
+#                         without them)
 #   --mem MIB             guest memory (default 1024)
 #   --smp N               guest CPUs (default 2)
 #   --cpu MODEL           QEMU CPU model (default $VM_CPU, else
