@@ -2,9 +2,11 @@
 # Issues 18 and 21, on the host (root, loop devices): provisioning time of 8
 # loop LUNs by storprov apply (--jobs 1, 2 and 8) against a serial shell
 # script doing the same layout (sfdisk, then mkfs.xfs with storprov's own
-# mkfs argv, udevadm settle after each), paired: each repetition runs, for
-# every jobs value, both on the same freshly wiped disks, in alternating order
-# (storprov first on odd repetitions). storprov's "inspect" time is from its
+# mkfs argv, udevadm settle after each) and against a parallel one (the same
+# commands, one disk per job of `xargs -P 8`, one settle at the end; issue 43
+# item 4): each repetition runs, for every jobs value, the three on the same
+# freshly wiped disks, in an order that rotates with the repetition.
+# storprov's "inspect" time is from its
 # process start to the first step's start: the wrapper's wall time minus the
 # report's elapsed_s (its run clock) plus the first step's start on that clock
 # (the "step-start" event where apply has it, else the first "step" event's
@@ -86,6 +88,29 @@ sp_run() {
 	echo $(((t1 - t0) / 1000000)) "$insp"
 }
 
+# parallel_run: the serial script's commands for each disk, every disk at
+# once (xargs -P), then one settle
+parallel_run() {
+	local t0 t1 k
+	cat >"$work/one.sh" <<ONE
+#!/bin/bash
+set -e
+l=\$1 k=\$2
+echo "label: gpt
+start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --quiet "\$l" >/dev/null 2>&1
+partx -u "\$l" 2>/dev/null || partx -a "\$l" 2>/dev/null || true
+for _ in \$(seq 250); do [ -b "\${l}p1" ] && break; sleep 0.02; done
+argv=\$(sed -n "\$((k + 1))p" "$work/mkfs.argv")
+eval "\$argv" >"$work/mkfs-\$k.log" 2>&1 </dev/null || { cat "$work/mkfs-\$k.log" >&2; exit 1; }
+ONE
+	t0=$(now_ms)
+	for k in "${!loops[@]}"; do echo "${loops[$k]} $k"; done |
+		xargs -P "${#loops[@]}" -L 1 bash "$work/one.sh" || { echo "parallel script failed" >&2; exit 1; }
+	udevadm settle 2>/dev/null || true
+	t1=$(now_ms)
+	echo $((t1 - t0))
+}
+
 serial_run() {
 	local t0 t1 l argv
 	t0=$(now_ms)
@@ -104,19 +129,20 @@ start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --
 	echo $((t1 - t0))
 }
 
+# one line a repetition and jobs value: REP JOBS STORPROV_MS SERIAL_MS INSPECT_S PARALLEL_MS
 for rep in $(seq 1 "$REPS"); do
 	for j in $JOBS; do
-		reset_disks
-		if [ $((rep % 2)) -eq 1 ]; then
-			read -r a insp < <(sp_run "$rep" "$j")
+		order=("sp serial par" "serial par sp" "par sp serial")
+		for t in ${order[$((rep % 3))]}; do
 			reset_disks
-			b=$(serial_run)
-		else
-			b=$(serial_run)
-			reset_disks
-			read -r a insp < <(sp_run "$rep" "$j")
-		fi
-		echo "$rep $j $a $b $insp" | tee -a "$work/pairs" >&2
+			case $t in
+			sp) read -r a insp < <(sp_run "$rep" "$j") ;;
+			serial) b=$(serial_run) ;;
+			par) c=$(parallel_run) ;;
+			esac
+		done
+		[ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || { echo "loop-prov: a run failed (rep $rep, --jobs $j)" >&2; exit 1; }
+		echo "$rep $j $a $b $insp $c" | tee -a "$work/pairs" >&2
 	done
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -127,9 +153,10 @@ import json, sys, time
 src, js, ls, le, commit = sys.argv[1:6]
 reps = []
 for line in open(src):
-    rep, jobs, a, b, insp = line.split()
+    rep, jobs, a, b, insp, c = line.split()
     reps.append({'rep': int(rep), 'jobs': int(jobs), 'sp_s': int(a) / 1000, 'script_s': int(b) / 1000,
-                 'ratio': round(int(a) / int(b), 4), 'inspect_s': float(insp)})
+                 'ratio': round(int(a) / int(b), 4), 'inspect_s': float(insp),
+                 'parallel_s': int(c) / 1000, 'ratio_parallel': round(int(a) / int(c), 4)})
 json.dump({'where': '8 x 2 GiB loop LUNs on the host (bench/loop-prov.sh)', 'commit': commit,
            'time': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()), 'load_start': ls, 'load_end': le,
            'reps': reps}, open(js, 'w'), indent=1)
@@ -180,11 +207,13 @@ python3 - "$work/pairs" "$work/reads" "$OUT" "$REPS" "$("$SP" --version 2>/dev/n
 	"$(cut -d' ' -f1-3 /proc/loadavg)" "${READS_ONLY:+-reads}" <<'PY'
 import json, statistics, sys, datetime
 pairs = [tuple(map(int, l.split()[:4])) for l in open(sys.argv[1]) if l.strip()]
+par = [int(l.split()[5]) for l in open(sys.argv[1]) if l.strip()]
 reads = [l.split() for l in open(sys.argv[2]) if l.strip()]
 out, reps, ver, load0, load1, sfx = sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7], sys.argv[8]
 def stat(v): return {"median": statistics.median(v), "min": min(v), "max": max(v), "n": len(v)}
 res = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%d"), "storprov": ver, "load_start": load0, "load_end": load1,
-       "prov": {"pairs": [{"rep": r, "jobs": j, "storprov_ms": a, "serial_ms": b, "ratio": a / b} for r, j, a, b in pairs]},
+       "prov": {"pairs": [{"rep": r, "jobs": j, "storprov_ms": a, "serial_ms": b, "ratio": a / b, "parallel_ms": c,
+                           "ratio_parallel": a / c} for (r, j, a, b), c in zip(pairs, par)]},
        "reads": {}}
 for state in dict.fromkeys(r[0] for r in reads):
     rows = [list(map(int, r[1:])) for r in reads if r[0] == state]
@@ -198,11 +227,12 @@ with open(out + "/loop-prov%s.md" % sfx, "w") as m:
     m.write("`%sbench/loop-prov.sh` (root, host), %s, %s; %d %srepetitions, median (min .. max); load average %s at start, %s at end.\n\n"
             % ("READS_ONLY=1 " if sfx else "", res["date"], ver, reps, "" if sfx else "paired ", load0, load1))
     if pairs:
-        m.write("| 8 x 2 GiB loop LUNs | storprov apply, ms | serial sfdisk + mkfs.xfs, ms | ratio |\n|---|---|---|---|\n")
+        m.write("| 8 x 2 GiB loop LUNs | storprov apply, ms | serial sfdisk + mkfs.xfs, ms | ratio | parallel (xargs -P 8), ms | ratio |\n"
+                "|---|---|---|---|---|---|\n")
     for j in sorted({p[1] for p in pairs}):
-        pj = [p for p in pairs if p[1] == j]
-        m.write("| --jobs %d | %s | %s | %s |\n" % (j, f(stat([a for _, _, a, _ in pj]), "{:.0f}"), f(stat([b for _, _, _, b in pj]), "{:.0f}"),
-                f(stat([a / b for _, _, a, b in pj]))))
+        pj = [(p, c) for p, c in zip(pairs, par) if p[1] == j]
+        m.write("| --jobs %d | %s | %s | %s | %s | %s |\n" % (j, f(stat([p[2] for p, _ in pj]), "{:.0f}"), f(stat([p[3] for p, _ in pj]), "{:.0f}"),
+                f(stat([p[2] / p[3] for p, _ in pj])), f(stat([c for _, c in pj]), "{:.0f}"), f(stat([p[2] / c for p, c in pj]))))
     m.write("\n")
     m.write("Reads on the disk (strace -f -P DISK: read, pread64, readv, preadv) of `storprov apply --dry-run`, everything it starts included, beside `wipefs -n` on the same disk:\n\n")
     m.write("| disk | storprov calls | wipefs -n calls | ratio | storprov bytes | wipefs -n bytes | ratio |\n|---|---|---|---|---|---|---|\n")
@@ -210,6 +240,7 @@ with open(out + "/loop-prov%s.md" % sfx, "w") as m:
         m.write("| %s | %s | %s | %s | %s | %s | %s |\n" % (st, f(r["storprov_calls"], "{:.0f}"), f(r["wipefs_calls"], "{:.0f}"), f(r["calls_ratio"]),
                 f(r["storprov_bytes"], "{:.0f}"), f(r["wipefs_bytes"], "{:.0f}"), f(r["bytes_ratio"])))
     if pairs:
-        m.write("\nPer pair (jobs: storprov/serial ms): " + ", ".join("%d: %d/%d" % (j, a, b) for _, j, a, b in pairs) + "\n")
+        m.write("\nPer repetition (jobs: storprov/serial/parallel ms): " +
+                ", ".join("%d: %d/%d/%d" % (j, a, b, c) for (_, j, a, b), c in zip(pairs, par)) + "\n")
 print(open(out + "/loop-prov%s.md" % sfx).read())
 PY

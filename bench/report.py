@@ -278,7 +278,7 @@ def prov_ratio(rep):
 
 def prov_json(name, j):
     reps = [r for r in j.get('reps', []) if isinstance(r, dict)]
-    groups = {}
+    groups, par = {}, {}
     for r in reps:
         g = str(r.get('jobs', r.get('variant', r.get('what', ''))))
         if r.get('disks'):   # reused / fresh disks are two conditions, never pooled
@@ -286,9 +286,14 @@ def prov_json(name, j):
         x = prov_ratio(r)
         if x is not None:
             groups.setdefault(g, []).append(x)
-    return {'file': name, 'commit': j.get('commit'), 'time': j.get('time'), 'load_start': j.get('load_start'),
-            'load_end': j.get('load_end'), 'reps': len(reps), 'fields': sorted({k for r in reps for k in r}),
-            'storprov_over_serial': {g: bs.ratio_summary(v) for g, v in groups.items()}}
+        if isinstance(r.get('ratio_parallel'), (int, float)):
+            par.setdefault(g, []).append(r['ratio_parallel'])
+    res = {'file': name, 'commit': j.get('commit'), 'time': j.get('time'), 'load_start': j.get('load_start'),
+           'load_end': j.get('load_end'), 'reps': len(reps), 'fields': sorted({k for r in reps for k in r}),
+           'storprov_over_serial': {g: bs.ratio_summary(v) for g, v in groups.items()}}
+    if par:   # bench/loop-prov.sh since issue 43: the parallel (xargs -P) script too
+        res['storprov_over_parallel'] = {g: bs.ratio_summary(v) for g, v in par.items()}
+    return res
 
 
 def scale_json(j):

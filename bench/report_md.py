@@ -191,7 +191,10 @@ def _prov(res):
     for e in res.get('prov_host', []):
         md += ['%s (commit %s, %s, load %s -> %s, %d reps; fields %s): storprov/serial %s' % (
             e['file'], str(e['commit'])[:12], e['time'], e['load_start'], e['load_end'], e['reps'], ', '.join(e['fields']),
-            '; '.join('%s: %s' % (g or 'all', _ratio(x)) for g, x in e['storprov_over_serial'].items()) or 'no ratio found'), '']
+            '; '.join('%s: %s' % (g or 'all', _ratio(x)) for g, x in e['storprov_over_serial'].items()) or 'no ratio found')
+            + ('; storprov/parallel (xargs -P) %s' % '; '.join('%s: %s' % (g or 'all', _ratio(x))
+                                                            for g, x in e['storprov_over_parallel'].items())
+               if e.get('storprov_over_parallel') else ''), '']
     if not pv and not res.get('prov_host') and not res.get('prov_parallel'):
         md += ['Not measured in this run.', '']
     return md

@@ -3,10 +3,12 @@
 #
 # Usage: bench/run.sh            (as root; after bench/deps.sh and make)
 # Environment:
-#   BENCH_ONLY="rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek"   benchmarks
-#                     to run (default: all of these; "prov-par" is issue 34's storprov against
-#                     serial and xargs -P scripts, 23 minutes at c09f87f; "seek" is issue 43's
-#                     inspection on disks behind dm-delay, beside wipefs -n and blkid -p);
+#   BENCH_ONLY="rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek loop-prov"
+#                     benchmarks to run (default: all of these; "prov-par" is issue 34's storprov
+#                     against serial and xargs -P scripts, 23 minutes at c09f87f; "seek" is issue
+#                     43's inspection on disks behind dm-delay, beside wipefs -n and blkid -p;
+#                     "loop-prov" is bench/loop-prov.sh on 8 host loop LUNs, storprov against
+#                     the serial and the xargs -P script, BENCH_LOOP_REPS=5 repetitions);
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
 #                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
 #                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
@@ -40,7 +42,7 @@ export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 export VM_TB_SIZE=${VM_TB_SIZE:-0}
 out=${BENCH_OUT:-$top/bench/results}
 raw=${BENCH_RAW:-$top/build/bench/raw}
-only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek}
+only=${BENCH_ONLY:-rmw agalign reads sync prov prov-par scale rmw-sweep partial-stripe seek loop-prov}
 cases=${BENCH_CASES:-raid5 raid6 lvm-raid6 part-raid5 loop-lun}
 quick=${BENCH_QUICK:-0}
 if [ "$quick" = 1 ]; then
@@ -152,6 +154,11 @@ for b in $only; do
 			--add "$d.p:/usr/lib/bench/shipped" \
 			$(dset prov lun 8 1G) $(dset prov a 6 512M) $(dset prov b 6 512M)
 		rm -rf "$d.p"
+		;;
+	loop-prov)
+		# issue 43 item 4: on the host, 8 loop LUNs; prov_host in latest.json
+		# (storprov_over_serial, storprov_over_parallel) from $raw/prov-loop.json
+		REPS=${BENCH_LOOP_REPS:-5} OUT=$out BENCH_RAW=$raw "$top/bench/loop-prov.sh" >&2
 		;;
 	prov-par)
 		# issue 34: storprov against a serial and an xargs -P script of its own commands,

@@ -90,6 +90,23 @@ rmw_out() {
 	[ "$(jq -r '.plan_scale // "none"' "$OUT/latest.json")" = none ]
 }
 
+@test "bench report: the host loop runs against the parallel script go to prov_host storprov_over_parallel and latest.md (issue 43)" {
+	rmw_out rmw-raid5 aaaa 100 300
+	cat >"$RAW/prov-loop.json" <<-J
+	{"commit": "aaaa", "time": "2026-12-03T09:00:00Z", "load_start": 1, "load_end": 2,
+	 "reps": [{"jobs": 8, "sp_s": 0.7, "script_s": 3.0, "ratio": 0.2333, "parallel_s": 0.8, "ratio_parallel": 0.875},
+	          {"jobs": 8, "sp_s": 0.6, "script_s": 3.0, "ratio": 0.2, "parallel_s": 0.5, "ratio_parallel": 1.2}]}
+	J
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -c '.prov_host[0].storprov_over_parallel["8"] | [.n, .min, .max]' "$OUT/latest.json")" = '[2,0.875,1.2]' ]
+	[ "$(jq -c '.prov_host[0].storprov_over_serial["8"] | [.n, .min, .max]' "$OUT/latest.json")" = '[2,0.2,0.233]' ]
+	run -0 grep -F 'storprov/parallel (xargs -P) 8:' "$OUT/latest.md"
+	# an older run without the parallel script has no such key
+	printf '{"commit": "aaaa", "time": "2026-12-03T09:00:00Z", "reps": [{"jobs": 2, "storprov_s": 3, "serial_s": 6}]}\n' >"$RAW/prov-loop.json"
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq -r '.prov_host[0].storprov_over_parallel // "none"' "$OUT/latest.json")" = none ]
+}
+
 @test "bench report: the host scripts' short hash (and -dirty) is the boots' commit; another hash or a clean/dirty mix is not" {
 	full=f28823a6c55bee065dc3ebf2593883d1d2636f55
 	rmw_out rmw-raid5 "$full" 100 300
