@@ -13,6 +13,12 @@
 #                                         started
 #   bench/harness-costs.sh mkinitrd [REPS]
 #                                         REPS (3) cache hits of the base image
+#   bench/harness-costs.sh asan [N]       N (10) runs each of `storprov plan` of
+#                                         md-raid6-lvm on its fixture, release
+#                                         and ASan+UBSan builds (as the asan
+#                                         suite runs it), and of the ASan
+#                                         build's --version with and without
+#                                         LeakSanitizer (ms a run)
 #
 # Each line: what, then the figures in ms (or s of guest uptime). Run it on
 # an idle machine: every figure depends on what else runs.
@@ -73,9 +79,30 @@ mkinitrd_cost() {
 	done
 }
 
+asan_cost() {
+	local n=${1:-10} i t what
+	local asan=(env ASAN_OPTIONS="suppressions=$top/tests/asan.supp:abort_on_error=1:detect_leaks=1")
+	local plan=(plan --profile "$top/profiles/md-raid6-lvm.xml" --sysroot "$top/tests/fixtures/sysroot/md-raid6-lvm" --seed 1)
+	[ -x "$top/build/asan/storprov" ] || { echo "asan: build/asan/storprov missing (make asan)"; return 1; }
+	for what in release asan asan-version asan-version-noleaks; do
+		t=$(date +%s%N)
+		for ((i = 0; i < n; i++)); do
+			case $what in
+			release) "$top/build/storprov" "${plan[@]}" ;;
+			asan) "${asan[@]}" "$top/build/asan/storprov" "${plan[@]}" ;;
+			asan-version) "${asan[@]}" "$top/build/asan/storprov" --version ;;
+			asan-version-noleaks) env ASAN_OPTIONS="suppressions=$top/tests/asan.supp:detect_leaks=0" \
+				"$top/build/asan/storprov" --version ;;
+			esac >/dev/null 2>&1 || { echo "asan: $what failed"; return 1; }
+		done
+		echo "$what: $((($(date +%s%N) - t) / n / 1000000)) ms a run ($n runs)"
+	done
+}
+
 case ${1:-} in
 fork) fork_cost "${2:-}" ;;
 boot) boot_cost "${2:-}" ;;
 mkinitrd) mkinitrd_cost "${2:-}" ;;
+asan) asan_cost "${2:-}" ;;
 *) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 2 ;;
 esac
