@@ -88,21 +88,26 @@ sp_run() {
 	echo $(((t1 - t0) / 1000000)) "$insp"
 }
 
-# parallel_run: the serial script's commands for each disk, every disk at
-# once (xargs -P), then one settle
-parallel_run() {
-	local t0 t1 k
-	cat >"$work/one.sh" <<ONE
+# one.sh DEV K [settle]: what both scripts do to one disk: the GPT with the
+# plan's partition (sfdisk), the kernel told (partx), then mkfs.xfs with
+# storprov's own argv for disk K; "settle" waits for udev after each of them
+cat >"$work/one.sh" <<ONE
 #!/bin/bash
 set -e
-l=\$1 k=\$2
+l=\$1 k=\$2 settle=\${3:-}
 echo "label: gpt
 start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --quiet "\$l" >/dev/null 2>&1
 partx -u "\$l" 2>/dev/null || partx -a "\$l" 2>/dev/null || true
+[ -z "\$settle" ] || udevadm settle 2>/dev/null || true
 for _ in \$(seq 250); do [ -b "\${l}p1" ] && break; sleep 0.02; done
 argv=\$(sed -n "\$((k + 1))p" "$work/mkfs.argv")
-eval "\$argv" >"$work/mkfs-\$k.log" 2>&1 </dev/null || { cat "$work/mkfs-\$k.log" >&2; exit 1; }
+eval "\$argv" >"$work/mkfs-\$k.log" 2>&1 </dev/null || { cat "$work/mkfs-\$k.log" >&2; echo "mkfs failed: \$argv" >&2; exit 1; }
+[ -z "\$settle" ] || udevadm settle 2>/dev/null || true
 ONE
+
+# parallel_run: one.sh for every disk at once (xargs -P), then one settle
+parallel_run() {
+	local t0 t1 k
 	t0=$(now_ms)
 	for k in "${!loops[@]}"; do echo "${loops[$k]} $k"; done |
 		xargs -P "${#loops[@]}" -L 1 bash "$work/one.sh" || { echo "parallel script failed" >&2; exit 1; }
@@ -111,19 +116,12 @@ ONE
 	echo $((t1 - t0))
 }
 
+# serial_run: one.sh for one disk after another, a settle after each command
 serial_run() {
-	local t0 t1 l argv
+	local t0 t1 k
 	t0=$(now_ms)
 	for k in "${!loops[@]}"; do
-		l=${loops[$k]}
-		echo "label: gpt
-start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --quiet "$l" >/dev/null 2>&1
-		partx -u "$l" 2>/dev/null || partx -a "$l" 2>/dev/null || true
-		udevadm settle 2>/dev/null || true
-		for _ in $(seq 100); do [ -b "${l}p1" ] && break; sleep 0.02; done
-		argv=$(sed -n "$((k + 1))p" "$work/mkfs.argv")
-		eval "$argv" >"$work/mkfs.log" 2>&1 </dev/null || { cat "$work/mkfs.log" >&2; echo "serial mkfs failed: $argv" >&2; exit 1; }
-		udevadm settle 2>/dev/null || true
+		bash "$work/one.sh" "${loops[$k]}" "$k" settle || { echo "serial script failed" >&2; exit 1; }
 	done
 	t1=$(now_ms)
 	echo $((t1 - t0))
@@ -132,6 +130,7 @@ start=$start, size=$size, type=0FC63DAF-8483-4772-8E3D-3D69D8477DE4" | sfdisk --
 # one line a repetition and jobs value: REP JOBS STORPROV_MS SERIAL_MS INSPECT_S PARALLEL_MS
 for rep in $(seq 1 "$REPS"); do
 	for j in $JOBS; do
+		a= b= c= insp=
 		order=("sp serial par" "serial par sp" "par sp serial")
 		for t in ${order[$((rep % 3))]}; do
 			reset_disks
