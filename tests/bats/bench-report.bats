@@ -204,3 +204,24 @@ rmw_out() {
 	[ "$(jq '.seek_inspection // "none"' "$j")" = '"none"' ]
 	run -1 grep -c 'disks that seek' "$OUT/latest.md"
 }
+
+@test "bench/pmd_summary.py: per variant, every shape's ratios and the O_DIRECT and buffered ranges; an output without M lines is an error" {
+	cat >"$RAW/pmd.out" <<-'O'
+	PMD_LUN=raid6 5x128K F=384K luns=3 part=256MiB
+	PMD_UPPER=md5
+	PMD_STATE_base=lun_msk=384 up_sc=2048 bitmap=+8
+	M variant=base shape=d1x1 bs=768K ratio=0.0005 read=99 written=196624
+	M variant=base shape=d4x4 bs=3072K ratio=0.0082 read=1617 written=196624
+	M variant=base shape=b1x1 bs=768K ratio=0.2311 read=45449 written=196624
+	M variant=lunsc256 shape=d1x1 bs=768K ratio=0.0011 read=225 written=196624
+	M variant=base shape=d1x1 bs=768K ratio=0.0004 read=81 written=196624
+	O
+	run -0 python3 "$TOP/bench/pmd_summary.py" "$RAW/pmd.out"
+	assert_line "   upper md5; LUNs raid6 5x128K F=384K luns=3 part=256MiB"
+	assert_line "     d1x1  0.0005 0.0004"
+	assert_line "     O_DIRECT 0.0004-0.0082 (n=3); buffered 0.2311-0.2311 (n=1)"
+	assert_line "     O_DIRECT 0.0011-0.0011 (n=1); buffered -"
+	printf 'PMD_UPPER=md5\nBOOT rc=124\n' >"$RAW/cut.out"
+	run -1 python3 "$TOP/bench/pmd_summary.py" "$RAW/cut.out"
+	assert_output --partial "no M lines"
+}
