@@ -6,7 +6,8 @@
  *     it was (the records of a failed parse taken back);
  *   - every string of a record and the error are printable ASCII (no byte of
  *     the output reaches a message or a JSON field raw);
- *   - level and state are one of the names the schema lists;
+ *   - level and state are one of the names the schema lists, and so is the
+ *     write cache, which is printed with the lines it comes from or not at all;
  *   - a full stripe is strip × data disks exactly, data disks never more than
  *     drives per span × spans; a geometry not derived says why (note);
  *   - matched against a fixture machine, a device is one of its disks.
@@ -43,8 +44,10 @@ static void ctl_check_record(const struct ctl_vd *v)
                                              "raid5ee", "simple", "spanned", NULL};
         static const char *const states[] = {"optimal", "degraded", "partially-degraded", "rebuilding", "recovering",
                                              "offline", "failed",   "foreign",            "other",      NULL};
+        static const char *const caches[] = {"write-back", "write-through", "write-back-disabled", "unknown", NULL};
         const char *s[] = {v->tool,    v->controller, v->vd,        v->level,  v->level_raw, v->state, v->state_raw,
-                           v->os_name, v->naa,        v->serial,    v->scsi_addr, v->pci,     v->note};
+                           v->os_name, v->naa,        v->serial,    v->scsi_addr, v->pci,     v->note,
+                           v->write_cache, v->write_cache_raw};
         for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
                 ctl_printable_or_null("a record's string", s[i]);
         if (!v->tool || !v->controller)
@@ -53,6 +56,11 @@ static void ctl_check_record(const struct ctl_vd *v)
                 FUZZ_FAIL("level \"%s\"", v->level);
         if (!v->state || !in_set(v->state, states))
                 FUZZ_FAIL("state \"%s\"", v->state ? v->state : "(null)");
+        if (v->write_cache && !in_set(v->write_cache, caches))
+                FUZZ_FAIL("write cache \"%s\"", v->write_cache);
+        if (!v->write_cache != !v->write_cache_raw)
+                FUZZ_FAIL("write cache \"%s\" and its lines \"%s\": one without the other",
+                          v->write_cache ? v->write_cache : "(null)", v->write_cache_raw ? v->write_cache_raw : "(null)");
         if (v->full_stripe_bytes && v->full_stripe_bytes != v->strip_bytes * v->data_disks)
                 FUZZ_FAIL("full stripe %llu is not %llu × %u", (unsigned long long)v->full_stripe_bytes,
                           (unsigned long long)v->strip_bytes, v->data_disks);

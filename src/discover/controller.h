@@ -37,6 +37,14 @@ struct ctl_vd {
         char *state;              /* "optimal" "degraded" "partially-degraded" "rebuilding" "offline"
                                    * "failed" "foreign" "recovering" "other" */
         char *state_raw;          /* as printed ("Optl", "Interim Recovery Mode") */
+        char *write_cache;        /* the controller's write cache for the VD now: "write-back" (writes
+                                   * acknowledged from its cache), "write-through" (from the drives; also a
+                                   * controller without cache), "write-back-disabled" (write-back configured,
+                                   * writing through now: battery or flash module absent, failed or charging),
+                                   * "unknown" (a cache line in words storprov does not know); NULL: the tool
+                                   * printed none. Carried and shown, never planned on. */
+        char *write_cache_raw;    /* the lines it comes from, as printed: "Cache: RWBD", "Current Cache Policy:
+                                   * WriteBack, ReadAhead, Direct, No Write Cache if Bad BBU" ("; " between) */
         /* what the tool prints that names the block device (ctl_match tries each) */
         char *os_name;            /* the tool's OS name ("/dev/sdb"), NULL if not printed */
         char *naa;                /* the VD's NAA / unique id, lower-case hex without prefix */

@@ -456,6 +456,7 @@ struct tw_unit {
         size_t n_groups;
         char **ids; /* the row ids seen */
         size_t n_ids;
+        struct ctl_wc wc; /* "Write Cache = on" */
 };
 
 static void tw_unit_free(struct tw_unit *u)
@@ -470,6 +471,7 @@ static void tw_unit_free(struct tw_unit *u)
         for (size_t i = 0; i < u->n_ids; i++)
                 free(u->ids[i]);
         free(u->ids);
+        ctl_wc_clear(&u->wc);
 }
 
 static const char *tw_source(unsigned line, char buf[static 24])
@@ -571,6 +573,7 @@ static int tw_unit_key(struct tw_reader *r, struct tw_unit *u, const struct ctl_
                         u->parity_line = t->no;
         } else if (ctl_key_eq(key, "volume(s)") && !tw_num(t->value, strlen(t->value), &u->volumes))
                 u->volumes = 0;
+        ctl_wc_take(&u->wc, ctl_wc_twcli_keys, key, t->value);
         return 0;
 }
 
@@ -843,6 +846,7 @@ static int tw_unit_record(struct tw_reader *r, struct tw_unit *u, struct ctl_lis
         v->level = xstrdup(ctl_level_of(u->type));
         v->state_raw = ctl_printable(u->status, 32);
         v->state = xstrdup(ctl_state_of(u->status));
+        ctl_wc_end(&u->wc, NULL, v);
         v->strip_bytes = u->strip;
         if (u->serial && *u->serial)
                 v->serial = ctl_printable(u->serial, 64);

@@ -188,6 +188,8 @@ struct arc_ld {
         bool in_unknown_part;              /* under a part of the block storprov does not know */
         unsigned part_line;
         char *part;
+        struct ctl_wc wc;                  /* its "Write-cache ..." or "Caching" lines */
+        const struct ctl_wc *ctl_wc;       /* the controller's "Cache Status" (3.x, 4.x) */
 };
 
 static void arc_ld_clear(struct arc_ld *ld)
@@ -196,6 +198,7 @@ static void arc_ld_clear(struct arc_ld *ld)
         free(ld->dev);
         free(ld->disorder);
         free(ld->part);
+        ctl_wc_clear(&ld->wc);
         *ld = (struct arc_ld){0};
 }
 
@@ -223,12 +226,10 @@ static int arc_segment(struct ctl_text *c, struct arc_ld *ld, unsigned group, un
         }
         if (index < ld->seg[group])
                 return ctl_text_fail(c, "segment %u of group %u of logical device %s is listed twice: the output is "
-                                        "garbled; run the tool again",
-                                     index, group, ld->v->vd);
+                                        "garbled; run the tool again", index, group, ld->v->vd);
         if (index > ld->seg[group])
-                arc_disorder(ld, xasprintf("segment %u of group %u follows segment %u (line %u): a member is not "
-                                           "listed",
-                                           index, group, ld->seg[group] ? ld->seg[group] - 1 : 0, c->no));
+                arc_disorder(ld, xasprintf("segment %u of group %u follows segment %u (line %u): a member is "
+                                           "not listed", index, group, ld->seg[group] ? ld->seg[group] - 1 : 0, c->no));
         else
                 ld->seg[group]++;
         return 0;
@@ -239,8 +240,7 @@ static int arc_device(struct ctl_text *c, struct arc_ld *ld, unsigned id)
         for (size_t i = 0; i < ld->devs; i++)
                 if (ld->dev[i] == id)
                         return ctl_text_fail(c, "device %u of logical device %s is listed twice: the output is "
-                                                "garbled; run the tool again",
-                                             id, ld->v->vd);
+                                                "garbled; run the tool again", id, ld->v->vd);
         if (ld->devs < ARC_MAX_MEMBERS) {
                 ld->dev = xrealloc(ld->dev, (ld->devs + 1) * sizeof *ld->dev);
                 ld->dev[ld->devs++] = id;
@@ -359,9 +359,8 @@ static bool arc_layout(struct arc_ld *ld)
                 v->drives_per_span = members;
                 v->spans = 1;
         } else if (members) {
-                ctl_add_note(v, xasprintf("arcconf prints %u members of this %s but not its parity groups: geometry "
-                                          "unknown",
-                                          members, v->level));
+                ctl_add_note(v, xasprintf("arcconf prints %u members of this %s but not its parity groups: "
+                                          "geometry unknown", members, v->level));
                 return false;
         }
         return true;
@@ -424,6 +423,7 @@ static int arc_ld_end(struct ctl_text *c, struct arc_ld *ld)
                 arc_ld_clear(ld);
                 return r;
         }
+        ctl_wc_end(&ld->wc, ld->ctl_wc, ld->v);
         if (arc_layout(ld))
                 ctl_vd_geometry(ld->v);
         arc_check_full(ld->v);
@@ -442,6 +442,7 @@ struct arc_parse {
         enum arc_section sec;
         char *sec_name;                    /* as printed, for messages */
         struct arc_ld ld;
+        struct ctl_wc ctl_wc;              /* "Controller information"'s cache lines */
         unsigned *ld_lines;                /* the header line of each record this parse added */
         bool prev_dash;                    /* the last line with words was a dashed line */
         char *cand;                        /* a line after a dashed line: a section name if a dashed line follows */
@@ -492,9 +493,8 @@ static int arc_new_ld(struct arc_parse *p, unsigned no)
 {
         struct ctl_text *c = &p->c;
         if (p->sec == SEC_OTHER || p->sec == SEC_UNKNOWN)
-                return ctl_text_fail(c, "a logical device's header in the \"%s\" section: storprov does not know this "
-                                        "layout",
-                                     p->sec_name);
+                return ctl_text_fail(c, "a logical device's header in the \"%s\" section: storprov does not know "
+                                        "this layout", p->sec_name);
         if (arc_ld_end(c, &p->ld) < 0)
                 return -EINVAL;
         char id[16];
@@ -510,6 +510,7 @@ static int arc_new_ld(struct arc_parse *p, unsigned no)
         p->ld.v = ctl_add(p->l, c->tool, p->ctl);
         p->ld.v->vd = xstrdup(id);
         p->ld.line = c->no;
+        p->ld.ctl_wc = &p->ctl_wc;
         return 0;
 }
 
@@ -573,8 +574,7 @@ static int arc_found(struct arc_parse *p, const char *value)
         const char *v = value;
         if (p->has_found)
                 return ctl_text_fail(c, "a second \"Controllers found\" line (the first at line %u): two outputs run "
-                                        "together; run the tool again",
-                                     p->found_line);
+                                        "together; run the tool again", p->found_line);
         if (!arc_num(&v, &n) || !arc_end_of(v) || n > ARC_MAX_CONTROLLERS) {
                 _cleanup_free_ char *w = ctl_printable(value, 40);
                 return ctl_text_fail(c, "\"Controllers found: %s\" is not a count from 0 to %d", w,
@@ -631,6 +631,10 @@ static int arc_line(struct arc_parse *p, const struct ctl_line *t)
                 return arc_found(p, t->value);
         if (ctl_key_prefix(t->key, "Logical devices/", NULL) || ctl_key_prefix(t->key, "Logical drives/", NULL))
                 return arc_count(p, t->value);
+        if (p->ld.v && !p->ld.in_unknown_part ? ctl_wc_take(&p->ld.wc, ctl_wc_arcconf_keys, t->key, t->value)
+            : p->sec == SEC_OTHER && ctl_key_eq(p->sec_name, "Controller information") &&
+                      ctl_wc_take(&p->ctl_wc, ctl_wc_smart_ctl_keys, t->key, t->value))
+                return 0;
         unsigned a = 0, b = 0;
         enum arc_field f = arc_field_of(t->key, &a, &b);
         if (f == ARC_NOT_LD || p->sec == SEC_OTHER || (!p->ld.v && !arc_layout_field(f)))
@@ -640,9 +644,8 @@ static int arc_line(struct arc_parse *p, const struct ctl_line *t)
                                             "tell which logical device it belongs to",
                                      f < ARC_N_FIELDS ? arc_field_names[f] : "a member", p->sec_name);
         if (!p->ld.v)
-                return ctl_text_fail(&p->c, "\"%s\" outside any logical device (no \"Logical device number N\" line "
-                                            "before it)",
-                                     f < ARC_N_FIELDS ? arc_field_names[f] : "a member");
+                return ctl_text_fail(&p->c, "\"%s\" outside any logical device (no \"Logical device number N\" "
+                                            "line before it)", f < ARC_N_FIELDS ? arc_field_names[f] : "a member");
         return arc_ld_line(&p->c, &p->ld, f, a, b, t->value);
 }
 
@@ -691,6 +694,7 @@ int ctl_parse_arcconf(const char *buf, size_t len, const char *tool, const char 
         if (!p.c.err)
                 arc_finish(&p);
         arc_ld_clear(&p.ld);
+        ctl_wc_clear(&p.ctl_wc);
         free(p.ld_lines);
         free(p.sec_name);
         free(p.cand);

@@ -174,6 +174,19 @@ static int bc_counts(struct bc *b, struct ctl_vd *v, const char *where, json_obj
         return 0;
 }
 
+/* The write cache: the row's current mode ("Cache": "RWBD"; storcli2
+ * "CurrentCache": "NR,WB"), the configured one from the properties ("Write
+ * Cache(initial setting)": "WriteBack"; storcli2 "DefaultCache" in the row). */
+static void bc_cache(struct ctl_vd *v, json_object *info, json_object *props)
+{
+        struct ctl_wc w = {0};
+        for (size_t i = 0; ctl_wc_storcli_keys[i].key; i++) {
+                const char *k = ctl_wc_storcli_keys[i].key, *s = bc_str(info, k);
+                ctl_wc_take(&w, ctl_wc_storcli_keys, k, s ? s : bc_str(props, k));
+        }
+        ctl_wc_end(&w, NULL, v);
+}
+
 /* One VD: info is its row (DG/VD, TYPE, State), props its properties (NULL
  * if the output has none), pds its drive list. */
 static int bc_vd(struct bc *b, const char *ctl, const char *vd, const char *where, json_object *info,
@@ -191,6 +204,7 @@ static int bc_vd(struct bc *b, const char *ctl, const char *vd, const char *wher
         v->level = xstrdup(ctl_level_of(type));
         v->state_raw = ctl_printable(state, 32);
         v->state = xstrdup(bc_state(state));
+        bc_cache(v, info, props);
         if (bc_strip(b, v, where, props) < 0 || bc_ids(b, v, where, props) < 0 || bc_counts(b, v, where, props) < 0)
                 return -EINVAL;
         /* MegaRAID prints a RAID10 built as one span of 4 or more drives as "RAID1" */

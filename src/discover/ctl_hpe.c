@@ -50,6 +50,7 @@ struct ssa_ld {
         unsigned indent, line, seen;
         bool short_form;         /* "logicaldrive 1 (...)": no strip, no drive count */
         struct ssa_members m;
+        struct ctl_wc wc;        /* its "Caching" */
 };
 
 struct ssa_array {
@@ -71,6 +72,7 @@ struct ssa {
         unsigned none_line;      /* the tool's own "no controller" / "no logical drive" line */
         struct ssa_array a;
         struct ssa_ld ld;
+        struct ctl_wc ctl_wc;    /* the controller's "Cache Status" and "Cache Ratio" */
 };
 
 /* Columns of indentation (a tab to the next multiple of 8: hpssacli on
@@ -196,6 +198,7 @@ static int ssa_end_ld(struct ssa *s)
                                             "\"Status\" lines: the output is cut short; run the tool again",
                                      ld->v->vd, ld->line);
         ssa_geometry(ld);
+        ctl_wc_end(&ld->wc, &s->ctl_wc, ld->v);
         *ld = (struct ssa_ld){0};
         return 0;
 }
@@ -244,7 +247,7 @@ static int ssa_field(struct ssa *s, const struct ctl_line *t)
 {
         struct ctl_vd *v = s->ld.v;
         struct ctl_text *c = &s->c;
-        if (!t->value)
+        if (!t->value || ctl_wc_take(&s->ld.wc, ctl_wc_smart_ld_keys, t->key, t->value))
                 return 0;
         if (ctl_key_in(t->key, k_level)) {
                 if (ssa_once(s, SEEN_LEVEL, t->key) < 0)
@@ -402,6 +405,7 @@ static int ssa_controller(struct ssa *s, const char *text)
         free(s->pci);
         s->ctl = ssa_slot(text);
         s->pci = NULL;
+        ctl_wc_clear(&s->ctl_wc);
         s->ctl_line = s->c.no;
         s->ctl_lds = 0;
         s->ctl_sections = s->ctl_proof = false;
@@ -591,7 +595,8 @@ static int ssa_section(struct ssa *s, const struct ctl_line *t, const char *text
                 s->ctl_sections = true;
         else if (ctl_key_eq(t->key, "Slot") && t->value && s->ctl_line)
                 return ssa_slot_line(s, t->value);
-        else if (s->ctl_line && !s->ctl_sections)
+        else if (s->ctl_line && !s->ctl_sections &&
+                 !ctl_wc_take(&s->ctl_wc, ctl_wc_smart_ctl_keys, t->key, t->value))
                 ssa_pci(s, text);
         return 0;
 }
@@ -653,5 +658,7 @@ int ctl_parse_ssacli(const char *buf, size_t len, const char *tool, const char *
         ssa_finish(&s, r);
         free(s.ctl);
         free(s.pci);
+        ctl_wc_clear(&s.ld.wc); /* a drive left open by a failure */
+        ctl_wc_clear(&s.ctl_wc);
         return ctl_text_finish(&s.c, l, s.n0, ret_err);
 }

@@ -22,6 +22,45 @@ void ctl_add_note(struct ctl_vd *v, char *note);
 /* The record of l from index n0 on with this controller and VD id, NULL if none. */
 struct ctl_vd *ctl_find(struct ctl_list *l, size_t n0, const char *controller, const char *vd);
 
+/* ---- the write cache (ctl_cache.c) ----------------------------------------- */
+
+/* What one cache line says: the mode a VD is in now or is configured for. */
+enum ctl_wc_mode { CTL_WC_NONE, CTL_WC_BACK, CTL_WC_THROUGH, CTL_WC_OTHER };
+/* How a tool's cache line is read: a mode now or configured, in which words
+ * (storcli's "Cache" column "RWBD"; a policy "WriteBack, ..." or "NR,WB"; a
+ * switch "on", "Enabled (write-back)"), or HPE/SmartRAID's pieces: a logical
+ * drive's "Caching", the controller's "Cache Status" and its write share. */
+enum ctl_wc_kind {
+        CTL_WCK_NOW_STORCLI,
+        CTL_WCK_NOW_POLICY,
+        CTL_WCK_SET_POLICY,
+        CTL_WCK_NOW_SWITCH,
+        CTL_WCK_SET_SWITCH,
+        CTL_WCK_ACCEL,
+        CTL_WCK_CTL_STATUS,
+        CTL_WCK_CTL_SHARE,
+};
+struct ctl_wc_key {
+        const char *key; /* as the tool prints it, matched as ctl_key_eq does */
+        enum ctl_wc_kind kind;
+};
+/* The cache lines of each tool (ctl_cache.c names their versions). */
+extern const struct ctl_wc_key ctl_wc_storcli_keys[], ctl_wc_megacli_keys[], ctl_wc_smart_ld_keys[],
+        ctl_wc_smart_ctl_keys[], ctl_wc_arcconf_keys[], ctl_wc_twcli_keys[];
+/* The cache lines of one VD (or of its controller) as they are read. */
+struct ctl_wc {
+        enum ctl_wc_mode now, set, accel;
+        char *status;        /* the controller's "Cache Status" */
+        bool no_write_share; /* the controller gives none of its cache to writes */
+        char *raw;           /* the lines as printed, "key: value; key: value" */
+};
+/* key: value, if keys holds key, into w: true; false for any other line. */
+bool ctl_wc_take(struct ctl_wc *w, const struct ctl_wc_key *keys, const char *key, const char *value);
+/* The VD's block is over: write_cache and write_cache_raw of v from w (and
+ * ctl, its controller's lines, or NULL); w emptied. */
+void ctl_wc_end(struct ctl_wc *w, const struct ctl_wc *ctl, struct ctl_vd *v);
+void ctl_wc_clear(struct ctl_wc *w);
+
 /* ---- text outputs (ctl_lines.c) ------------------------------------------- */
 
 /* The reader of one output: ctl_text_init, ctl_text_next until 0 or < 0, then

@@ -65,6 +65,7 @@ struct mc_vd {
         unsigned prim, sec, qual;
         unsigned span_lines, span_pds;
         bool spans_differ, rebuild, reconstruction;
+        struct ctl_wc wc;           /* "Current Cache Policy", "Default Cache Policy" */
 };
 
 struct mc_adapter {
@@ -265,6 +266,8 @@ static int mc_vd_line(struct ctl_text *c, struct mc_vd *vd, const struct ctl_lin
                         vd->rebuild = true;
                 return 0;
         }
+        if (ctl_wc_take(&vd->wc, ctl_wc_megacli_keys, t->key, t->value))
+                return 0;
         if (ctl_key_eq(t->key, "Reconstruction")) /* under "Ongoing Progresses:" */
                 vd->reconstruction = true;
         for (size_t i = 0; i < ELEMENTSOF(mc_fields); i++)
@@ -343,6 +346,7 @@ static int mc_vd_end(struct mc_parse *p)
         unsigned spans = 0, per = 0;
         if (!v)
                 return 0;
+        ctl_wc_end(&vd->wc, NULL, v);
         int r = mc_spans(&p->c, vd, &spans) < 0 || mc_per_span(&p->c, vd, spans, &per) < 0 ? -EINVAL : 0;
         vd->v = NULL;
         if (r < 0)
@@ -565,6 +569,7 @@ int ctl_parse_megacli_ld(const char *buf, size_t len, const char *tool, const ch
                                      "(none there, driver not loaded, or not run as root); \"MegaCli64 -AdpCount\" "
                                      "tells");
         r = ctl_text_finish(&p->c, l, n0, ret_err);
+        ctl_wc_clear(&p->vd.wc); /* a VD left open by a failure */
         free(p);
         return r;
 }

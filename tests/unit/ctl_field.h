@@ -6,12 +6,14 @@
  * figures computed by hand in that directory's expected.tsv.
  *
  * expected.tsv: '#' lines are comments; other lines are TAB-separated:
- *   file parser arg controller vd level strip per spans data full state ids
+ *   file parser arg controller vd level strip per spans data full state ids wcache wcache_raw
  *     one row per record the parser must give, in order: file under the
  *     directory; parser, a name of the caller's table; arg, the controller the
  *     command was for ("-": NULL); then the record: level "-" for NULL, sizes in
  *     bytes, 0 for unknown; ids "-" or comma-separated naa=, os=, serial=,
- *     addr=, pci= (each one the record must carry; the others NULL)
+ *     addr=, pci= (each one the record must carry; the others NULL); the
+ *     write cache ("write-back" ...) and the lines it comes from, exactly,
+ *     "-" for NULL (both, when the tool prints no cache line)
  *   file parser arg !none        the tool says in its own words there is nothing: 0 records
  *   file parser arg !error TEXT  the parse fails, its error holding TEXT
  *   file parser arg !next STEPS  a follower: the commands it leads to, "step:id" blank-separated
@@ -165,9 +167,11 @@ static void ctl_field_record(const char *where, const struct ctl_vd *v, char **c
         CF_NUM(v->data_disks, col[6]);
         CF_NUM(v->full_stripe_bytes, col[7]);
         CF_STR(v->state, col[8]);
-#undef CF_STR
 #undef CF_NUM
         ctl_field_ids(where, v, col[9]);
+        CF_STR(v->write_cache, col[10]);
+        CF_STR(v->write_cache_raw, col[11]);
+#undef CF_STR
 }
 
 /* Splits line at TABs into at most max columns; the count. */
@@ -272,8 +276,8 @@ static size_t ctl_field_check(const char *sub, const struct ctl_field_parser *ma
                         if (strcmp(ctl_field_nexts(&run.nx, got, sizeof got), n < 5 ? "" : col[4]))
                                 fail_msg("%s: leads to \"%s\", the table says \"%s\"", where, got, n < 5 ? "" : col[4]);
                 } else {
-                        if (n != 13)
-                                fail_msg("%s: a record row has 13 columns, this one %zu", where, n);
+                        if (n != 15)
+                                fail_msg("%s: a record row has 15 columns, this one %zu", where, n);
                         if (run.next_record >= run.l.n)
                                 fail_msg("%s: the parse gave only %zu records", where, run.l.n);
                         ctl_field_record(where, &run.l.v[run.next_record++], &col[3]);
