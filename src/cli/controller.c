@@ -30,6 +30,8 @@ static json_object *vd_json(const struct ctl_vd *v)
         json_object_object_add(j, "reported_full_stripe_bytes", jcount_or_null(v->reported_full_stripe_bytes));
         json_object_object_add(j, "state", jstr(v->state ? v->state : "other"));
         json_object_object_add(j, "state_raw", jstr(v->state_raw));
+        json_object_object_add(j, "write_cache", jstr(v->write_cache));
+        json_object_object_add(j, "write_cache_raw", jstr(v->write_cache_raw));
         json_object_object_add(j, "os_name", jstr(v->os_name));
         json_object_object_add(j, "naa", jstr(v->naa));
         json_object_object_add(j, "serial", jstr(v->serial));
@@ -74,17 +76,18 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
                                "ssacli, hpssacli, hpacucli, arcconf, tw_cli, MegaCli) reported one\n");
                 return;
         }
-        printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %s\n", "TOOL", "CTL", "VD", "LEVEL", "STRIP",
-               "DRIVES", "SPANS", "DATA", "FULLSTRIPE", "STATE", "DEVICE");
+        printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %-19s %s\n", "TOOL", "CTL", "VD", "LEVEL",
+               "STRIP", "DRIVES", "SPANS", "DATA", "FULLSTRIPE", "STATE", "WRITECACHE", "DEVICE");
         for (size_t i = 0; i < l->n; i++) {
                 const struct ctl_vd *v = &l->v[i];
                 char s1[32], s2[32], b1[24], b2[24], b3[24];
-                printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %s\n", v->tool, v->controller,
+                printf("%-9s %-7s %-4s %-13s %-8s %6s %5s %4s %-11s %-18s %-19s %s\n", v->tool, v->controller,
                        v->vd ? v->vd : "?", v->level ? v->level : v->level_raw ? v->level_raw : "?",
                        v->strip_bytes ? fmt_size_exact(v->strip_bytes, s1) : "?", num(v->drives_per_span, b1),
                        num(v->spans, b2), num(v->data_disks, b3),
                        v->full_stripe_bytes ? fmt_size_exact(v->full_stripe_bytes, s2) : "?",
-                       v->state ? v->state : "other", v->device ? v->device : "-");
+                       v->state ? v->state : "other", v->write_cache ? v->write_cache : "-",
+                       v->device ? v->device : "-");
         }
         for (size_t i = 0; i < l->n; i++)
                 if (l->v[i].note)

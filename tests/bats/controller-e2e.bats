@@ -102,8 +102,8 @@ lists_every_vd() {
 	local spec=$1 S="$BATS_FILE_TMPDIR/$1" want got
 	run -0 --separate-stderr "$SP" controller --sysroot "$S" --format json
 	got=$(jq -r '.logical_drives[] | [.tool, .controller, .vd, .level, (.data_disks // 0), (.device // "-"),
-		(.matched_by // "-")] | @tsv' <<<"$output" | sort)
-	want=$(rows "$E2E/vds.tsv" 1 "$spec" | cut -f2-8 | sort)
+		(.matched_by // "-"), (.write_cache // "-")] | @tsv' <<<"$output" | sort)
+	want=$(rows "$E2E/vds.tsv" 1 "$spec" | cut -f2-9 | sort)
 	[ -n "$want" ] || fail "vds.tsv has no row for $spec"
 	assert_equal "$got" "$want"
 	# each VD that is no disk, or several, is named in the notes with the reason
@@ -112,7 +112,7 @@ lists_every_vd() {
 	local -a all
 	mapfile -t all < <(rows "$E2E/vds.tsv" 1 "$spec")
 	for row in "${all[@]}"; do
-		IFS=$'\t' read -r _ tool ctl vd _ _ _ _ note <<<"$row"
+		IFS=$'\t' read -r _ tool ctl vd _ _ _ _ _ note <<<"$row"
 		[ "$note" = - ] && continue
 		assert_output --partial "note: $tool controller $ctl VD $vd: "
 		grep -F "note: $tool controller $ctl VD $vd: " <<<"$output" | grep -qF "$note" ||

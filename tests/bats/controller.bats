@@ -50,6 +50,24 @@ tools() {
 		"sdb sdc sdd sdf sdg sdi sdj sdk" ]
 }
 
+@test "controller: each VD's write cache, normalised, with the lines it comes from" {
+	"$SP" controller --sysroot "$CTL/megaraid-ctl" --format json >"$BATS_TEST_TMPDIR/c.json"
+	q() { jq -r --arg t "$1" --arg c "$2" --arg v "$3" \
+		'.logical_drives[] | select(.tool == $t and .controller == $c and .vd == $v) | "\(.write_cache)|\(.write_cache_raw)"' \
+		"$BATS_TEST_TMPDIR/c.json"; }
+	[ "$(q storcli 0 0)" = "write-back|Cache: RWBD; Write Cache(initial setting): WriteBack" ]
+	[ "$(q storcli 0 3)" = "write-through|Cache: RWTD; Write Cache(initial setting): WriteThrough" ]
+	# write-through now under a configured write-back: the BBU bad
+	[ "$(q storcli 1 3)" = "write-back-disabled|Cache: NRWTD; Write Cache(initial setting): WriteBack" ]
+	# "Caching: Enabled" without the controller's "Cache Status": whether the cache takes writes is not known
+	[ "$(q ssacli slot=0 1)" = "unknown|Caching: Enabled" ]
+	# no cache line printed: null, both
+	[ "$(q ssacli slot=3 1)" = "null|null" ]
+	run -0 "$SP" controller --sysroot "$CTL/megaraid-ctl"
+	[[ ${lines[0]} == *" WRITECACHE "* ]]
+	[[ $(grep '^storcli   1       3 ' <<<"$output") == *" write-back-disabled sdi" ]]
+}
+
 @test "controller: a garbled capture is an error naming the file and line, the rest still listed" {
 	cp -r "$CTL/megaraid-ctl" "$BATS_TEST_TMPDIR/s"
 	cp "$CTL/ssacli-garbled-strip.txt" "$BATS_TEST_TMPDIR/s/storprov-controller/ssacli-ctrl-all-show-config-detail.txt"
