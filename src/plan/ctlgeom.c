@@ -50,6 +50,18 @@ static char *vd_figures(const struct ctl_vd *v)
                          fmt_size_exact(v->full_stripe_bytes, b));
 }
 
+/* "write cache: write-back (storcli Cache: RWBD; ...)": what the VD's controller
+ * does with its writes, said beside the geometry it gives. Shown, never planned
+ * on: whether a write-back cache makes a partial stripe cheap waits for a
+ * measurement. */
+static char *vd_write_cache(const struct ctl_vd *v)
+{
+        if (!v->write_cache)
+                return xasprintf("write cache: not printed by %s", v->tool ? v->tool : "the tool");
+        return xasprintf("write cache: %s (%s %s)", v->write_cache, v->tool ? v->tool : "?",
+                         v->write_cache_raw ? v->write_cache_raw : "");
+}
+
 #define MAX_VDS 8 /* records of one disk: tools beside each other (MegaCli and storcli), paths */
 
 /* Every record that names the disk, in the order the tools were read. */
@@ -116,8 +128,9 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
                                                .full_stripe_bytes = v->full_stripe_bytes,
                                                .parity = level_has_parity(v->level)};
         o->geom_src = SRC_CONTROLLER;
-        o->geom_why = xasprintf("%s: %s, %s (matched by %s)", name, fig, v->state ? v->state : "state unknown",
-                                v->matched_by ? v->matched_by : "?");
+        _cleanup_free_ char *wc = vd_write_cache(v);
+        o->geom_why = xasprintf("%s: %s, %s (matched by %s); %s", name, fig, v->state ? v->state : "state unknown",
+                                v->matched_by ? v->matched_by : "?", wc);
         if (v->state && strcmp(v->state, "optimal"))
                 plan_warn(c, g->hwraid.line, what, RULE_CONTROLLER_VD_STATE,
                           "%s: %s is %s (%s): the geometry holds, the "

@@ -48,7 +48,7 @@ size_word() { (($1 % 1048576)) && echo "$(($1 / 1024))k" || echo "$(($1 / 104857
 # plans_as_declared SPEC: every expected.tsv row of the sysroot built from SPEC.
 plans_as_declared() {
 	local spec=$1 S="$BATS_FILE_TMPDIR/$1" n=0
-	local tool disk level members chunk legs su sw flag fc st attrs a b row
+	local tool disk level members chunk legs su sw flag fc st attrs a b row wc
 	local -a all
 	mapfile -t all < <(rows "$E2E/expected.tsv" 2 "$spec")
 	for row in "${all[@]}"; do
@@ -74,6 +74,11 @@ plans_as_declared() {
 		a=$output
 		assert_equal "$(disk_geometry <<<"$a")" "$su $sw controller"
 		[[ $(disk_why <<<"$a") == "$tool controller "* ]] || fail "$spec $disk: the geometry's why names no $tool VD: $(disk_why <<<"$a")"
+		# and says the VD's write cache as vds.tsv has it (shown only: the figures above do not depend on it)
+		wc=$(awk -F'\t' -v s="$spec" -v d="$disk" '!/^#/ && $1 == s && $7 == d { print $9 }' "$E2E/vds.tsv")
+		[ -n "$wc" ] || fail "$spec $disk: no vds.tsv row names this disk"
+		if [ "$wc" = - ]; then wc="write cache: not printed by $tool"; else wc="write cache: $wc ($tool "; fi
+		[[ $(disk_why <<<"$a") == *"; $wc"* ]] || fail "$spec $disk: the geometry's why does not say '$wc': $(disk_why <<<"$a")"
 		a=$(mkfs_argv <<<"$a")
 		[[ $a == '[["mkfs.xfs",'* ]] || fail "$spec $disk: no mkfs.xfs step: $a"
 		if ((su)); then

@@ -16,12 +16,25 @@ setup() {
 	run -0 jq -c '.objects[] | select(.kind=="disk") | .geometry | [.su_bytes, .sw, .full_stripe_bytes, .parity, .source]' <<<"$output"
 	assert_output '[262144,8,2097152,true,"controller"]'
 	run -0 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1
-	assert_output --partial "[controller: storcli controller 0 VD 0: raid6, 10 drives x 256k strip (8 data disks), full stripe 2m, optimal (matched by wwn)]"
+	assert_output --partial "[controller: storcli controller 0 VD 0: raid6, 10 drives x 256k strip (8 data disks), full stripe 2m, optimal (matched by wwn); write cache: write-back (storcli Cache: RWBD; Write Cache(initial setting): WriteBack)]"
 	assert_output --partial "-d su=256k,sw=8 -l version=2,su=4k /dev/sdb"
 	# the same plan as the declaration that matches the VD, only the source differs
 	shape='[.steps[].argv[] | select(test("^(su=|version=|agsize=)"))], [.objects[] | .mount_options?]'
 	a=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")
 	b=$("$SP" plan --profile "$P/stated-right.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	grep -q 'su=256k,sw=8' <<<"$a"
+}
+
+@test "controller: the plan says the VD's write cache, and plans the same whatever it is" {
+	cp -r "$S" "$BATS_TEST_TMPDIR/s"
+	# c0/v0 (sdb) writing through now under a configured write-back: a bad BBU
+	sed -i '19s/"Cache" : "RWBD"/"Cache" : "NRWTD"/' "$BATS_TEST_TMPDIR/s/storprov-controller/storcli-call-vall-show-all.json"
+	run -0 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1
+	assert_output --partial "optimal (matched by wwn); write cache: write-back-disabled (storcli Cache: NRWTD; Write Cache(initial setting): WriteBack)]"
+	steps='[.steps[] | .argv], [.objects[] | .geometry? | del(.why?)]'
+	a=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$steps")
+	b=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1 --format json 2>/dev/null | jq -c "$steps")
 	[ -n "$a" ] && [ "$a" = "$b" ]
 	grep -q 'su=256k,sw=8' <<<"$a"
 }
