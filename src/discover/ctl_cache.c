@@ -167,33 +167,24 @@ bool ctl_wc_take(struct ctl_wc *w, const struct ctl_wc_key *keys, const char *ke
                 return false;
         if (w->raw && strlen(w->raw) > 400) /* a cache line repeated without end: the first ones are kept */
                 return true;
-        switch (keys[i].kind) {
-        case CTL_WCK_NOW_STORCLI:
-                w->now = wc_storcli(value);
-                break;
-        case CTL_WCK_NOW_POLICY:
-                w->now = wc_policy(value);
-                break;
-        case CTL_WCK_SET_POLICY:
-                w->set = wc_policy(value);
-                break;
-        case CTL_WCK_NOW_SWITCH:
-                w->now = wc_switch(value);
-                break;
-        case CTL_WCK_SET_SWITCH:
-                w->set = wc_switch(value);
-                break;
-        case CTL_WCK_ACCEL:
-                w->accel = wc_switch(value);
-                break;
-        case CTL_WCK_CTL_STATUS:
+        /* each kind: the words it is in and the mode it sets; the controller's status and share apart */
+        static const struct {
+                enum ctl_wc_mode (*words)(const char *);
+                unsigned slot; /* of slots below */
+        } kinds[] = {
+                [CTL_WCK_NOW_STORCLI] = {wc_storcli, 0}, [CTL_WCK_NOW_POLICY] = {wc_policy, 0},
+                [CTL_WCK_SET_POLICY] = {wc_policy, 1},   [CTL_WCK_NOW_SWITCH] = {wc_switch, 0},
+                [CTL_WCK_SET_SWITCH] = {wc_switch, 1},   [CTL_WCK_ACCEL] = {wc_switch, 2},
+        };
+        enum ctl_wc_mode *slots[] = {&w->now, &w->set, &w->accel};
+        enum ctl_wc_kind k = keys[i].kind;
+        if (k == CTL_WCK_CTL_STATUS) {
                 free(w->status);
                 w->status = ctl_printable(value, 40);
-                break;
-        case CTL_WCK_CTL_SHARE:
+        } else if (k == CTL_WCK_CTL_SHARE)
                 w->no_write_share = wc_no_write_share(value);
-                break;
-        }
+        else
+                *slots[kinds[k].slot] = kinds[k].words(value);
         wc_raw(w, key, value);
         return true;
 }

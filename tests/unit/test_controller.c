@@ -5,7 +5,8 @@
  * KiB, ssacli's per-parity-group full stripe, arcconf text and JSON, two
  * controllers in one output,
  * degraded/rebuilding/offline VDs, outputs cut short or garbled), the
- * geometry of every level, and the matching to block devices. */
+ * geometry of every level, the matching to block devices, and the words of
+ * each tool's write cache lines (ctl_cache.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "discover/controller.h"
+#include "discover/ctl_internal.h" /* the write cache's reader (ctl_cache.c) */
 
 #define KiB UINT64_C(1024)
 #define MiB (KiB * 1024)
@@ -423,6 +425,86 @@ static void matching(void **state)
         ctl_list_free(&l);
 }
 
+/* The write cache from each tool's cache lines (ctl_cache.c), word by word:
+ * the VD's lines, then its controller's ("" ends each list), the mode and the
+ * lines kept (NULL, NULL: nothing printed). */
+static void write_cache_words(void **state)
+{
+        (void)state;
+        static const struct {
+                const struct ctl_wc_key *keys;
+                const char *ld[6], *ctl[6], *mode, *raw;
+        } cases[] = {
+                {ctl_wc_storcli_keys, {"Cache", "RWBD", ""}, {""}, "write-back", "Cache: RWBD"},
+                {ctl_wc_storcli_keys, {"Cache", "NRWTD", "Write Cache(initial setting)", "WriteThrough", ""}, {""},
+                 "write-through", "Cache: NRWTD; Write Cache(initial setting): WriteThrough"},
+                {ctl_wc_storcli_keys, {"Cache", "RWTD", "Write Cache(initial setting)", "Always WriteBack", ""}, {""},
+                 "write-back-disabled", "Cache: RWTD; Write Cache(initial setting): Always WriteBack"},
+                /* "RA": R then AWB; "Ra": Read Ahead Adaptive then WB; no read-ahead or I/O letter */
+                {ctl_wc_storcli_keys, {"Cache", "RAWBC", ""}, {""}, "write-back", "Cache: RAWBC"},
+                {ctl_wc_storcli_keys, {"Cache", "RaWTD", ""}, {""}, "write-through", "Cache: RaWTD"},
+                {ctl_wc_storcli_keys, {"Cache", "WB", ""}, {""}, "write-back", "Cache: WB"},
+                {ctl_wc_storcli_keys, {"Cache", "RWBX", ""}, {""}, "unknown", "Cache: RWBX"},
+                {ctl_wc_storcli_keys, {"Cache", "", ""}, {""}, "unknown", "Cache: "},
+                {ctl_wc_storcli_keys, {"Cache", "R\xff\x7f" "BD", ""}, {""}, "unknown", "Cache: R??BD"},
+                /* only the configured mode printed: what the VD does now is not known */
+                {ctl_wc_storcli_keys, {"Write Cache(initial setting)", "WriteBack", ""}, {""}, "unknown",
+                 "Write Cache(initial setting): WriteBack"},
+                {ctl_wc_storcli_keys, {"CurrentCache", "NR,WT", "DefaultCache", "NR,WB", ""}, {""},
+                 "write-back-disabled", "CurrentCache: NR,WT; DefaultCache: NR,WB"},
+                {ctl_wc_megacli_keys,
+                 {"Current Cache Policy", "WriteThrough, ReadAheadNone, Direct, Write Cache OK if Bad BBU", ""},
+                 {""}, "write-through",
+                 "Current Cache Policy: WriteThrough, ReadAheadNone, Direct, Write Cache OK if Bad BBU"},
+                {ctl_wc_megacli_keys, {"current  cache policy", "ReadAhead, Always WriteBack", ""}, {""},
+                 "write-back", "current  cache policy: ReadAhead, Always WriteBack"},
+                {ctl_wc_arcconf_keys, {"Write-cache mode", "Enabled (write-back)", ""}, {""}, "write-back",
+                 "Write-cache mode: Enabled (write-back)"},
+                {ctl_wc_arcconf_keys,
+                 {"Write-cache setting", "Enabled (write-back) when protected by battery", "Write-cache status",
+                  "Off", ""},
+                 {""}, "write-back-disabled",
+                 "Write-cache setting: Enabled (write-back) when protected by battery; Write-cache status: Off"},
+                {ctl_wc_arcconf_keys, {"Write-cache status", "Sometimes", ""}, {""}, "unknown",
+                 "Write-cache status: Sometimes"},
+                {ctl_wc_smart_ld_keys, {"Caching", "Enabled", ""}, {"Cache Status", "Permanently Disabled", ""},
+                 "write-back-disabled", "Caching: Enabled; controller: Cache Status: Permanently Disabled"},
+                {ctl_wc_smart_ld_keys, {"Caching", "Enabled", ""}, {"Cache Status", "Not Configured", ""},
+                 "write-through", "Caching: Enabled; controller: Cache Status: Not Configured"},
+                {ctl_wc_smart_ld_keys, {"Caching", "Enabled", ""},
+                 {"Cache Status", "OK", "Cache Ratio", "0% Read / 100% Write", ""}, "write-back",
+                 "Caching: Enabled; controller: Cache Status: OK; Cache Ratio: 0% Read / 100% Write"},
+                {ctl_wc_smart_ld_keys, {"Caching", "Enabled", ""},
+                 {"Cache Status", "Ok", "Write Cache Percentage", "0 percent", ""}, "write-through",
+                 "Caching: Enabled; controller: Cache Status: Ok; Write Cache Percentage: 0 percent"},
+                {ctl_wc_smart_ld_keys, {"Caching", "Enabled", ""}, {"Cache Status", "Recharging?", ""}, "unknown",
+                 "Caching: Enabled; controller: Cache Status: Recharging?"},
+                {ctl_wc_smart_ld_keys, {"Caching", "Maybe", ""}, {"Cache Status", "OK", ""}, "unknown",
+                 "Caching: Maybe"},
+                {ctl_wc_twcli_keys, {"Write Cache", "off", ""}, {""}, "write-through", "Write Cache: off"},
+                /* lines of other keys are not the cache's: nothing printed */
+                {ctl_wc_twcli_keys, {"Read Cache", "Intelligent", ""}, {""}, NULL, NULL},
+                {ctl_wc_storcli_keys, {"Cachebypass Mode", "Cachebypass Intelligent", ""}, {""}, NULL, NULL},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+                struct ctl_wc w = {0}, c = {0};
+                for (size_t k = 0; *cases[i].ld[k]; k += 2)
+                        if (ctl_wc_take(&w, cases[i].keys, cases[i].ld[k], cases[i].ld[k + 1]) !=
+                            (cases[i].mode != NULL))
+                                fail_msg("case %zu: line \"%s\" taken or not, wrongly", i, cases[i].ld[k]);
+                for (size_t k = 0; *cases[i].ctl[k]; k += 2)
+                        assert_true(ctl_wc_take(&c, ctl_wc_smart_ctl_keys, cases[i].ctl[k], cases[i].ctl[k + 1]));
+                struct ctl_vd v = {0};
+                ctl_wc_end(&w, &c, &v);
+                if (!streq_ptr(v.write_cache, cases[i].mode) || !streq_ptr(v.write_cache_raw, cases[i].raw))
+                        fail_msg("case %zu: %s (%s), want %s (%s)", i, v.write_cache, v.write_cache_raw,
+                                 cases[i].mode, cases[i].raw);
+                assert_null(w.raw);
+                ctl_wc_clear(&c);
+                ctl_vd_free(&v);
+        }
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -432,7 +514,7 @@ int main(void)
                 cmocka_unit_test(arcconf_text), cmocka_unit_test(arcconf_broken),
                 cmocka_unit_test(arcconf_getconfigjson),
                 cmocka_unit_test(geometry_levels), cmocka_unit_test(strip_sizes),
-                cmocka_unit_test(matching),
+                cmocka_unit_test(matching), cmocka_unit_test(write_cache_words),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
