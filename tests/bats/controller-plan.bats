@@ -11,6 +11,16 @@ setup() {
 	P=$FIX/profiles/controller
 }
 
+# same_plans PROFILE1 SYSROOT1 PROFILE2 SYSROOT2 FILTER: the two JSON plans
+# agree under jq FILTER (and it selects something); prints what it selected.
+same_plans() {
+	local a b
+	a=$("$SP" plan --profile "$1" --sysroot "$2" --seed 1 --format json 2>/dev/null | jq -c "$5")
+	b=$("$SP" plan --profile "$3" --sysroot "$4" --seed 1 --format json 2>/dev/null | jq -c "$5")
+	[ -n "$a" ] && [ "$a" = "$b" ] || fail "the plans differ: $a / $b"
+	echo "$a"
+}
+
 @test "controller: from=\"controller\" plans the VD's geometry and says where it came from" {
 	run -0 --separate-stderr "$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json
 	run -0 jq -c '.objects[] | select(.kind=="disk") | .geometry | [.su_bytes, .sw, .full_stripe_bytes, .parity, .source]' <<<"$output"
@@ -20,10 +30,8 @@ setup() {
 	assert_output --partial "-d su=256k,sw=8 -l version=2,su=4k /dev/sdb"
 	# the same plan as the declaration that matches the VD, only the source differs
 	shape='[.steps[].argv[] | select(test("^(su=|version=|agsize=)"))], [.objects[] | .mount_options?]'
-	a=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")
-	b=$("$SP" plan --profile "$P/stated-right.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$shape")
-	[ -n "$a" ] && [ "$a" = "$b" ]
-	grep -q 'su=256k,sw=8' <<<"$a"
+	run -0 same_plans "$P/from-controller.xml" "$S" "$P/stated-right.xml" "$S" "$shape"
+	assert_output --partial 'su=256k,sw=8'
 }
 
 @test "controller: the plan says the VD's write cache, and plans the same whatever it is" {
@@ -33,10 +41,8 @@ setup() {
 	run -0 "$SP" plan --profile "$P/from-controller.xml" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1
 	assert_output --partial "optimal (matched by wwn); write cache: write-back-disabled (storcli Cache: NRWTD; Write Cache(initial setting): WriteBack)]"
 	steps='[.steps[] | .argv], [.objects[] | .geometry? | del(.why?)]'
-	a=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$S" --seed 1 --format json 2>/dev/null | jq -c "$steps")
-	b=$("$SP" plan --profile "$P/from-controller.xml" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1 --format json 2>/dev/null | jq -c "$steps")
-	[ -n "$a" ] && [ "$a" = "$b" ]
-	grep -q 'su=256k,sw=8' <<<"$a"
+	run -0 same_plans "$P/from-controller.xml" "$S" "$P/from-controller.xml" "$BATS_TEST_TMPDIR/s" "$steps"
+	assert_output --partial 'su=256k,sw=8'
 }
 
 @test "controller: a stated <hwraid> the controller contradicts is refused with both figures and the VD; one that agrees plans" {
