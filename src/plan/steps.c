@@ -233,9 +233,28 @@ static void mpath_sysfs_steps(struct ctx *c, size_t i, enum tune_attr a, const c
         }
 }
 
-/* live tuning, in the table's order (the scheduler first: switching it resets nr_requests) */
+/* The layout's last steps (0 .. n-1): those no other of them waits for. */
+static bool *layout_sinks(const struct plan *pl, size_t n)
+{
+        bool *sink = xmalloc((n ? n : 1) * sizeof(bool));
+        for (size_t k = 0; k < n; k++)
+                sink[k] = true;
+        for (size_t k = 0; k < n; k++)
+                for (size_t d = 0; d < pl->steps[k].n_deps; d++)
+                        sink[pl->steps[k].deps[d]] = false;
+        return sink;
+}
+
+/* live tuning, in the table's order (the scheduler first: switching it resets
+ * nr_requests). An md array's waits for the whole layout: a new RAID5/6
+ * resyncs from its creation, and at its stripe cache the resync's parity work
+ * takes the CPUs the PV, VG, LV and mkfs steps need (under TCG their lvm
+ * commands ran at 2-3 times the script's time; bench/README "Issue 43 item
+ * 4"); the few seconds at md's own default cost the resync nothing. */
 static void sysfs_steps(struct ctx *c)
 {
+        size_t n_layout = c->pl->n_steps;
+        bool *sink = layout_sinks(c->pl, n_layout);
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 const struct pl_obj *o = OBJ(c, i);
                 if (!o->tune.line || !o->dev)
@@ -254,8 +273,12 @@ static void sysfs_steps(struct ctx *c)
                         c->pl->steps[s].attr = a;
                         c->pl->steps[s].value = xstrdup(v);
                         step_dep(c, s, i);
+                        for (size_t k = 0; o->kind == OBJ_MD && k < n_layout; k++)
+                                if (sink[k])
+                                        dep_on_step(c, s, k);
                 }
         }
+        free(sink);
 }
 
 /* live writeback settings, in profile order (the last of a ratio/bytes pair wins) */
