@@ -14,7 +14,8 @@
 #                     sfdisk script), "inspect-cost" (where the inspection's time goes) and
 #                     "writeback" (issue 43 item 2: the LUN stand-in without and with a
 #                     write-back cache, dm-writecache, in one boot; BENCH_WB_CACHE_MB=64
-#                     a LUN's cache, BENCH_WB_OPTS its watermarks, BENCH_SF_VARIANTS /
+#                     a LUN's cache, BENCH_WB_OPTS its watermarks, BENCH_WB_SECTOR=4096 the
+#                     LUNs' sector size and cache block, BENCH_SF_VARIANTS /
 #                     BENCH_SF_WORKLOADS / BENCH_SF_REPS as for rmw; latest.json "loop_lun_writeback"))
 #   RMW_SEED=N        rmw-sweep and partial-stripe: the seed of their layouts (default: the
 #                     time, printed)
@@ -132,6 +133,7 @@ for b in $only; do
 			--env BENCH_SF_VARIANTS="${BENCH_SF_VARIANTS:-def sp sp-lsusu sp-noswalloc}" \
 			--env BENCH_SF_WORKLOADS="${BENCH_SF_WORKLOADS:-direct direct-ext stripefiles streams}" \
 			--env BENCH_WB_OPTS="${BENCH_WB_OPTS:-}" --env BENCH_WB_CACHE_MB="$cmb" \
+			--env BENCH_WB_SECTOR="${BENCH_WB_SECTOR:-}" \
 			$(dset writeback s 4 512M) $(dset writeback d 4 512M) $(dset writeback ws 4 512M) $(dset writeback wd 4 512M) \
 			$(dset writeback wc 2 "${cmb}M")
 		VM_INITRD=$base_initrd

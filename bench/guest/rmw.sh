@@ -6,7 +6,8 @@
 #                a second pair (disks ws0.., wd0..) whose md arrays sit behind
 #                dm-writecache (cache disks wc0, wc1), the loop on top; the
 #                variants of BENCH_SF_VARIANTS run on both, R lines tagged
-#                case=loop-lun and case=loop-lun-wb
+#                case=loop-lun and case=loop-lun-wb; all four loop devices with
+#                logical sectors of BENCH_WB_SECTOR bytes (default 4096, see wc_create)
 #   BENCH_WB_OPTS  dm-writecache's optional arguments (default: high_watermark
 #                50 low_watermark 45 max_age 4000 pause_writeback 0; see wc_create)
 #   BENCH_MB     MiB written per workload and layout (default 96)
@@ -24,6 +25,7 @@ set -u
 case=${BENCH_CASE:?}
 mb=${BENCH_MB:-96}
 reps=${BENCH_REPS:-1}
+wss=${BENCH_WB_SECTOR:-4096}
 
 case $case in
 raid5 | part-raid5 | loop-lun | loop-lun-wb) n=4 level=5 ;;
@@ -42,23 +44,26 @@ rev_words() { echo "$1" | tr ' ' '\n' | tac | tr '\n' ' '; }
 
 # ---- dm-writecache, the LUN's write-back cache (loop-lun-wb) -------------------
 # wc_create NAME ORIGIN CACHEDEV: NAME = dm-writecache in SSD mode on CACHEDEV
-# (zeroed: a fresh image) in front of ORIGIN, in blocks of 512 bytes: the
-# block size is the device's logical block size, and the loop device on top
-# sends 512-byte direct writes, as to the LUN without a cache (with 4 KiB
-# blocks they fail with I/O errors)
+# (zeroed: a fresh image) in front of ORIGIN, in blocks of BENCH_WB_SECTOR
+# bytes (default 4096). The block size becomes the device's logical block
+# size, so the loop devices get it as their sector size (a 512-byte loop's
+# direct writes fail on it). Not 512: in SSD mode writecache writes back at
+# most 256 blocks in one piece, 128 KiB with 512-byte blocks, less than a
+# full stripe (192 KiB), and full-stripe O_DIRECT writes then read 0.02-0.05
+# after the cache against 0.0003-0.0014 without one (trial boot, README 1f)
 wc_create() {
 	local opts o
 	opts=${BENCH_WB_OPTS:-high_watermark 50 low_watermark 45 max_age 4000 pause_writeback 0}
 	read -r -a o <<<"$opts"
-	dmsetup create "$1" --table "0 $(blockdev --getsz "$2") writecache s $(readlink -f "$2") $3 512 ${#o[@]} $opts" ||
+	dmsetup create "$1" --table "0 $(blockdev --getsz "$2") writecache s $(readlink -f "$2") $3 $wss ${#o[@]} $opts" ||
 		die "dmsetup create $1 (writecache $opts)"
 	udevadm settle
 	kv "WC_TABLE_$1" "$(dmsetup table "$1")"
 }
 # wc_stat: over the caches in WC_DEVS, "blocks free under_writeback writes
 # hits_uncommitted hits_committed writes_around writes_allocated
-# writes_blocked" (dm-writecache's status fields 2-4 and 7-12; blocks of 512
-# bytes, requests for writes_blocked)
+# writes_blocked" (dm-writecache's status fields 2-4 and 7-12; in blocks,
+# requests for writes_blocked)
 wc_stat() {
 	local d
 	for d in $WC_DEVS; do dmsetup status "$d"; done |
@@ -127,11 +132,16 @@ loop-lun | loop-lun-wb)
 		md_create wdef 5 "${WD[@]}"
 	fi
 	md_wait /dev/md/*
-	l0=$(losetup --direct-io=on -P --show -f "$(readlink -f /dev/md/lsp)") || die "losetup"
-	l1=$(losetup --direct-io=on -P --show -f "$(readlink -f /dev/md/ldef)") || die "losetup"
+	# loop-lun-wb: every LUN of the boot with the cache's block size as its
+	# sector size (a 4Kn LUN; on a 512e LUN mkfs.xfs takes 4 KiB sectors too)
+	lss=()
+	[ "$case" != loop-lun-wb ] || lss=(--sector-size "$wss")
+	l0=$(losetup --direct-io=on "${lss[@]}" -P --show -f "$(readlink -f /dev/md/lsp)") || die "losetup"
+	l1=$(losetup --direct-io=on "${lss[@]}" -P --show -f "$(readlink -f /dev/md/ldef)") || die "losetup"
 	[ "$l0" = /dev/loop0 ] || die "expected loop0, got $l0"
 	kv LOOP_DIO "$(cat /sys/block/loop0/loop/dio)"
 	kv LOOP_IO_OPT "$(cat /sys/block/loop0/queue/optimal_io_size)"
+	kv LOOP_SECTOR "$(cat /sys/block/loop0/queue/logical_block_size)"
 	udevadm settle
 	sp_apply "$BP/loop-lun.xml"
 	p=$(default_part "$l1")
@@ -145,8 +155,8 @@ loop-lun | loop-lun-wb)
 		kv WB_CACHE_MB "${BENCH_WB_CACHE_MB:-}"
 		wc_create wcsp /dev/md/wsp "$(disk_by_serial wc0)"
 		wc_create wcdef /dev/md/wdef "$(disk_by_serial wc1)"
-		l2=$(losetup --direct-io=on -P --show -f /dev/mapper/wcsp) || die "losetup"
-		l3=$(losetup --direct-io=on -P --show -f /dev/mapper/wcdef) || die "losetup"
+		l2=$(losetup --direct-io=on "${lss[@]}" -P --show -f /dev/mapper/wcsp) || die "losetup"
+		l3=$(losetup --direct-io=on "${lss[@]}" -P --show -f /dev/mapper/wcdef) || die "losetup"
 		[ "$l2" = /dev/loop2 ] || die "expected loop2, got $l2"
 		kv WB_LOOP_IO_OPT "$(cat /sys/block/loop2/queue/optimal_io_size)"
 		udevadm settle
