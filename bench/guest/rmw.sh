@@ -69,21 +69,35 @@ wc_stat() {
 	for d in $WC_DEVS; do dmsetup status "$d"; done |
 		awk '{ for (i = 5; i <= 15; i++) t[i] += $i } END { print t[5], t[6], t[7], t[10], t[11], t[12], t[13], t[14], t[15] }'
 }
-# wc_hook start | end T1: measure's hook for a LUN behind dm-writecache. At
-# the end: the blocks still dirty when the workload's sync returned (in the
-# cache, not yet on the array), then waits until every block is written back
-# (at most 300 s) and prints the time from T1 (drain_ms) and the caches'
-# counters for the measurement (wc_*, in the caches' blocks)
-wc_hook() {
-	local c i=0
-	read -r -a c <<<"$(wc_stat)"
-	if [ "$1" = start ]; then WC0=("${c[@]}"); return 0; fi
-	local dirty=$((c[0] - c[1]))
-	while [ $((c[0] - c[1] + c[2])) -gt 0 ] && [ $i -lt 1500 ]; do
+# wc_drain: waits until the caches hold no dirty block (at most 300 s); C =
+# the last wc_stat
+wc_drain() {
+	local i=0
+	read -r -a C <<<"$(wc_stat)"
+	while [ $((C[0] - C[1] + C[2])) -gt 0 ] && [ $i -lt 1500 ]; do
 		sleep 0.2
 		i=$((i + 1))
-		read -r -a c <<<"$(wc_stat)"
+		read -r -a C <<<"$(wc_stat)"
 	done
+}
+# wc_hook start | end T1: measure's hook for a LUN behind dm-writecache. At
+# the start: waits until what came before (mkfs, a remount) is written back,
+# so that the members' counters see the workload alone. At the end: the
+# blocks still dirty when the workload's sync returned (in the cache, not yet
+# on the array), then waits until every block is written back and prints the
+# time from T1 (drain_ms) and the caches' counters for the measurement (wc_*,
+# in the caches' blocks; wc_left: dirty blocks left after 300 s)
+wc_hook() {
+	local c
+	if [ "$1" = start ]; then
+		wc_drain
+		WC0=("${C[@]}")
+		return 0
+	fi
+	read -r -a c <<<"$(wc_stat)"
+	local dirty=$((c[0] - c[1]))
+	wc_drain
+	c=("${C[@]}")
 	echo "drain_ms=$(($(now_ms) - $2)) wc_dirty_at_sync=$dirty wc_left=$((c[0] - c[1])) wc_writes=$((c[3] - WC0[3]))" \
 		"wc_hits_uncommitted=$((c[4] - WC0[4])) wc_hits_committed=$((c[5] - WC0[5])) wc_around=$((c[6] - WC0[6]))" \
 		"wc_allocated=$((c[7] - WC0[7])) wc_blocked=$((c[8] - WC0[8]))"
