@@ -21,6 +21,8 @@
 #                direct") on variants of both layouts (default "def sp
 #                sp-noswalloc"; 0 reps, the default: skip; see sf_variant)
 . /usr/lib/bench/lib.sh
+# shellcheck source=bench/guest/wcache.sh
+. /usr/lib/bench/wcache.sh
 set -u
 case=${BENCH_CASE:?}
 mb=${BENCH_MB:-96}
@@ -41,67 +43,6 @@ kv STRIPE_KB "$stripe_k"
 
 # rev_words "W1 W2 ...": the words in reverse order (a repetition's order)
 rev_words() { echo "$1" | tr ' ' '\n' | tac | tr '\n' ' '; }
-
-# ---- dm-writecache, the LUN's write-back cache (loop-lun-wb) -------------------
-# wc_create NAME ORIGIN CACHEDEV: NAME = dm-writecache in SSD mode on CACHEDEV
-# (zeroed: a fresh image) in front of ORIGIN, in blocks of BENCH_WB_SECTOR
-# bytes (default 4096). The block size becomes the device's logical block
-# size, so the loop devices get it as their sector size (a 512-byte loop's
-# direct writes fail on it). Not 512: in SSD mode writecache writes back at
-# most 256 blocks in one piece, 128 KiB with 512-byte blocks, less than a
-# full stripe (192 KiB), and full-stripe O_DIRECT writes then read 0.02-0.05
-# after the cache against 0.0003-0.0014 without one (trial boot, README 1f)
-wc_create() {
-	local opts o
-	opts=${BENCH_WB_OPTS:-high_watermark 50 low_watermark 45 max_age 4000 pause_writeback 0}
-	read -r -a o <<<"$opts"
-	dmsetup create "$1" --table "0 $(blockdev --getsz "$2") writecache s $(readlink -f "$2") $3 $wss ${#o[@]} $opts" ||
-		die "dmsetup create $1 (writecache $opts)"
-	udevadm settle
-	kv "WC_TABLE_$1" "$(dmsetup table "$1")"
-}
-# wc_stat: over the caches in WC_DEVS, "blocks free under_writeback writes
-# hits_uncommitted hits_committed writes_around writes_allocated
-# writes_blocked" (dm-writecache's status fields 2-4 and 7-12; in blocks,
-# requests for writes_blocked)
-wc_stat() {
-	local d
-	for d in $WC_DEVS; do dmsetup status "$d"; done |
-		awk '{ for (i = 5; i <= 15; i++) t[i] += $i } END { print t[5], t[6], t[7], t[10], t[11], t[12], t[13], t[14], t[15] }'
-}
-# wc_drain: waits until the caches hold no dirty block (at most 300 s); C =
-# the last wc_stat
-wc_drain() {
-	local i=0
-	read -r -a C <<<"$(wc_stat)"
-	while [ $((C[0] - C[1] + C[2])) -gt 0 ] && [ $i -lt 1500 ]; do
-		sleep 0.2
-		i=$((i + 1))
-		read -r -a C <<<"$(wc_stat)"
-	done
-}
-# wc_hook start | end T1: measure's hook for a LUN behind dm-writecache. At
-# the start: waits until what came before (mkfs, a remount) is written back,
-# so that the members' counters see the workload alone. At the end: the
-# blocks still dirty when the workload's sync returned (in the cache, not yet
-# on the array), then waits until every block is written back and prints the
-# time from T1 (drain_ms) and the caches' counters for the measurement (wc_*,
-# in the caches' blocks; wc_left: dirty blocks left after 300 s)
-wc_hook() {
-	local c
-	if [ "$1" = start ]; then
-		wc_drain
-		WC0=("${C[@]}")
-		return 0
-	fi
-	read -r -a c <<<"$(wc_stat)"
-	local dirty=$((c[0] - c[1]))
-	wc_drain
-	c=("${C[@]}")
-	echo "drain_ms=$(($(now_ms) - $2)) wc_dirty_at_sync=$dirty wc_left=$((c[0] - c[1])) wc_writes=$((c[3] - WC0[3]))" \
-		"wc_hits_uncommitted=$((c[4] - WC0[4])) wc_hits_committed=$((c[5] - WC0[5])) wc_around=$((c[6] - WC0[6]))" \
-		"wc_allocated=$((c[7] - WC0[7])) wc_blocked=$((c[8] - WC0[8]))"
-}
 
 # ---- the two layouts -------------------------------------------------------
 MNT_sp=/target/bench
@@ -165,10 +106,9 @@ loop-lun | loop-lun-wb)
 		# mode) on a small virtio disk in front of the md array,
 		# the loop device on top as for the LUN without one
 		modprobe dm_writecache || die "modprobe dm_writecache"
-		WC_DEVS="wcsp wcdef"
 		kv WB_CACHE_MB "${BENCH_WB_CACHE_MB:-}"
-		wc_create wcsp /dev/md/wsp "$(disk_by_serial wc0)"
-		wc_create wcdef /dev/md/wdef "$(disk_by_serial wc1)"
+		wc_create wcsp /dev/md/wsp "$(disk_by_serial wc0)" "$wss"
+		wc_create wcdef /dev/md/wdef "$(disk_by_serial wc1)" "$wss"
 		l2=$(losetup --direct-io=on "${lss[@]}" -P --show -f /dev/mapper/wcsp) || die "losetup"
 		l3=$(losetup --direct-io=on "${lss[@]}" -P --show -f /dev/mapper/wcdef) || die "losetup"
 		[ "$l2" = /dev/loop2 ] || die "expected loop2, got $l2"
@@ -179,7 +119,7 @@ loop-lun | loop-lun-wb)
 		cp /tmp/report.json /tmp/report-wb.json
 		p=$(default_part "$l3")
 		default_fs "$p" /mnt/wdef
-		kv WC_STATUS_SETUP "$(for d in $WC_DEVS; do echo "$d: $(dmsetup status "$d")"; done)"
+		wc_status_kv WC_STATUS_SETUP
 	fi
 	;;
 esac
@@ -439,7 +379,7 @@ if [ "$sfreps" -gt 0 ]; then
 	done
 fi
 if [ -n "$luns" ]; then
-	kv WC_STATUS_END "$(for d in $WC_DEVS; do echo "$d: $(dmsetup status "$d")"; done)"
+	wc_status_kv WC_STATUS_END
 	umount /mnt/wdef 2>/dev/null
 fi
 umount "$MNT_def" 2>/dev/null
