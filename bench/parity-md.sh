@@ -15,17 +15,24 @@ export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 export VM_TB_SIZE=${VM_TB_SIZE:-0}
 raw=${PMD_RAW:-$top/build/bench/parity-md}   # not build/bench/raw: bench/report.py reads every *.out there
 mkdir -p "$raw"
-vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio"
+nl=${PMD_LUNS:-3} nm=${PMD_LUN_MEMBERS:-5} pm=${PMD_PART_MIB:-256}
+cache=()
+if [ -n "${PMD_LUN_CACHE_MB:-}" ]; then
+	# issue 43 item 2: a write-back cache (dm-writecache) a LUN, on disks c0..;
+	# the module is not in tests/vm's list, the cache helpers are the bench's
+	cache=(--modules dm_writecache)
+fi
+vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio" ${cache[@]+"${cache[@]}"}
 name=parity-md-$(date -u +%Y%m%dT%H%M%SZ)
 d=$top/build/bench/disks-$name
 mkdir -p "$d"
 env=()
 for v in $(compgen -v PMD_); do env+=(--env "$v=${!v}"); done
-nl=${PMD_LUNS:-3} nm=${PMD_LUN_MEMBERS:-5} pm=${PMD_PART_MIB:-256}
 mapfile -t disks < <(vm_disks "$d" r "$nm" "$((nl * pm + 2))M")
+[ -z "${PMD_LUN_CACHE_MB:-}" ] || mapfile -t -O "${#disks[@]}" disks < <(vm_disks "$d" c "$nl" "${PMD_LUN_CACHE_MB}M")
 rc=0
 vm_run "$top/bench/guest/parity-md.sh" --mem 2048 --timeout "${PMD_TIMEOUT:-1800}" ${env[@]+"${env[@]}"} \
-	--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" "${disks[@]}" >"$raw/$name.out" 2>"$raw/$name.err" || rc=$?
+	--add "$VM_DIR/scenarios:/usr/lib/storprov-tests" --add "$top/bench/guest:/usr/lib/bench" "${disks[@]}" >"$raw/$name.out" 2>"$raw/$name.err" || rc=$?
 echo "BOOT rc=$rc commit=$(git -C "$top" rev-parse --short HEAD) load=$(cut -d' ' -f1-3 /proc/loadavg)" >>"$raw/$name.out"
 rm -rf "$d"
 grep -E '^(PMD_|CMD |M |BOOT )' "$raw/$name.out" || true

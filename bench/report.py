@@ -195,6 +195,54 @@ def swalloc_of(o):
     return e
 
 
+# ---- 1f. the LUN stand-in without and with a write-back cache (issue 43 item 2) ------
+# (R lines' case, the key in latest.json, the prefix of that LUN's KEY=VALUE facts)
+WB_LUNS = (('loop-lun', 'no_cache', ''), ('loop-lun-wb', 'writeback', 'WB_'))
+
+
+def writeback_of(o):
+    """the boot of BENCH_ONLY=writeback: per kind of LUN the variants' rows as
+    in 1d (each paired with def of the same repetition on the same LUN), the
+    seconds the workload took (app_s) and until the member disks had it all
+    (to_array_s: + the write-back cache's drain), the cache's counters, and a
+    table of medians per workload and variant side by side"""
+    vr = [r for r in o['R'] if str(r.get('wl', '')).endswith('-v') and r.get('case') in [c for c, _, _ in WB_LUNS]]
+    if not any(r['case'] == 'loop-lun-wb' for r in vr):
+        return None
+    e = {'boot': o['name'], 'cache_mib': num(o['KV'].get('WB_CACHE_MB', '0')),
+         'writecache_tables': {k[9:]: v for k, v in o['KV'].items() if k.startswith('WC_TABLE_')},
+         'status_setup': o['KV'].get('WC_STATUS_SETUP'), 'status_end': o['KV'].get('WC_STATUS_END')}
+    # the caches' block size: the writecache table's 7th word
+    tables = list(e['writecache_tables'].values())
+    mib = (num(tables[0].split()[6]) if tables and len(tables[0].split()) > 6 else 512) / 1048576
+    table = {}
+    for case, key, pre in WB_LUNS:
+        rs = [r for r in vr if r['case'] == case]
+        kv = dict(o['KV'], CASE=case)
+        if pre:
+            kv.update({k[len(pre):]: v for k, v in o['KV'].items() if k.startswith(pre)})
+        rows = rmw_rows(dict(o, R=rs, KV=kv), sorted({r['wl'] for r in rs}, reverse=True),
+                        ['def'] + sorted({r['layout'] for r in rs} - {'def'}))
+        for row in rows:
+            for lay in [k for k in row if isinstance(row[k], dict) and 'rmw_ratio' in row[k]]:
+                m = [r for r in rs if r['wl'] == row['workload'] and r['layout'] == lay]
+                x = row[lay]
+                x['app_s'] = bs.rng([r['ms'] / 1000 for r in m], 2)
+                x['to_array_s'] = bs.rng([(r['ms'] + r.get('drain_ms', 0)) / 1000 for r in m], 2)
+                if any('drain_ms' in r for r in m):
+                    x['cache'] = {'dirty_at_sync_mib': bs.rng([r['wc_dirty_at_sync'] * mib for r in m], 1),
+                                  'written_mib': bs.rng([r['wc_writes'] * mib for r in m], 1),
+                                  'overwritten_in_cache_share': bs.rng([r['wc_hits_uncommitted'] / r['wc_writes'] for r in m if r['wc_writes']], 3),
+                                  'around_cache_mib': bs.rng([r['wc_around'] * mib for r in m], 1),
+                                  'blocked_writes': bs.rng([r['wc_blocked'] for r in m], 0),
+                                  'left_dirty_after_drain': max(r['wc_left'] for r in m)}
+                t = table.setdefault((row['workload'][:-2], lay), {'workload': row['workload'][:-2], 'variant': lay})
+                t[key] = {'rmw_ratio': x['rmw_ratio'], 'app_s': x['app_s'], 'to_array_s': x['to_array_s']}
+        e[key] = rows
+    e['table'] = list(table.values())
+    return e
+
+
 # ---- 4. provisioning (VM, prov.sh) -------------------------------------------------
 def prov_of(o):
     prs = [r for r in o['R'] if r.get('bench') == 'prov']
@@ -340,7 +388,7 @@ def main():
     res = {'generated': time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime()),
            'quick': os.environ.get('BENCH_QUICK', '0') == '1', 'commit': version, 'left_out': left,
            'boots': [o['boot'] for o in used]}
-    rmw, sfv, sw = [], [], []
+    rmw, sfv, sw, wb = [], [], [], []
     for o in used:
         if o['name'].startswith('rmw-') and not o['name'].startswith('rmw-sweep'):
             rmw += rmw_rows(o, WORKLOADS)
@@ -351,6 +399,9 @@ def main():
         e = swalloc_of(o)
         if e:
             sw.append(e)
+        e = writeback_of(o)
+        if e:
+            wb.append(e)
     res['rmw'] = rmw
     direct = [r for r in rmw if r['workload'] == 'direct' and 'sp' in r]
     res['rmw_pass'] = all(r['sp']['rmw_ratio']['max'] <= 0.01 for r in direct) if direct else None
@@ -361,6 +412,8 @@ def main():
         res['stripefiles_variants'] = sfv
     if sw:
         res['swalloc'] = sw
+    if wb:
+        res['loop_lun_writeback'] = wb
     if 'agalign' in by:
         res['agalign'] = agalign_of(by['agalign'])
     if 'reads' in by:

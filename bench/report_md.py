@@ -73,6 +73,25 @@ def _sfv(res):
     return md + ['']
 
 
+def _writeback(res):
+    md = []
+    for e in res['loop_lun_writeback']:
+        md += ['## 1f. The LUN stand-in without and with a write-back cache (dm-writecache, %s MiB a LUN), boot %s' % (
+            e['cache_mib'], e['boot']), '',
+            'Bytes read from the md members per byte written (RMW), and seconds: "app" until the workload\'s sync '
+            'returned, "array" until the cache had written everything back (the members\' reads counted until then). '
+            'Cells: median [min-max] (repetitions).', '',
+            '| workload | variant | no cache: RMW | no cache: s | write-back: RMW | write-back: app s | write-back: array s |',
+            '|---|---|---|---|---|---|---|']
+        for t in e['table']:
+            n, w = t.get('no_cache', {}), t.get('writeback', {})
+            md.append('| %s | %s | %s | %s | %s | %s | %s |' % (
+                t['workload'], t['variant'], F(n.get('rmw_ratio')), F(n.get('app_s')), F(w.get('rmw_ratio')),
+                F(w.get('app_s')), F(w.get('to_array_s'))))
+        md.append('')
+    return md
+
+
 def _swalloc(res):
     md = []
     for e in res['swalloc']:
@@ -237,6 +256,8 @@ def markdown(res, sweep):
         md += _sfv(res)
     if res.get('swalloc'):
         md += _swalloc(res)
+    if res.get('loop_lun_writeback'):
+        md += _writeback(res)
     if res.get('agalign'):
         md += _agalign(res['agalign'])
     if res.get('reads'):

@@ -11,7 +11,12 @@
 #                     the serial and the xargs -P script, BENCH_LOOP_REPS=5 repetitions);
 #                     "swalloc" adds 10 more sp / sp-noswalloc pairs: BENCH_SWALLOC_REPS;
 #                     run only when named: "prov-jobs" (apply --jobs 1/2/8 against the
-#                     sfdisk script) and "inspect-cost" (where the inspection's time goes))
+#                     sfdisk script), "inspect-cost" (where the inspection's time goes) and
+#                     "writeback" (issue 43 item 2: the LUN stand-in without and with a
+#                     write-back cache, dm-writecache, in one boot; BENCH_WB_CACHE_MB=64
+#                     a LUN's cache, BENCH_WB_OPTS its watermarks, BENCH_WB_SECTOR=4096 the
+#                     LUNs' sector size and cache block, BENCH_SF_VARIANTS /
+#                     BENCH_SF_WORKLOADS / BENCH_SF_REPS as for rmw; latest.json "loop_lun_writeback"))
 #   RMW_SEED=N        rmw-sweep and partial-stripe: the seed of their layouts (default: the
 #                     time, printed)
 #   BENCH_PS_N=8      partial-stripe: layouts (tests/vm/partial-layouts.py --fixed: 1 and 2 are
@@ -62,7 +67,8 @@ export BENCH_COMMIT=$commit BENCH_RUN_ID=$run_id
 load() { awk '{ print $1 "/" $2 "/" $3 }' /proc/loadavg; }
 
 log "preparing the VM image (kernel, busybox initramfs, storprov, fio)"
-vm_prepare --udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio" --add "$(command -v jq):/usr/bin/jq"
+prep=(--udev --add "$top/build/storprov:/usr/sbin/storprov" --add "$(command -v fio):/usr/bin/fio" --add "$(command -v jq):/usr/bin/jq")
+vm_prepare "${prep[@]}"
 
 # boot NAME TIMEOUT SCRIPT [run-vm.sh args]: one VM, raw output kept
 boot() {
@@ -111,6 +117,26 @@ for b in $only; do
 			boot "rmw-$c" 1500 "$top/bench/guest/rmw.sh" --udev "${env[@]}" \
 				$(dset "rmw-$c" s $n 512M) $(dset "rmw-$c" d $n 512M)
 		done
+		;;
+	writeback)
+		# issue 43 item 2: the hardware RAID LUN stand-in (loop over md RAID5)
+		# without a cache and with one (dm-writecache in front of the md, on a
+		# virtio disk of BENCH_WB_CACHE_MB), storprov's and the default layout on
+		# each, the variants of section 1d paired in one boot. Its own image:
+		# the bench's plus dm_writecache (not in tests/vm's module list)
+		base_initrd=$VM_INITRD
+		vm_prepare "${prep[@]}" --modules dm_writecache
+		cmb=${BENCH_WB_CACHE_MB:-64}
+		# shellcheck disable=SC2046
+		boot writeback 5400 "$top/bench/guest/rmw.sh" --udev --env BENCH_CASE=loop-lun-wb --env BENCH_MB="$MB" \
+			--env BENCH_REPS=0 --env BENCH_SF_REPS="${BENCH_SF_REPS:-$REPS}" \
+			--env BENCH_SF_VARIANTS="${BENCH_SF_VARIANTS:-def sp sp-lsusu sp-noswalloc}" \
+			--env BENCH_SF_WORKLOADS="${BENCH_SF_WORKLOADS:-direct direct-ext stripefiles streams}" \
+			--env BENCH_WB_OPTS="${BENCH_WB_OPTS:-}" --env BENCH_WB_CACHE_MB="$cmb" \
+			--env BENCH_WB_SECTOR="${BENCH_WB_SECTOR:-}" \
+			$(dset writeback s 4 512M) $(dset writeback d 4 512M) $(dset writeback ws 4 512M) $(dset writeback wd 4 512M) \
+			$(dset writeback wc 2 "${cmb}M")
+		VM_INITRD=$base_initrd
 		;;
 	swalloc)
 		# more paired repetitions of the swalloc question alone (loop-lun)

@@ -84,20 +84,26 @@ fio_run() {
 }
 
 # measure "KEYS" MEMBERS TOP -- CMD...: runs CMD (then sync), prints one R line
-# with the member and top-device counters and the wall time in ms
+# with the member and top-device counters and the wall time in ms.
+# MEASURE_HOOK=FUNC (optional): "FUNC start" before the first sample, "FUNC
+# end T1" after CMD's sync (T1: now_ms then); what it prints (k=v ...) ends the
+# R line, and the members are read after it returns (a write-back cache in
+# front of them: the hook waits until the cache has written back)
 measure() {
-	local keys=$1 members=$2 top=$3 a b ta tb t0 t1
+	local keys=$1 members=$2 top=$3 a b ta tb t0 t1 more=""
 	shift 4
 	sync
+	[ -z "${MEASURE_HOOK:-}" ] || "$MEASURE_HOOK" start
 	read -r -a a <<<"$(stat_sum $members)"
 	read -r -a ta <<<"$(stat_sum "$top")"
 	t0=$(now_ms)
 	"$@" || return 1
 	sync
 	t1=$(now_ms)
+	[ -z "${MEASURE_HOOK:-}" ] || more=" $("$MEASURE_HOOK" end "$t1")" || return 1
 	read -r -a b <<<"$(stat_sum $members)"
 	read -r -a tb <<<"$(stat_sum "$top")"
-	echo "R $keys ms=$((t1 - t0)) mem_rd_ios=$((b[0] - a[0])) mem_rd_sec=$((b[1] - a[1])) mem_wr_ios=$((b[2] - a[2])) mem_wr_sec=$((b[3] - a[3])) top_rd_ios=$((tb[0] - ta[0])) top_rd_sec=$((tb[1] - ta[1])) top_wr_sec=$((tb[3] - ta[3]))"
+	echo "R $keys ms=$((t1 - t0)) mem_rd_ios=$((b[0] - a[0])) mem_rd_sec=$((b[1] - a[1])) mem_wr_ios=$((b[2] - a[2])) mem_wr_sec=$((b[3] - a[3])) top_rd_ios=$((tb[0] - ta[0])) top_rd_sec=$((tb[1] - ta[1])) top_wr_sec=$((tb[3] - ta[3]))$more"
 }
 
 # sp_apply PROFILE: storprov apply, mounting under /target

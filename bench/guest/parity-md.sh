@@ -14,12 +14,23 @@
 #   PMD_TRACE=1            the LUNs' write requests (block_rq_issue on the loop
 #                          devices): how many are whole LUN stripes
 #   PMD_CHUNK_K=N          storprov's layout, but mdadm --chunk=N (a stated chunk)
+#   PMD_LUN_CACHE_MB=N     issue 43 item 2: each LUN with a write-back cache,
+#                          dm-writecache of N MiB (disks c0..) between its md
+#                          array and its loop device (bench/guest/wcache.sh);
+#                          every measurement waits for the caches to write back
+#                          before and after (M lines gain drain_ms and wc_*)
+#   PMD_LUN_SECTOR=N       the loop devices' sector size (default 512; 4096
+#                          with PMD_LUN_CACHE_MB, the cache's block size)
 # Output: KEY=VALUE lines and one "M variant=.. shape=.. ratio=.." line per
 # measurement: ratio = member disks' sectors read / file system's sectors
 # written; lun_r = sectors the upper md read from the LUNs (its own RMW);
 # the rest of the members' reads is the LUNs' RMW.
 # shellcheck source=tests/vm/scenarios/common.sh
 . /usr/lib/storprov-tests/common.sh
+if [ -n "${PMD_LUN_CACHE_MB:-}" ]; then
+	# shellcheck source=bench/guest/wcache.sh
+	. /usr/lib/bench/wcache.sh
+fi
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 NL=${PMD_LUNS:-3} LVL=${PMD_LUN_LEVEL:-6} NM=${PMD_LUN_MEMBERS:-5} STRIP=${PMD_STRIP_K:-128}
@@ -52,11 +63,23 @@ for ((j = 0; j < NL; j++)); do
 		--bitmap=none --assume-clean "${devs[@]}" >/tmp/mdadm.txt 2>&1 || { cat /tmp/mdadm.txt; die "lun$j"; }
 done
 udevadm settle
+lsec=${PMD_LUN_SECTOR:-}
+[ -z "${PMD_LUN_CACHE_MB:-}" ] || { lsec=${lsec:-4096}; modprobe dm_writecache || die "modprobe dm_writecache"; }
+lss=()
+[ -z "$lsec" ] || lss=(--sector-size "$lsec")
+WC_DEVS=""
 for ((j = 0; j < NL; j++)); do
-	echo 4096 >"/sys/class/block/$(basename "$(readlink -f "/dev/md/lun$j")")/md/stripe_cache_size"
-	loops+=("$(losetup --direct-io=on --show -f "$(readlink -f "/dev/md/lun$j")")") || die "losetup"
+	src=$(readlink -f "/dev/md/lun$j")
+	echo 4096 >"/sys/class/block/$(basename "$src")/md/stripe_cache_size"
+	if [ -n "${PMD_LUN_CACHE_MB:-}" ]; then
+		wc_create "wclun$j" "$src" "$(disk_by_serial "c$j")" "$lsec"
+		src=/dev/mapper/wclun$j
+	fi
+	loops+=("$(losetup --direct-io=on "${lss[@]}" --show -f "$src")") || die "losetup"
 done
 udevadm settle
+kv PMD_LUN_SECTOR "$(cat /sys/block/loop0/queue/logical_block_size)"
+[ -z "$WC_DEVS" ] || wc_status_kv WC_STATUS_SETUP
 q=/sys/block/loop0/queue
 kv PMD_LUN_QUEUE "max_sectors_kb=$(cat $q/max_sectors_kb) max_hw_sectors_kb=$(cat $q/max_hw_sectors_kb) max_segments=$(cat $q/max_segments) max_segment_size=$(cat $q/max_segment_size)"
 LUNMD=$(for m in /dev/md/lun*; do readlink -f "$m"; done)
@@ -126,6 +149,7 @@ measure() {
 	dir=1
 	[ "$mode" = d ] || { dir=0 end=(--end_fsync=1); }
 	if [ "${PMD_TRACE:-0}" = 1 ]; then echo >$T/trace; echo 1 >$T/events/block/block_rq_issue/enable; fi
+	[ -z "$WC_DEVS" ] || wc_hook start
 	read -r -a a <<<"$(stat_sum "${DISK[@]}")"
 	read -r -a ta <<<"$(stat_sum "$top")"
 	# shellcheck disable=SC2086
@@ -135,6 +159,8 @@ measure() {
 		--size="${per}k" --numjobs="$jobs" --fallocate=$fa "${end[@]}" --group_reporting --eta=never \
 		--output=/tmp/fio.txt >/dev/null || { cat /tmp/fio.txt; return 1; }
 	sync
+	local more=""
+	[ -z "$WC_DEVS" ] || more=" $(wc_hook end "$(wc_now_ms)")"
 	read -r -a b <<<"$(stat_sum "${DISK[@]}")"
 	read -r -a tb <<<"$(stat_sum "$top")"
 	# shellcheck disable=SC2086
@@ -150,7 +176,7 @@ measure() {
 			printf "rq=%d whole=%d crossing=%d commonest=%dK", t, w, x, m / 2 }' $T/trace)
 	fi
 	local rd=$((b[0] - a[0])) wr=$((tb[1] - ta[1]))
-	echo "M variant=$v shape=$s bs=${bs}K ratio=$(awk -v r="$rd" -v w="$wr" 'BEGIN { printf "%.4f", w ? r / w : -1 }') read=$rd written=$wr lun_r=$((lb[0] - la[0])) loop_rq=$((ub[2] - ua[2])) loop_kb=$(((ub[1] - ua[1]) / 2)) $tr"
+	echo "M variant=$v shape=$s bs=${bs}K ratio=$(awk -v r="$rd" -v w="$wr" 'BEGIN { printf "%.4f", w ? r / w : -1 }') read=$rd written=$wr lun_r=$((lb[0] - la[0])) loop_rq=$((ub[2] - ua[2])) loop_kb=$(((ub[1] - ua[1]) / 2)) $tr$more"
 	rm -rf "$MNT/w"
 	sync
 }
@@ -198,4 +224,5 @@ for ((rep = 1; rep <= ${PMD_REPS:-1}; rep++)); do
 		variant "$v" off
 	done
 done
+[ -z "$WC_DEVS" ] || wc_status_kv WC_STATUS_END
 kv PMD_DONE 1

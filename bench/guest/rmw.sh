@@ -1,7 +1,15 @@
 #!/bin/bash
 # Benchmark 1 (guest): read-modify-write on a parity layout, storprov's layout
 # ("sp", disks s0..) against the usual default ("def", disks d0..) in one boot.
-#   BENCH_CASE   raid5 | raid6 | lvm-raid6 | part-raid5 | loop-lun
+#   BENCH_CASE   raid5 | raid6 | lvm-raid6 | part-raid5 | loop-lun | loop-lun-wb
+#                loop-lun-wb (issue 43 item 2): the loop-lun pair (no cache) and
+#                a second pair (disks ws0.., wd0..) whose md arrays sit behind
+#                dm-writecache (cache disks wc0, wc1), the loop on top; the
+#                variants of BENCH_SF_VARIANTS run on both, R lines tagged
+#                case=loop-lun and case=loop-lun-wb; all four loop devices with
+#                logical sectors of BENCH_WB_SECTOR bytes (default 4096, see wc_create)
+#   BENCH_WB_OPTS  dm-writecache's optional arguments (default: high_watermark
+#                50 low_watermark 45 max_age 4000 pause_writeback 0; see wc_create)
 #   BENCH_MB     MiB written per workload and layout (default 96)
 #   BENCH_REPS   paired repetitions (default 1; order alternates)
 #   BENCH_SWALLOC_MB / BENCH_SWALLOC_REPS   loop-lun only: the buffered
@@ -13,13 +21,16 @@
 #                direct") on variants of both layouts (default "def sp
 #                sp-noswalloc"; 0 reps, the default: skip; see sf_variant)
 . /usr/lib/bench/lib.sh
+# shellcheck source=bench/guest/wcache.sh
+. /usr/lib/bench/wcache.sh
 set -u
 case=${BENCH_CASE:?}
 mb=${BENCH_MB:-96}
 reps=${BENCH_REPS:-1}
+wss=${BENCH_WB_SECTOR:-4096}
 
 case $case in
-raid5 | part-raid5 | loop-lun) n=4 level=5 ;;
+raid5 | part-raid5 | loop-lun | loop-lun-wb) n=4 level=5 ;;
 raid6 | lvm-raid6) n=6 level=6 ;;
 *) die "unknown case $case" ;;
 esac
@@ -29,6 +40,9 @@ read -r -a S <<<"$(disks s "$n")" || exit 1
 read -r -a D <<<"$(disks d "$n")" || exit 1
 kv CASE "$case"
 kv STRIPE_KB "$stripe_k"
+
+# rev_words "W1 W2 ...": the words in reverse order (a repetition's order)
+rev_words() { echo "$1" | tr ' ' '\n' | tac | tr '\n' ' '; }
 
 # ---- the two layouts -------------------------------------------------------
 MNT_sp=/target/bench
@@ -61,21 +75,52 @@ part-raid5)
 	p=$(default_part "$(readlink -f /dev/md/def)")
 	default_fs "$p" "$MNT_def"
 	;;
-loop-lun)
+loop-lun | loop-lun-wb)
 	# the "hardware RAID": identical md RAID5 arrays, each exported through a
 	# loop device with direct I/O, which shows io_min 512 and io_opt 0
 	md_create lsp 5 "${S[@]}"
 	md_create ldef 5 "${D[@]}"
-	md_wait /dev/md/lsp /dev/md/ldef
-	l0=$(losetup --direct-io=on -P --show -f "$(readlink -f /dev/md/lsp)") || die "losetup"
-	l1=$(losetup --direct-io=on -P --show -f "$(readlink -f /dev/md/ldef)") || die "losetup"
+	if [ "$case" = loop-lun-wb ]; then
+		read -r -a WS <<<"$(disks ws "$n")" || exit 1
+		read -r -a WD <<<"$(disks wd "$n")" || exit 1
+		md_create wsp 5 "${WS[@]}"
+		md_create wdef 5 "${WD[@]}"
+	fi
+	md_wait /dev/md/*
+	# loop-lun-wb: every LUN of the boot with the cache's block size as its
+	# sector size (a 4Kn LUN; on a 512e LUN mkfs.xfs takes 4 KiB sectors too)
+	lss=()
+	[ "$case" != loop-lun-wb ] || lss=(--sector-size "$wss")
+	l0=$(losetup --direct-io=on "${lss[@]}" -P --show -f "$(readlink -f /dev/md/lsp)") || die "losetup"
+	l1=$(losetup --direct-io=on "${lss[@]}" -P --show -f "$(readlink -f /dev/md/ldef)") || die "losetup"
 	[ "$l0" = /dev/loop0 ] || die "expected loop0, got $l0"
 	kv LOOP_DIO "$(cat /sys/block/loop0/loop/dio)"
 	kv LOOP_IO_OPT "$(cat /sys/block/loop0/queue/optimal_io_size)"
+	kv LOOP_SECTOR "$(cat /sys/block/loop0/queue/logical_block_size)"
 	udevadm settle
 	sp_apply "$BP/loop-lun.xml"
 	p=$(default_part "$l1")
 	default_fs "$p" "$MNT_def"
+	if [ "$case" = loop-lun-wb ]; then
+		# the LUN with a controller's write-back cache: dm-writecache (SSD
+		# mode) on a small virtio disk in front of the md array,
+		# the loop device on top as for the LUN without one
+		modprobe dm_writecache || die "modprobe dm_writecache"
+		kv WB_CACHE_MB "${BENCH_WB_CACHE_MB:-}"
+		wc_create wcsp /dev/md/wsp "$(disk_by_serial wc0)" "$wss"
+		wc_create wcdef /dev/md/wdef "$(disk_by_serial wc1)" "$wss"
+		l2=$(losetup --direct-io=on "${lss[@]}" -P --show -f /dev/mapper/wcsp) || die "losetup"
+		l3=$(losetup --direct-io=on "${lss[@]}" -P --show -f /dev/mapper/wcdef) || die "losetup"
+		[ "$l2" = /dev/loop2 ] || die "expected loop2, got $l2"
+		kv WB_LOOP_IO_OPT "$(cat /sys/block/loop2/queue/optimal_io_size)"
+		udevadm settle
+		cp /tmp/report.json /tmp/report-nc.json
+		sp_apply "$BP/loop-lun-wb.xml" /target2
+		cp /tmp/report.json /tmp/report-wb.json
+		p=$(default_part "$l3")
+		default_fs "$p" /mnt/wdef
+		wc_status_kv WC_STATUS_SETUP
+	fi
 	;;
 esac
 # the members whose reads count: the disks under the parity layer, counted
@@ -87,6 +132,10 @@ for l in sp def; do
 	m=MNT_$l
 	xfs_facts "$(echo $l | tr a-z A-Z)" "${!m}"
 done
+if [ "$case" = loop-lun-wb ]; then
+	xfs_facts WB_SP /target2/bench
+	xfs_facts WB_DEF /mnt/wdef
+fi
 kv SP_MD_STRIPE_CACHE "$(cat /sys/block/md*/md/stripe_cache_size 2>/dev/null | tr '\n' ' ')"
 
 # ---- workloads -------------------------------------------------------------
@@ -123,7 +172,7 @@ wl_on() {
 		# only data is written; "direct-ext": every write extends the file
 		# (fallocate=none), so each one also commits a log transaction
 		jobs=4 bs=$stripe_k fa=native
-		[ "$case" != loop-lun ] || bs=$((2 * stripe_k))
+		case $case in loop-lun*) bs=$((2 * stripe_k)) ;; esac
 		[ "$name" = direct ] || fa=none
 		per=$((mb * 1024 / jobs / bs * bs))
 		measure "case=$case wl=$tag layout=$l rep=$rep bytes=$((per * jobs * 1024))" "$mem" "$top" -- \
@@ -199,7 +248,7 @@ if [ "$case" = loop-lun ] && [ "$sreps" -gt 0 ]; then
 		fi
 	}
 	variants=${BENCH_SWALLOC_VARIANTS:-def sp sp-noswalloc sp-defopts}
-	reversed=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
+	reversed=$(rev_words "$variants")
 	for ((rep = 1; rep <= sreps; rep++)); do
 		if ((rep % 2)); then order=$variants; else order=$reversed; fi
 		for v in $order; do stream "$v" "$rep" || exit 1; done
@@ -214,6 +263,8 @@ fi
 #   *-extsz       a directory extent size hint of one full stripe (every file stripe-aligned)
 #   *-allocsz     mount option allocsize=<full stripe>
 #   sp-lsu4k      storprov's mkfs.xfs line again with -l su=4k (no log stripe unit)
+#   sp-lsusu      the same with the log stripe unit = the data stripe unit (what
+#                 mkfs.xfs does without -l su, and storprov did before issue 34)
 #   sp-notune     loop-lun: storprov's LUN with the default LUN's queue settings
 #                 (read_ahead_kb, nr_requests, max_sectors_kb, scheduler)
 #   def-spgeom    the default's filesystem made again with storprov's mkfs.xfs
@@ -263,14 +314,20 @@ sf_variant() {
 		so=$(awk -v m="$MNT_sp" '$2 == m { print $4 }' /proc/mounts | tail -1 | tr ',' '\n' | grep -vE '^(sunit|swidth)=' | paste -sd,)
 		umount "$mnt" && mount -t xfs -o "$so" "$dev" "$mnt" || die "def-spopts: mount -o $so"
 		;;
-	sp-lsu4k)
-		# storprov's own mkfs.xfs line again, its log stripe unit 4k (the same UUID and label)
-		local line
+	sp-lsu4k | sp-lsusu)
+		# storprov's own mkfs.xfs line again (the same UUID and label), its log
+		# stripe unit 4k or the data stripe unit (-d su=, else -d sunit= sectors)
+		local line lsu=4k
 		line=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json)
-		line=$(sed -E 's/-l version=2,su=[^ ]+/-l version=2,su=4k/; s/ [^ ]+$//' <<<"$line")
+		if [ "$v" = sp-lsusu ]; then
+			lsu=$(grep -oE -- '-d [^ ]*su=[0-9]+[kmgs]?' <<<"$line" | sed 's/.*su=//')
+			[ -n "$lsu" ] || lsu=$(($(grep -oE -- '-d [^ ]*sunit=[0-9]+' <<<"$line" | sed 's/.*sunit=//') / 2))k
+		fi
+		line=$(sed -E "s/-l version=2,su=[^ ]+/-l version=2,su=$lsu/; s/ [^ ]+\$//" <<<"$line")
+		grep -q -- "-l version=2,su=$lsu" <<<"$line" || die "$v: no -l su in $line"
 		# shellcheck disable=SC2086 # the options are words
-		umount "$mnt" && $line -f -q "$dev" >/dev/null && mount -t xfs -o "$opts" "$dev" "$mnt" || die "sp-lsu4k: $line"
-		kv SF_MKFS_sp_lsu4k "$line"
+		umount "$mnt" && $line -f -q "$dev" >/dev/null && mount -t xfs -o "$opts" "$dev" "$mnt" || die "$v: $line"
+		kv "SF_MKFS_${v//-/_}" "$line"
 		;;
 	sp-sc256) sc=$md; [ -z "$sc" ] || echo 256 >"$sc" ;;
 	sp-defopts) umount "$mnt" && mount -t xfs "$dev" "$mnt" || die "remount" ;;
@@ -288,22 +345,42 @@ sf_variant() {
 	case $v in
 	sp-defopts | sp-noswalloc | *-allocsz | def-spopts) umount "$mnt" && mount -t xfs -o "$opts" "$dev" "$mnt" || die "remount back" ;;
 	def-spgeom | def-spdata | def-splog) umount "$mnt" && default_fs "$dev" "$mnt" ;;
-	sp-lsu4k)
+	sp-lsu4k | sp-lsusu)
 		line=$(jq -r '[.objects[].steps[]? | select(.argv | length > 0) | .argv[0] | select(startswith("mkfs.xfs "))][0]' /tmp/report.json)
 		line=${line% *}
 		# shellcheck disable=SC2086 # the options are words
-		umount "$mnt" && $line -f -q "$dev" >/dev/null && mount -t xfs -o "$opts" "$dev" "$mnt" || die "sp-lsu4k: back"
+		umount "$mnt" && $line -f -q "$dev" >/dev/null && mount -t xfs -o "$opts" "$dev" "$mnt" || die "$v: back"
 		;;
 	esac
 }
+# lun_use nc|wb (loop-lun-wb): the variants' LUN pair, without a cache (R lines
+# case=loop-lun) or behind dm-writecache (case=loop-lun-wb, every measurement
+# waits for the cache to write back: wc_hook)
+lun_use() {
+	if [ "$1" = nc ]; then
+		case=loop-lun MNT_sp=/target/bench MNT_def=/mnt/def MEM_sp="${S[*]}" MEM_def="${D[*]}" MEASURE_HOOK=""
+	else
+		case=loop-lun-wb MNT_sp=/target2/bench MNT_def=/mnt/wdef MEM_sp="${WS[*]}" MEM_def="${WD[*]}" MEASURE_HOOK=wc_hook
+	fi
+	cp "/tmp/report-$1.json" /tmp/report.json
+}
 sfreps=${BENCH_SF_REPS:-0}
+luns=""
+[ "$case" != loop-lun-wb ] || luns="nc wb"
 if [ "$sfreps" -gt 0 ]; then
 	variants=${BENCH_SF_VARIANTS:-def sp sp-noswalloc}
-	reversed=$(echo "$variants" | tr ' ' '\n' | tac | tr '\n' ' ')
+	reversed=$(rev_words "$variants")
 	for ((rep = 1; rep <= sfreps; rep++)); do
-		if ((rep % 2)); then order=$variants; else order=$reversed; fi
-		for v in $order; do sf_variant "$v" "$rep" || exit 1; done
+		if ((rep % 2)); then order=$variants lorder=$luns; else order=$reversed lorder=$(rev_words "$luns"); fi
+		for lun in ${lorder:-one}; do
+			[ "$lun" = one ] || lun_use "$lun"
+			for v in $order; do sf_variant "$v" "$rep" || exit 1; done
+		done
 	done
+fi
+if [ -n "$luns" ]; then
+	wc_status_kv WC_STATUS_END
+	umount /mnt/wdef 2>/dev/null
 fi
 umount "$MNT_def" 2>/dev/null
 exit 0

@@ -205,6 +205,43 @@ rmw_out() {
 	run -1 grep -c 'disks that seek' "$OUT/latest.md"
 }
 
+@test "bench report: the writeback boot's LUNs without and with the cache go to latest.json loop_lun_writeback, never pooled (issue 43)" {
+	{
+		echo "WB_CACHE_MB=64"
+		echo "WC_TABLE_wcsp=0 3139584 writecache s 9:125 253:256 512 8 high_watermark 50 low_watermark 45 max_age 4000 pause_writeback 0"
+		echo "SP_START=6144"
+		echo "WB_SP_START=2048"
+		# per repetition: no cache sp, def; write-back sp, def (member sectors read per 1000 written)
+		for v in "1 300 280 10 100" "2 320 300 20 120"; do
+			set -- $v
+			c="bytes=1048576 ms=1000 mem_rd_ios=1 mem_wr_ios=1 mem_wr_sec=1400 top_rd_ios=0 top_rd_sec=0 top_wr_sec=1000"
+			w="drain_ms=$((2000 + 1000 * $1)) wc_dirty_at_sync=20480 wc_left=0 wc_writes=2000 wc_hits_uncommitted=500 wc_hits_committed=0 wc_around=0 wc_allocated=1500 wc_blocked=0"
+			echo "R case=loop-lun wl=stripefiles-v layout=sp rep=$1 mem_rd_sec=$2 $c"
+			echo "R case=loop-lun wl=stripefiles-v layout=def rep=$1 mem_rd_sec=$3 $c"
+			echo "R case=loop-lun-wb wl=stripefiles-v layout=sp rep=$1 mem_rd_sec=$4 $c $w"
+			echo "R case=loop-lun-wb wl=stripefiles-v layout=def rep=$1 mem_rd_sec=$5 $c $w"
+		done
+		echo "BOOT name=writeback rc=0 wall_s=60 commit=aaaa run=r1 time=2026-12-03T10:00:00Z time_end=2026-12-03T10:01:00Z load_start=1.00/2.00/3.00 load_end=4.00/5.00/6.00 nproc=2"
+	} >"$RAW/writeback.out"
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	j=$OUT/latest.json
+	[ "$(jq '.loop_lun_writeback[0].cache_mib' "$j")" = 64 ]
+	# each LUN's own repetitions, paired with its own def
+	run -0 jq -c '.loop_lun_writeback[0] | [.no_cache[0].sp.rmw_ratio, .no_cache[0].rmw_paired_diff.median, .writeback[0].sp.rmw_ratio, .writeback[0].rmw_paired_diff.median]' "$j"
+	assert_output '[{"n":2,"median":0.31,"min":0.3,"max":0.32},0.02,{"n":2,"median":0.015,"min":0.01,"max":0.02},-0.095]'
+	# the start sector from the cached LUN's own facts
+	[ "$(jq '.loop_lun_writeback[0] | [.no_cache[0].sp.start_sector, .writeback[0].sp.start_sector]' -c "$j")" = '[6144,2048]' ]
+	# until the array had it: 1 s + the drain (3 and 4 s); the cache's counters in 512-byte blocks
+	run -0 jq -c '.loop_lun_writeback[0].writeback[0].sp | [.app_s.median, .to_array_s.min, .to_array_s.max, .cache.dirty_at_sync_mib.median, .cache.overwritten_in_cache_share.median]' "$j"
+	assert_output '[1,4,5,10,0.25]'
+	[ "$(jq '.loop_lun_writeback[0].no_cache[0].sp | [.to_array_s.median, .cache]' -c "$j")" = '[1,null]' ]
+	run -0 grep -F '| stripefiles | sp | 0.31 [0.3-0.32] (2) | 1.0 [1.0-1.0] (2) | 0.015 [0.01-0.02] (2) | 1.0 [1.0-1.0] (2) | 4.5 [4.0-5.0] (2) |' "$OUT/latest.md"
+	# a boot without the cached LUN's lines: no key
+	sed -i '/case=loop-lun-wb/d' "$RAW/writeback.out"
+	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
+	[ "$(jq '.loop_lun_writeback // "none"' "$j")" = '"none"' ]
+}
+
 @test "bench/pmd_summary.py: per variant, every shape's ratios and the O_DIRECT and buffered ranges; an output without M lines is an error" {
 	cat >"$RAW/pmd.out" <<-'O'
 	PMD_LUN=raid6 5x128K F=384K luns=3 part=256MiB
