@@ -169,9 +169,11 @@ static void check_lun_requests(struct ctx *c)
  * stripe (its stripe cache cuts buffered runs anywhere, a power of 2 or not: the partial-stripe bench,
  * seed 1796454165, found every buffered byte in a partial LUN stripe under md raid5 over RAID6 10 x 128K
  * LUNs); under a
- * striped LV or md raid0 one that is not a power of 2 (otherwise storprov's su is the whole stripe). */
-static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *o)
+ * striped LV or md raid0 one that is not a power of 2 (otherwise storprov's su is the whole stripe).
+ * *cache: the write cache of such LUNs, write-back only if each says so. */
+static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *o, enum lun_cache *cache)
 {
+        const struct pl_obj *first = NULL;
         const size_t *mem = NULL;
         size_t n = 0;
         if (o->kind == OBJ_MD && o->md.level != RAID_1) {
@@ -186,10 +188,33 @@ static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *
                 const struct pl_obj *d = member_disk(c, mem[k]);
                 uint64_t F = d ? d->geom.full_stripe_bytes : 0;
                 bool any_f = o->kind == OBJ_MD && raid_level_has_parity(o->md.level);
-                if (d && d->geom.parity && F && (any_f || !is_pow2(F)) && o->geom.su_bytes && o->geom.su_bytes < F)
-                        return d;
+                if (!d || !d->geom.parity || !F || (!any_f && is_pow2(F)) || !o->geom.su_bytes || o->geom.su_bytes >= F)
+                        continue;
+                /* write-back only if every such LUN says so; one whose cache is off now, if any is */
+                if (!first || (d->disk.cache != LUN_CACHE_WRITE_BACK && *cache == LUN_CACHE_WRITE_BACK) ||
+                    d->disk.cache == LUN_CACHE_BACK_DISABLED)
+                        *cache = d->disk.cache;
+                if (!first)
+                        first = d;
         }
-        return NULL;
+        return first;
+}
+
+/* What lun-buffered-rmw adds for the LUNs' write cache, as their controller reports it
+ * (bench/README.md 1f: md raid5 over 3 RAID6 LUNs behind dm-writecache, buffered writes). */
+static const char *cache_clause(enum lun_cache cache, bool parity)
+{
+        if (cache == LUN_CACHE_WRITE_BACK)
+                return parity ? "; the write-back cache the LUNs' controller reports gathers such pieces (measured "
+                                "0.002-0.032 with a 128 MiB cache a LUN and 0.039-0.107 with 32 MiB; bench/README.md "
+                                "1f) for as long as it stays in write-back"
+                              : "; the write-back cache the LUNs' controller reports gathers such pieces (measured "
+                                "under md raid5 only: 0.002-0.107; bench/README.md 1f) for as long as it stays in "
+                                "write-back";
+        if (cache == LUN_CACHE_BACK_DISABLED)
+                return "; the LUNs' controller reports their write-back cache disabled now (a battery or flash "
+                       "module absent, failed or charging): the figures without a cache hold until it is back";
+        return "";
 }
 
 /* Issue 32, measured by bench/parity-md.sh (3 LUNs of RAID6 5 x 128K, F 384K; the figures below are issue 43's
@@ -201,7 +226,8 @@ static void check_buffered_pieces(struct ctx *c)
 {
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 const struct pl_obj *o = OBJ(c, i);
-                const struct pl_obj *d = pieces_over_lun(c, o);
+                enum lun_cache cache = LUN_CACHE_UNSAID;
+                const struct pl_obj *d = pieces_over_lun(c, o, &cache);
                 if (!d)
                         continue;
                 char fb[32], sb[32], subj[48] = "the striped LV";
@@ -212,7 +238,7 @@ static void check_buffered_pieces(struct ctx *c)
                 plan_warn(c, o->line, o->what, RULE_LUN_BUFFERED_RMW,
                      "%s writes the full stripe %s of %s%s in pieces of %s: O_DIRECT writes of whole "
                      "stripes still reach each LUN whole (measured %s), but buffered writes flushed by fsync reach "
-                     "it in pieces that a LUN without a write-back cache completes by reading (measured %s); %s",
+                     "it in pieces that a LUN without a write-back cache completes by reading (measured %s)%s; %s",
                      subj, fmt_size_exact(d->geom.full_stripe_bytes, fb), d->id, pow2 ? "" : " (not a power of 2)",
                      fmt_size_exact(o->geom.su_bytes, sb),
                      parity ? "0.0004-0.008 bytes read per byte written under md raid5 over 384k LUN stripes"
@@ -222,6 +248,7 @@ static void check_buffered_pieces(struct ctx *c)
                               "bench/results/raw/partial-stripe"
                             : "0.15-0.43 under md raid5, the LUNs' stripe caches at md's default 256 or at 4096; "
                               "bench/parity-md.sh",
+                     cache_clause(cache, parity),
                      pow2 ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for it)"
                      : d->geom.full_stripe_bytes <= 512 * KiB
                              ? "md raid0 over the LUNs takes the whole stripe as its chunk (what storprov derives for "

@@ -51,9 +51,10 @@ static char *vd_figures(const struct ctl_vd *v)
 }
 
 /* "write cache: write-back (storcli Cache: RWBD; ...)": what the VD's controller
- * does with its writes, said beside the geometry it gives. Shown, never planned
- * on: whether a write-back cache makes a partial stripe cheap waits for a
- * measurement. */
+ * does with its writes, said beside the geometry it gives. The layout is the
+ * same either way (bench/README.md 1f: the 4 KiB log stripe unit and swalloc's
+ * default hold on both kinds of LUN); lun-buffered-rmw states the figures of
+ * the LUN's kind (checks.c). */
 static char *vd_write_cache(const struct ctl_vd *v)
 {
         if (!v->write_cache)
@@ -128,6 +129,12 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
                                                .full_stripe_bytes = v->full_stripe_bytes,
                                                .parity = level_has_parity(v->level)};
         o->geom_src = SRC_CONTROLLER;
+        static const char *const modes[] = {[LUN_CACHE_WRITE_BACK] = "write-back",
+                                            [LUN_CACHE_WRITE_THROUGH] = "write-through",
+                                            [LUN_CACHE_BACK_DISABLED] = "write-back-disabled"};
+        for (size_t m = LUN_CACHE_WRITE_BACK; v->write_cache && m < ELEMENTSOF(modes); m++)
+                if (!strcmp(v->write_cache, modes[m]))
+                        o->disk.cache = (enum lun_cache)m;
         _cleanup_free_ char *wc = vd_write_cache(v);
         o->geom_why = xasprintf("%s: %s, %s (matched by %s); %s", name, fig, v->state ? v->state : "state unknown",
                                 v->matched_by ? v->matched_by : "?", wc);

@@ -45,6 +45,28 @@ same_plans() {
 	assert_output --partial 'su=256k,sw=8'
 }
 
+@test "controller: lun-buffered-rmw states the figures of the LUNs' write cache as their controller reports it" {
+	local p=$P/md5-over-luns.xml cached="the write-back cache the LUNs' controller reports gathers such pieces"
+	run -0 "$SP" plan --profile "$p" --sysroot "$S" --seed 1
+	assert_output --partial "that a LUN without a write-back cache completes by reading"
+	assert_output --partial "$cached (measured 0.002-0.032 with a 128 MiB cache a LUN"
+	assert_output --partial "[lun-buffered-rmw]"
+	# one LUN writing through now under a configured write-back (a bad BBU): the figures without a cache
+	cp -r "$S" "$BATS_TEST_TMPDIR/s"
+	sed -i '19s/"Cache" : "RWBD"/"Cache" : "NRWTD"/' "$BATS_TEST_TMPDIR/s/storprov-controller/storcli-call-vall-show-all.json"
+	run -0 "$SP" plan --profile "$p" --sysroot "$BATS_TEST_TMPDIR/s" --seed 1
+	assert_output --partial "the LUNs' controller reports their write-back cache disabled now"
+	refute_output --partial "$cached"
+	# a declared <hwraid> says nothing of a cache: the warning as before, no cache clause
+	sed -e '/"sdb"/s|<hwraid from="controller"/>|<hwraid level="6" members="10" chunk="256K"/>|' \
+		-e '/"sdd"/s|<hwraid from="controller"/>|<hwraid level="60" members="16" legs="2" chunk="128K"/>|' \
+		-e '/"sdf"/s|<hwraid from="controller"/>|<hwraid level="50" members="15" legs="3" chunk="256K"/>|' "$p" >"$BATS_TEST_TMPDIR/d.xml"
+	run -0 "$SP" plan --profile "$BATS_TEST_TMPDIR/d.xml" --sysroot "$S" --seed 1
+	assert_output --partial "[lun-buffered-rmw]"
+	refute_output --partial "write-back cache the LUNs"
+	refute_output --partial "disabled now"
+}
+
 @test "controller: a stated <hwraid> the controller contradicts is refused with both figures and the VD; one that agrees plans" {
 	run -2 "$SP" plan --profile "$P/stated-wrong.xml" --sysroot "$S" --seed 1
 	assert_output --partial "stated-wrong.xml:5: error:"
