@@ -17,6 +17,18 @@
 
 /* One logical drive as its controller reports it. Strings may be NULL (not
  * printed); numbers are 0 when not known. */
+/* A VD's write cache as its controller reports it now (ctl_vd.cache; its name
+ * is ctl_vd.write_cache). CTL_CACHE_UNSAID: the tool printed no cache line. */
+enum ctl_cache {
+        CTL_CACHE_UNSAID,
+        CTL_CACHE_WRITE_BACK,      /* writes acknowledged from the controller's cache */
+        CTL_CACHE_WRITE_THROUGH,   /* from the drives; also a controller without a cache */
+        CTL_CACHE_BACK_DISABLED,   /* write-back configured, writing through now (battery or flash module) */
+        CTL_CACHE_UNKNOWN,         /* a cache line in words storprov does not know */
+};
+/* "write-back", "write-through", "write-back-disabled", "unknown"; NULL for CTL_CACHE_UNSAID. */
+const char *ctl_cache_name(enum ctl_cache c);
+
 struct ctl_vd {
         char *tool;               /* the tool's label, CTL_TOOLS' first column ("storcli", "hpacucli", "tw_cli") */
         char *controller;         /* the tool's controller id: "0" (/c0, MegaCli -a0), "slot=0" (ssacli),
@@ -42,7 +54,8 @@ struct ctl_vd {
                                    * controller without cache), "write-back-disabled" (write-back configured,
                                    * writing through now: battery or flash module absent, failed or charging),
                                    * "unknown" (a cache line in words storprov does not know); NULL: the tool
-                                   * printed none. Carried and shown, never planned on. */
+                                   * printed none: ctl_cache_name(cache). */
+        enum ctl_cache cache;     /* the same, for code to test */
         char *write_cache_raw;    /* the lines it comes from, as printed: "Cache: RWBD", "Current Cache Policy:
                                    * WriteBack, ReadAhead, Direct, No Write Cache if Bad BBU" ("; " between) */
         /* what the tool prints that names the block device (ctl_match tries each) */

@@ -216,18 +216,27 @@ static void wc_accel(struct ctl_wc *w, const struct ctl_wc *ctl)
                 wc_raw(w, "controller", ctl->raw);
 }
 
+const char *ctl_cache_name(enum ctl_cache c)
+{
+        static const char *const names[] = {[CTL_CACHE_WRITE_BACK] = "write-back",
+                                            [CTL_CACHE_WRITE_THROUGH] = "write-through",
+                                            [CTL_CACHE_BACK_DISABLED] = "write-back-disabled",
+                                            [CTL_CACHE_UNKNOWN] = "unknown"};
+        return (size_t)c < ELEMENTSOF(names) ? names[c] : NULL;
+}
+
 void ctl_wc_end(struct ctl_wc *w, const struct ctl_wc *ctl, struct ctl_vd *v)
 {
         if (w->accel != CTL_WC_NONE && w->now == CTL_WC_NONE)
                 wc_accel(w, ctl);
         if (w->now != CTL_WC_NONE || w->set != CTL_WC_NONE) {
-                const char *mode = w->now == CTL_WC_BACK                                  ? "write-back"
-                                   : w->now == CTL_WC_THROUGH && w->set == CTL_WC_BACK    ? "write-back-disabled"
-                                   : w->now == CTL_WC_THROUGH                              ? "write-through"
-                                                                                           : "unknown";
+                v->cache = w->now == CTL_WC_BACK                               ? CTL_CACHE_WRITE_BACK
+                           : w->now == CTL_WC_THROUGH && w->set == CTL_WC_BACK ? CTL_CACHE_BACK_DISABLED
+                           : w->now == CTL_WC_THROUGH                          ? CTL_CACHE_WRITE_THROUGH
+                                                                               : CTL_CACHE_UNKNOWN;
                 free(v->write_cache);
                 free(v->write_cache_raw);
-                v->write_cache = xstrdup(mode);
+                v->write_cache = xstrdup(ctl_cache_name(v->cache));
                 v->write_cache_raw = w->raw;
                 w->raw = NULL;
         }

@@ -171,7 +171,7 @@ static void check_lun_requests(struct ctx *c)
  * LUNs); under a
  * striped LV or md raid0 one that is not a power of 2 (otherwise storprov's su is the whole stripe).
  * *cache: the write cache of such LUNs, write-back only if each says so. */
-static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *o, enum lun_cache *cache)
+static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *o, enum ctl_cache *cache)
 {
         const struct pl_obj *first = NULL;
         const size_t *mem = NULL;
@@ -191,8 +191,8 @@ static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *
                 if (!d || !d->geom.parity || !F || (!any_f && is_pow2(F)) || !o->geom.su_bytes || o->geom.su_bytes >= F)
                         continue;
                 /* write-back only if every such LUN says so; one whose cache is off now, if any is */
-                if (!first || (d->disk.cache != LUN_CACHE_WRITE_BACK && *cache == LUN_CACHE_WRITE_BACK) ||
-                    d->disk.cache == LUN_CACHE_BACK_DISABLED)
+                if (!first || (d->disk.cache != CTL_CACHE_WRITE_BACK && *cache == CTL_CACHE_WRITE_BACK) ||
+                    d->disk.cache == CTL_CACHE_BACK_DISABLED)
                         *cache = d->disk.cache;
                 if (!first)
                         first = d;
@@ -202,16 +202,16 @@ static const struct pl_obj *pieces_over_lun(struct ctx *c, const struct pl_obj *
 
 /* What lun-buffered-rmw adds for the LUNs' write cache, as their controller reports it
  * (bench/README.md 1f: md raid5 over 3 RAID6 LUNs behind dm-writecache, buffered writes). */
-static const char *cache_clause(enum lun_cache cache, bool parity)
+static const char *cache_clause(enum ctl_cache cache, bool parity)
 {
-        if (cache == LUN_CACHE_WRITE_BACK)
+        if (cache == CTL_CACHE_WRITE_BACK)
                 return parity ? "; the write-back cache the LUNs' controller reports gathers such pieces (measured "
                                 "0.002-0.032 with a 128 MiB cache a LUN and 0.039-0.107 with 32 MiB; bench/README.md "
                                 "1f) for as long as it stays in write-back"
                               : "; the write-back cache the LUNs' controller reports gathers such pieces (measured "
                                 "under md raid5 only: 0.002-0.107; bench/README.md 1f) for as long as it stays in "
                                 "write-back";
-        if (cache == LUN_CACHE_BACK_DISABLED)
+        if (cache == CTL_CACHE_BACK_DISABLED)
                 return "; the LUNs' controller reports their write-back cache disabled now (a battery or flash "
                        "module absent, failed or charging): the figures without a cache hold until it is back";
         return "";
@@ -226,7 +226,7 @@ static void check_buffered_pieces(struct ctx *c)
 {
         for (size_t i = 0; i < c->pl->n_objs; i++) {
                 const struct pl_obj *o = OBJ(c, i);
-                enum lun_cache cache = LUN_CACHE_UNSAID;
+                enum ctl_cache cache = CTL_CACHE_UNSAID;
                 const struct pl_obj *d = pieces_over_lun(c, o, &cache);
                 if (!d)
                         continue;

@@ -129,12 +129,7 @@ void controller_geometry(struct ctx *c, const struct p_disks *g, const char *wha
                                                .full_stripe_bytes = v->full_stripe_bytes,
                                                .parity = level_has_parity(v->level)};
         o->geom_src = SRC_CONTROLLER;
-        static const char *const modes[] = {[LUN_CACHE_WRITE_BACK] = "write-back",
-                                            [LUN_CACHE_WRITE_THROUGH] = "write-through",
-                                            [LUN_CACHE_BACK_DISABLED] = "write-back-disabled"};
-        for (size_t m = LUN_CACHE_WRITE_BACK; v->write_cache && m < ELEMENTSOF(modes); m++)
-                if (!strcmp(v->write_cache, modes[m]))
-                        o->disk.cache = (enum lun_cache)m;
+        o->disk.cache = v->cache;
         _cleanup_free_ char *wc = vd_write_cache(v);
         o->geom_why = xasprintf("%s: %s, %s (matched by %s); %s", name, fig, v->state ? v->state : "state unknown",
                                 v->matched_by ? v->matched_by : "?", wc);

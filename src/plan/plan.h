@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "discover/controller.h"
 #include "discover/discover.h"
 #include "plan/geometry.h"
 #include "input/profile.h"
@@ -40,10 +41,6 @@ struct pl_ident {
 const char *ident_get(const struct pl_ident *id);
 void ident_set_found(struct pl_ident *id, const char *found);
 
-/* A LUN's write cache, from <hwraid from="controller"/> (storprov controller's
- * write_cache); LUN_CACHE_UNSAID: declared, or the tool prints no mode storprov knows. */
-enum lun_cache { LUN_CACHE_UNSAID, LUN_CACHE_WRITE_BACK, LUN_CACHE_WRITE_THROUGH, LUN_CACHE_BACK_DISABLED };
-
 struct pl_disk {
         const struct blockdev *bd;
         char *udev_key, *udev_value;   /* identity for rules: ID_WWN / ID_SERIAL / ID_PATH / wwid / KERNEL */
@@ -61,7 +58,8 @@ struct pl_disk {
         uint64_t request_limit_kb;     /* parity LUN: the largest request of 4 KiB pages it takes, 0: not known */
         char *missing;                 /* verify: a recorded disk that is gone (bd NULL), and why; NULL: there */
         bool stripe_split;             /* parity LUN: its full stripe is above request_limit_kb */
-        enum lun_cache cache;          /* hardware RAID LUN: its write cache as the controller reports it */
+        enum ctl_cache cache;          /* hardware RAID LUN: its write cache, from <hwraid from="controller"/>
+                                        * (CTL_CACHE_UNSAID for a declared <hwraid>) */
 };
 
 struct pl_partition {
