@@ -288,6 +288,11 @@ for b in $only; do
 		sargs=(--env BENCH_SEEK_N="$sn" --env BENCH_SEEK_GIB="$sg" --env BENCH_SEEK_MS="${BENCH_SEEK_MS:-8}"
 			--env BENCH_SEEK_REPS="$sr" --env BENCH_SEEK_DISKS="$nd")
 		nb=1
+		# the floor: rangeread replays one dry run's read requests (bench/guest/seek.sh)
+		mkdir -p "$top/build/bench"
+		cc -O2 -Wall -Wextra -pthread -o "$top/build/bench/rangeread" "$top/bench/guest/rangeread.c" ||
+			{ log "seek: cannot build bench/guest/rangeread.c"; exit 2; }
+		sargs+=(--add "$top/build/bench/rangeread:/usr/lib/bench/rangeread")
 		if [ -n "${BENCH_SEEK_BEFORE:-}" ]; then
 			[ -x "$BENCH_SEEK_BEFORE" ] || { log "BENCH_SEEK_BEFORE=$BENCH_SEEK_BEFORE: not an executable"; exit 2; }
 			sargs+=(--add "$(readlink -f "$BENCH_SEEK_BEFORE"):/usr/sbin/storprov-a")

@@ -15,7 +15,11 @@ repetition (both delays of a repetition are in one boot, minutes apart):
 - storprov_over_wipefs: storprov's added cost per disk over `wipefs -n`'s, on
   1 disk and on all N (one wipefs after another); goal <= 2;
 - n_over_1: storprov's inspection time on N disks at the default --jobs over
-  its time on 1 disk, at the delay (and at 0 ms, and by wall time); goal <= 3.
+  its time on 1 disk, at the delay (and at 0 ms, and by wall time); goal <= 3;
+- floor (tool=replay, bench/guest/rangeread.c): the read requests of one
+  traced dry run replayed on N disks at once with nothing else, its own time
+  (read_ms) over storprov's inspection of 1 disk, at the delay and at 0 ms:
+  what the goal's ratio would be if storprov did no work but its reads.
 A repetition whose command failed (blkid -p's exit 2, "nothing found", is no
 failure) is left out of every figure and counted as failed.
 """
@@ -40,7 +44,8 @@ def parse_line(line):
 
 def failed(m):
     ok = (0, 2) if m.get('tool') == 'blkid' else (0,)
-    return m.get('rc') not in ok or (m.get('tool') == 'storprov' and not isinstance(m.get('insp_ms'), (int, float)))
+    timed = {'storprov': 'insp_ms', 'replay': 'read_ms'}.get(m.get('tool'))
+    return m.get('rc') not in ok or (timed is not None and not isinstance(m.get(timed), (int, float)))
 
 
 def key(m):
@@ -76,6 +81,9 @@ def summarize(seeks, kv=None, boot=None):
             r.update({'insp_ms': bs.rng([m['insp_ms'] for m in g], 0),
                       'insp_ms_by_rep': {str(rep): v for rep, v in sorted(_by_rep(g, 'insp_ms').items())},
                       'threads': sorted({m['threads'] for m in g}), 'max_concurrent': sorted({m['max_concurrent'] for m in g})})
+        if r['tool'] == 'replay':
+            r.update({'read_ms': bs.rng([m['read_ms'] for m in g], 0),
+                      'read_ms_by_rep': {str(rep): v for rep, v in sorted(_by_rep(g, 'read_ms').items())}})
         rows.append(r)
 
     def rep_vals(tool, b, d, j, dl, field='wall_ms'):
@@ -122,6 +130,14 @@ def summarize(seeks, kv=None, boot=None):
             for field, what in (('insp_ms', 'inspection'), ('wall_ms', 'wall')):
                 e['n_over_1_%s%s' % (what, tag)] = bs.ratio_summary(bs.paired(
                     rep_vals('storprov', b, n, 'default', dl, field), rep_vals('storprov', b, 1, 'default', dl, field)))
+        if b == 'b' and any(k[0] == 'replay' for k in groups):
+            for dl in delays:
+                tag = '' if dl == delay else '_%dms' % dl
+                one = rep_vals('storprov', b, 1, 'default', dl, 'insp_ms')
+                e['floor_n_over_1_inspection%s' % tag] = bs.ratio_summary(bs.paired(
+                    rep_vals('replay', '-', n, '-', dl, 'read_ms'), one))
+                e['floor_1_over_1_inspection%s' % tag] = bs.ratio_summary(bs.paired(
+                    rep_vals('replay', '-', 1, '-', dl, 'read_ms'), one))
         o1 = e.get('storprov_over_wipefs_1disk')
         n1 = e.get('n_over_1_inspection')
         e['goal_over_wipefs_le_2'] = o1['median'] <= GOAL_OVER_WIPEFS if o1 and delay else None
@@ -145,6 +161,8 @@ def _label(r):
         return '`wipefs -n`' + (', one disk after another' if r['disks'] > 1 else '')
     if r['tool'] == 'blkid':
         return '`blkid -p`'
+    if r['tool'] == 'replay':
+        return 'the reads alone (rangeread: one dry run\'s read requests, replayed)'
     return '`storprov apply --dry-run`%s%s' % ('' if r['jobs'] == 'default' else ' --jobs %s' % r['jobs'],
                                               '' if r['bin'] == 'b' else ' (build a)')
 
@@ -158,7 +176,7 @@ def markdown(s):
     md = ['Each disk a %s GiB slice of a sparse virtio disk behind dm-delay (0 and %s ms a request, the same devices, '
           'switched with dmsetup reload) and a direct-I/O loop device; caches dropped before every command; s wall, '
           'median [min-max] (repetitions); "added" = at %s ms minus at 0 ms, per repetition, per disk; inspection = '
-          'the report\'s inspection.elapsed_s (boot %s).' % (s['slice_gib'], d, d, s['boot']), '',
+          'the report\'s inspection.elapsed_s (for the reads alone: rangeread\'s own time) (boot %s).' % (s['slice_gib'], d, d, s['boot']), '',
           '| command | disks | read requests a disk | wall s, 0 ms | wall s, %s ms | added ms a disk | added ms a request '
           '| inspection s, 0 ms | inspection s, %s ms | threads / most at once |' % (d, d), '|---|---:|---|---|---|---|---|---|---|---|']
     rows = {tuple(r[f] for f in FIELDS): r for r in s['rows']}
@@ -175,6 +193,9 @@ def markdown(s):
         if r['tool'] == 'storprov':
             cells += [_s(lo['insp_ms_by_rep']) if lo else '-', _s(hi['insp_ms_by_rep']) if hi else '-',
                       '%s / %s' % (','.join(map(str, (hi or lo)['threads'])), ','.join(map(str, (hi or lo)['max_concurrent'])))]
+        elif r['tool'] == 'replay':
+            cells += [_s(lo['read_ms_by_rep']) if lo else '-', _s(hi['read_ms_by_rep']) if hi else '-', '%d / %d' % (
+                r['disks'], r['disks'])]
         else:
             cells += ['-', '-', '-']
         md.append('| ' + ' | '.join(cells) + ' |')
@@ -190,6 +211,14 @@ def markdown(s):
                'by wall time at %s ms %s.' % (
                    who, n, d, bs.fmt(e.get('n_over_1_inspection')), GOAL_N_OVER_1, _yes(e.get('goal_n_over_1_le_3')),
                    bs.fmt(e.get('n_over_1_inspection_0ms')), d, bs.fmt(e.get('n_over_1_wall'))), '']
+        if e.get('floor_n_over_1_inspection'):
+            md[-1:-1] = ['The floor: the read requests of one dry run, replayed on %d disks at once with nothing else '
+                         '(rangeread\'s own time), over storprov\'s inspection of 1 disk, at %s ms: %s; at 0 ms %s '
+                         '(on 1 disk: %s and %s). The goal\'s ratio cannot fall below it while the inspection makes '
+                         'these reads.' % (n, d, bs.fmt(e.get('floor_n_over_1_inspection')),
+                                            bs.fmt(e.get('floor_n_over_1_inspection_0ms')),
+                                            bs.fmt(e.get('floor_1_over_1_inspection')),
+                                            bs.fmt(e.get('floor_1_over_1_inspection_0ms')))]
     return md
 
 

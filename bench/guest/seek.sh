@@ -17,6 +17,9 @@
 # delay comes first alternates from command to command and from repetition
 # to repetition. Each switch prints "SEEK_SWITCH to_ms=M took_ms=T
 # check_ms=C" (C: 8 direct 4 KiB reads of one target, the model at work).
+# With /usr/lib/bench/rangeread in the image (bench/run.sh builds it from
+# bench/guest/rangeread.c), the floor too: the read requests of one traced
+# dry run of disk 0, replayed on 1 and N disks at once with nothing else.
 # With /usr/sbin/storprov-a in the image (bench/run.sh: BENCH_SEEK_BEFORE),
 # every storprov row is measured with it too (bin=a; bin=b is
 # /usr/sbin/storprov), a then b on odd repetitions, b then a on even ones.
@@ -25,6 +28,8 @@
 #   SEEK tool=wipefs|blkid disks=D delay_ms=M rep=R wall_ms=W rc=C reqs=Q rd_kib=K
 #   SEEK tool=storprov bin=b|a disks=D jobs=default|8 delay_ms=M rep=R wall_ms=W
 #        rc=C reqs=Q rd_kib=K insp_ms=I threads=T max_concurrent=K
+#   SEEK tool=replay disks=D delay_ms=M rep=R wall_ms=W rc=C reqs=Q rd_kib=K
+#        read_ms=T (T: rangeread's own time, from its first open to its last read)
 # (reqs, rd_kib: the read requests and KiB that reached the dm-delay targets,
 # from their /sys/block/dm-*/stat; insp_ms, threads, max_concurrent: the
 # --report's inspection object, its elapsed_s, worker threads and the most
@@ -191,6 +196,53 @@ sp() {
 	fi
 }
 
+# The floor: the read requests one storprov dry run of disk 0 made, as its
+# dm-delay target took them (the block_rq_issue trace, at 0 ms, caches
+# dropped), as "OFFSET LENGTH" bytes into /tmp/seek-ranges.txt; rangeread
+# replays them on 1 and N disks at once, with nothing of storprov's own work.
+capture_ranges() {
+	local t=/sys/kernel/tracing ev dev
+	[ -d "$t/events/block" ] || mount -t tracefs nodev "$t" || die "cannot mount tracefs"
+	ev=$t/events/block/block_rq_issue/enable
+	[ -w "$ev" ] || die "no block_rq_issue event in $t"
+	dev=$(cat "/sys/block/$(basename "$(readlink -f /dev/mapper/dly0)")/dev")
+	echo 0 >"$t/tracing_on"
+	: >"$t/trace"
+	echo 1 >"$ev"
+	echo 1 >"$t/tracing_on"
+	prep
+	/usr/sbin/storprov apply --dry-run --profile /tmp/seek-1.xml --root /target --lock-file /tmp/seek.lock \
+		>/dev/null 2>&1 || die "the dry run to trace failed"
+	echo 0 >"$t/tracing_on"
+	echo 0 >"$ev"
+	# "block_rq_issue: 254,0 R 131072 () 2048 + 256 [kworker/...]": reads of dly0 only
+	awk -v dev="$dev" '{
+		for (i = 1; i < NF; i++) if ($i == "block_rq_issue:") break
+		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ /^R/ || $(i + 6) != "+") next
+		print $(i + 5) * 512, $(i + 7) * 512
+	}' "$t/trace" >/tmp/seek-ranges.txt
+	: >"$t/trace"
+	[ -s /tmp/seek-ranges.txt ] || die "the trace of the dry run holds no read of dly0 ($dev)"
+	kv SEEK_RANGES "$(wc -l </tmp/seek-ranges.txt)"
+	kv SEEK_RANGES_KIB "$(awk '{ s += $2 } END { print s / 1024 }' /tmp/seek-ranges.txt)"
+}
+
+# rp DISKS REP: one SEEK line for rangeread over the first DISKS disks
+rp() {
+	local t0 t1 rc=0 q s o
+	prep
+	reads
+	q=$RQ s=$RS
+	t0=${EPOCHREALTIME/./}
+	o=$(/usr/lib/bench/rangeread /tmp/seek-ranges.txt "${L[@]:0:$1}" 2>/tmp/seek-rr.err) || rc=$?
+	t1=${EPOCHREALTIME/./}
+	reads
+	o=$(sed -n 's/.*read_ms=\([0-9]*\).*/\1/p' <<<"$o")
+	echo "SEEK tool=replay disks=$1 delay_ms=$cur rep=$2 wall_ms=$(((t1 - t0) / 1000)) rc=$rc" \
+		"reqs=$((RQ - q)) rd_kib=$(((RS - s) / 2)) read_ms=${o:-NA}"
+	[ "$rc" = 0 ] || tail -3 /tmp/seek-rr.err >&2
+}
+
 # sps DISKS JOBS REP: sp with each build, in the repetition's order
 sps() {
 	local b order=("${bins[@]}")
@@ -198,6 +250,7 @@ sps() {
 	for b in "${order[@]}"; do sp "$b" "$1" "$2" "$3"; done
 }
 
+[ ! -x /usr/lib/bench/rangeread ] || capture_ranges
 for ((r = 1; r <= reps; r++)); do
 	# odd repetitions start at 0 ms, even ones at the delay
 	if [ $((r % 2)) -eq 1 ]; then set_delay 0; else set_delay "$ms"; fi
@@ -209,5 +262,9 @@ for ((r = 1; r <= reps; r++)); do
 	both sps 8 default "$r"
 	[ "$n" -eq 8 ] || both sps "$n" default "$r"
 	both sps "$n" 8 "$r"
+	if [ -s /tmp/seek-ranges.txt ]; then
+		both rp 1 "$r"
+		both rp "$n" "$r"
+	fi
 done
 for l in "${L[@]}"; do losetup -d "$l"; done
