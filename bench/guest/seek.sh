@@ -205,7 +205,8 @@ capture_ranges() {
 	[ -d "$t/events/block" ] || mount -t tracefs nodev "$t" || die "cannot mount tracefs"
 	ev=$t/events/block/block_rq_issue/enable
 	[ -w "$ev" ] || die "no block_rq_issue event in $t"
-	dev=$(cat "/sys/block/$(basename "$(readlink -f /dev/mapper/dly0)")/dev")
+	dev=$(cat "/sys/block/$(basename "$(readlink -f /dev/mapper/dly0)")/dev") # "252:0"; the trace says "252,0"
+	dev=${dev/:/,}
 	echo 0 >"$t/tracing_on"
 	: >"$t/trace"
 	echo 1 >"$ev"
