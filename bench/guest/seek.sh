@@ -197,14 +197,15 @@ sp() {
 }
 
 # The floor: the read requests one storprov dry run of disk 0 made, as its
-# dm-delay target took them (the block_rq_issue trace, at 0 ms, caches
+# dm-delay target took them (the block_bio_queue trace: dm is bio-based, no
+# request of its own is issued; at 0 ms, caches
 # dropped), as "OFFSET LENGTH" bytes into /tmp/seek-ranges.txt; rangeread
 # replays them on 1 and N disks at once, with nothing of storprov's own work.
 capture_ranges() {
 	local t=/sys/kernel/tracing ev dev
 	[ -d "$t/events/block" ] || mount -t tracefs nodev "$t" || die "cannot mount tracefs"
-	ev=$t/events/block/block_rq_issue/enable
-	[ -w "$ev" ] || die "no block_rq_issue event in $t"
+	ev=$t/events/block/block_bio_queue/enable
+	[ -w "$ev" ] || die "no block_bio_queue event in $t"
 	dev=$(cat "/sys/block/$(basename "$(readlink -f /dev/mapper/dly0)")/dev") # "252:0"; the trace says "252,0"
 	dev=${dev/:/,}
 	echo 0 >"$t/tracing_on"
@@ -216,11 +217,11 @@ capture_ranges() {
 		>/dev/null 2>&1 || die "the dry run to trace failed"
 	echo 0 >"$t/tracing_on"
 	echo 0 >"$ev"
-	# "block_rq_issue: 254,0 R 131072 () 2048 + 256 [kworker/...]": reads of dly0 only
+	# "block_bio_queue: 252,0 R 2048 + 256 [kworker/...]": reads of dly0 only
 	awk -v dev="$dev" '{
-		for (i = 1; i < NF; i++) if ($i == "block_rq_issue:") break
-		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ /^R/ || $(i + 6) != "+") next
-		print $(i + 5) * 512, $(i + 7) * 512
+		for (i = 1; i < NF; i++) if ($i == "block_bio_queue:") break
+		if (i >= NF || $(i + 1) != dev || $(i + 2) !~ /^R/ || $(i + 4) != "+") next
+		print $(i + 3) * 512, $(i + 5) * 512
 	}' "$t/trace" >/tmp/seek-ranges.txt
 	: >"$t/trace"
 	[ -s /tmp/seek-ranges.txt ] || die "the trace of the dry run holds no read of dly0 ($dev)"
