@@ -183,6 +183,13 @@ rmw_out() {
 		done
 		echo "SEEK tool=storprov bin=b disks=8 jobs=8 delay_ms=8 rep=1 wall_ms=4000 rc=0 reqs=80 rd_kib=320 insp_ms=1000 threads=8 max_concurrent=8"
 		echo "SEEK tool=storprov bin=b disks=8 jobs=8 delay_ms=8 rep=2 wall_ms=900 rc=1 insp_ms=NA threads=NA max_concurrent=NA"
+		# the floor: the reads alone on 8 disks, 1500 and 2000 ms at 8 ms, 600 and 800 at 0 ms; a failed replay
+		# (its read_ms NA) is left out
+		echo "SEEK tool=replay disks=8 delay_ms=8 rep=1 wall_ms=1600 rc=0 reqs=80 rd_kib=320 read_ms=1500"
+		echo "SEEK tool=replay disks=8 delay_ms=8 rep=2 wall_ms=2100 rc=0 reqs=80 rd_kib=320 read_ms=2000"
+		echo "SEEK tool=replay disks=8 delay_ms=0 rep=1 wall_ms=700 rc=0 reqs=80 rd_kib=320 read_ms=600"
+		echo "SEEK tool=replay disks=8 delay_ms=0 rep=2 wall_ms=900 rc=0 reqs=80 rd_kib=320 read_ms=800"
+		echo "SEEK tool=replay disks=1 delay_ms=8 rep=1 wall_ms=90 rc=1 reqs=10 rd_kib=40 read_ms=NA"
 		echo "BOOT name=seek rc=0 wall_s=60 commit=aaaa run=r1 time=2026-12-03T10:00:00Z time_end=2026-12-03T10:01:00Z load_start=1.00/2.00/3.00 load_end=4.00/5.00/6.00 nproc=2"
 	} >"$RAW/seek.out"
 	BENCH_COMMIT=aaaa run -0 python3 "$TOP/bench/report.py" "$RAW" "$OUT"
@@ -197,6 +204,13 @@ rmw_out() {
 	assert_output '[450,400,500,2]'
 	run -0 grep -c '^| `storprov apply --dry-run` --jobs 8 (1 failed) | 8 | 10.0 (1) | - | 4.0 (1) | - | - |' "$OUT/latest.md"
 	run -0 grep -F 'storprov: inspection of 8 disks at the default --jobs over 1 disk'"'"'s, at 8 ms: 3.0 [2.5-3.5] (2) (goal <= 3: yes)' "$OUT/latest.md"
+	# the floor over storprov's 1-disk inspection (1000 ms at 8 ms, 200 at 0 ms), paired by repetition
+	run -0 jq -c '.seek_inspection[0].derived.b | [.floor_n_over_1_inspection.values, .floor_n_over_1_inspection_0ms.values, .floor_1_over_1_inspection]' "$j"
+	assert_output '[[1.5,2],[3,4],null]'
+	run -0 jq -c '.seek_inspection[0].rows | map(select(.tool == "replay" and .disks == 1)) | .[0] | [.reps, .failed]' "$j"
+	assert_output '[0,1]'
+	run -0 grep -F 'The floor: the read requests of one dry run, replayed on 8 disks at once with nothing else (rangeread'"'"'s own time), over storprov'"'"'s inspection of 1 disk, at 8 ms: 1.75 [1.5-2.0] (2); at 0 ms 3.5 [3.0-4.0] (2)' "$OUT/latest.md"
+	run -0 grep -c '^| the reads alone (rangeread: one dry run'"'"'s read requests, replayed) | 8 |' "$OUT/latest.md"
 	# no seek boot: no key, no section
 	rm "$RAW/seek.out"
 	rmw_out rmw-raid5 aaaa 100 300
