@@ -276,3 +276,24 @@ rmw_out() {
 	run -1 python3 "$TOP/bench/pmd_summary.py" "$RAW/cut.out"
 	assert_output --partial "no M lines"
 }
+
+@test "bench/guest/rangeread.c: reads every range of every device, and says what it could not read" {
+	cc -O2 -Wall -Wextra -Werror -pthread -o "$BATS_TEST_TMPDIR/rangeread" "$TOP/bench/guest/rangeread.c"
+	truncate -s 1M "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	printf '0 4096\n65536 131072\n1044480 4096\n' >"$BATS_TEST_TMPDIR/ranges"
+	run -0 "$BATS_TEST_TMPDIR/rangeread" "$BATS_TEST_TMPDIR/ranges" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	assert_output --regexp '^read_ms=[0-9]+ ranges=3 devices=2$'
+	# a range past a device's end is a short read: exit 1, the device and the range named
+	truncate -s 512K "$BATS_TEST_TMPDIR/b"
+	run -1 "$BATS_TEST_TMPDIR/rangeread" "$BATS_TEST_TMPDIR/ranges" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	assert_output --partial "$BATS_TEST_TMPDIR/b: 4096 bytes at 1044480: short read"
+	# a list it cannot read, or no list at all: exit 2
+	printf '0 4096\nten 20\n' >"$BATS_TEST_TMPDIR/bad"
+	run -2 "$BATS_TEST_TMPDIR/rangeread" "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/a"
+	assert_output --partial 'not "OFFSET LENGTH" lines'
+	printf '0 0\n' >"$BATS_TEST_TMPDIR/bad"
+	run -2 "$BATS_TEST_TMPDIR/rangeread" "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/a"
+	assert_output --partial 'a range of 0 bytes'
+	run -2 "$BATS_TEST_TMPDIR/rangeread" "$BATS_TEST_TMPDIR/ranges"
+	assert_output --partial 'usage: rangeread RANGES DEV...'
+}
