@@ -47,7 +47,7 @@ static void ctl_check_record(const struct ctl_vd *v)
         static const char *const caches[] = {"write-back", "write-through", "write-back-disabled", "unknown", NULL};
         const char *s[] = {v->tool,    v->controller, v->vd,        v->level,  v->level_raw, v->state, v->state_raw,
                            v->os_name, v->naa,        v->serial,    v->scsi_addr, v->pci,     v->note,
-                           v->write_cache, v->write_cache_raw};
+                           v->write_cache_raw};
         for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
                 ctl_printable_or_null("a record's string", s[i]);
         if (!v->tool || !v->controller)
@@ -56,11 +56,12 @@ static void ctl_check_record(const struct ctl_vd *v)
                 FUZZ_FAIL("level \"%s\"", v->level);
         if (!v->state || !in_set(v->state, states))
                 FUZZ_FAIL("state \"%s\"", v->state ? v->state : "(null)");
-        if (v->write_cache && !in_set(v->write_cache, caches))
-                FUZZ_FAIL("write cache \"%s\"", v->write_cache);
-        if (!v->write_cache != !v->write_cache_raw)
-                FUZZ_FAIL("write cache \"%s\" and its lines \"%s\": one without the other",
-                          v->write_cache ? v->write_cache : "(null)", v->write_cache_raw ? v->write_cache_raw : "(null)");
+        const char *wc = ctl_cache_name(v->cache);
+        if (v->cache && (!wc || !in_set(wc, caches)))
+                FUZZ_FAIL("write cache %d", (int)v->cache);
+        if (!v->cache != !v->write_cache_raw)
+                FUZZ_FAIL("write cache \"%s\" and its lines \"%s\": one without the other", wc ? wc : "(null)",
+                          v->write_cache_raw ? v->write_cache_raw : "(null)");
         if (v->full_stripe_bytes && v->full_stripe_bytes != v->strip_bytes * v->data_disks)
                 FUZZ_FAIL("full stripe %llu is not %llu × %u", (unsigned long long)v->full_stripe_bytes,
                           (unsigned long long)v->strip_bytes, v->data_disks);

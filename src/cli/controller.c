@@ -30,7 +30,7 @@ static json_object *vd_json(const struct ctl_vd *v)
         json_object_object_add(j, "reported_full_stripe_bytes", jcount_or_null(v->reported_full_stripe_bytes));
         json_object_object_add(j, "state", jstr(v->state ? v->state : "other"));
         json_object_object_add(j, "state_raw", jstr(v->state_raw));
-        json_object_object_add(j, "write_cache", jstr(v->write_cache));
+        json_object_object_add(j, "write_cache", jstr(ctl_cache_name(v->cache)));
         json_object_object_add(j, "write_cache_raw", jstr(v->write_cache_raw));
         json_object_object_add(j, "os_name", jstr(v->os_name));
         json_object_object_add(j, "naa", jstr(v->naa));
@@ -86,7 +86,7 @@ static void print_text(const struct ctl_list *l, const char *sysroot)
                        v->strip_bytes ? fmt_size_exact(v->strip_bytes, s1) : "?", num(v->drives_per_span, b1),
                        num(v->spans, b2), num(v->data_disks, b3),
                        v->full_stripe_bytes ? fmt_size_exact(v->full_stripe_bytes, s2) : "?",
-                       v->state ? v->state : "other", v->write_cache ? v->write_cache : "-",
+                       v->state ? v->state : "other", v->cache ? ctl_cache_name(v->cache) : "-",
                        v->device ? v->device : "-");
         }
         for (size_t i = 0; i < l->n; i++)

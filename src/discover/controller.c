@@ -24,9 +24,9 @@ struct ctl_vd *ctl_add(struct ctl_list *l, const char *tool, const char *control
 
 void ctl_vd_free(struct ctl_vd *v)
 {
-        char **s[] = {&v->tool,    &v->controller, &v->vd,          &v->level,     &v->level_raw,
-                      &v->state,   &v->state_raw,  &v->write_cache, &v->write_cache_raw,
-                      &v->os_name, &v->naa,        &v->serial,      &v->scsi_addr, &v->pci,
+        char **s[] = {&v->tool,    &v->controller, &v->vd,        &v->level,     &v->level_raw,
+                      &v->state,   &v->state_raw,  &v->write_cache_raw,
+                      &v->os_name, &v->naa,        &v->serial,    &v->scsi_addr, &v->pci,
                       &v->device,  &v->matched_by, &v->note};
         for (size_t i = 0; i < ELEMENTSOF(s); i++) {
                 free(*s[i]);

@@ -15,10 +15,8 @@
 
 #include "discover/discover.h"
 
-/* One logical drive as its controller reports it. Strings may be NULL (not
- * printed); numbers are 0 when not known. */
-/* A VD's write cache as its controller reports it now (ctl_vd.cache; its name
- * is ctl_vd.write_cache). CTL_CACHE_UNSAID: the tool printed no cache line. */
+/* A VD's write cache as its controller reports it now (ctl_vd.cache).
+ * CTL_CACHE_UNSAID: the tool printed no cache line. */
 enum ctl_cache {
         CTL_CACHE_UNSAID,
         CTL_CACHE_WRITE_BACK,      /* writes acknowledged from the controller's cache */
@@ -29,6 +27,8 @@ enum ctl_cache {
 /* "write-back", "write-through", "write-back-disabled", "unknown"; NULL for CTL_CACHE_UNSAID. */
 const char *ctl_cache_name(enum ctl_cache c);
 
+/* One logical drive as its controller reports it. Strings may be NULL (not
+ * printed); numbers are 0 when not known. */
 struct ctl_vd {
         char *tool;               /* the tool's label, CTL_TOOLS' first column ("storcli", "hpacucli", "tw_cli") */
         char *controller;         /* the tool's controller id: "0" (/c0, MegaCli -a0), "slot=0" (ssacli),
@@ -49,13 +49,7 @@ struct ctl_vd {
         char *state;              /* "optimal" "degraded" "partially-degraded" "rebuilding" "offline"
                                    * "failed" "foreign" "recovering" "other" */
         char *state_raw;          /* as printed ("Optl", "Interim Recovery Mode") */
-        char *write_cache;        /* the controller's write cache for the VD now: "write-back" (writes
-                                   * acknowledged from its cache), "write-through" (from the drives; also a
-                                   * controller without cache), "write-back-disabled" (write-back configured,
-                                   * writing through now: battery or flash module absent, failed or charging),
-                                   * "unknown" (a cache line in words storprov does not know); NULL: the tool
-                                   * printed none: ctl_cache_name(cache). */
-        enum ctl_cache cache;     /* the same, for code to test */
+        enum ctl_cache cache;     /* the controller's write cache for the VD now (its name: ctl_cache_name) */
         char *write_cache_raw;    /* the lines it comes from, as printed: "Cache: RWBD", "Current Cache Policy:
                                    * WriteBack, ReadAhead, Direct, No Write Cache if Bad BBU" ("; " between) */
         /* what the tool prints that names the block device (ctl_match tries each) */

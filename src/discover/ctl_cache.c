@@ -3,7 +3,7 @@
  * table of cache lines per tool (which line says the mode the drive is in
  * now, which the mode it is configured for, which the controller's cache),
  * the vendors' words for the modes, and the one rule that makes of them the
- * record's write_cache (controller.h lists its values). Pure.
+ * record's cache (controller.h lists its values). Pure.
  *
  * The mode now decides: write-back or write-through. Write-through now while
  * write-back is configured (a battery or flash module absent, failed or
@@ -234,9 +234,7 @@ void ctl_wc_end(struct ctl_wc *w, const struct ctl_wc *ctl, struct ctl_vd *v)
                            : w->now == CTL_WC_THROUGH && w->set == CTL_WC_BACK ? CTL_CACHE_BACK_DISABLED
                            : w->now == CTL_WC_THROUGH                          ? CTL_CACHE_WRITE_THROUGH
                                                                                : CTL_CACHE_UNKNOWN;
-                free(v->write_cache);
                 free(v->write_cache_raw);
-                v->write_cache = xstrdup(ctl_cache_name(v->cache));
                 v->write_cache_raw = w->raw;
                 w->raw = NULL;
         }

@@ -56,7 +56,7 @@ struct ctl_wc {
 };
 /* key: value, if keys holds key, into w: true; false for any other line. */
 bool ctl_wc_take(struct ctl_wc *w, const struct ctl_wc_key *keys, const char *key, const char *value);
-/* The VD's block is over: write_cache and write_cache_raw of v from w (and
+/* The VD's block is over: cache and write_cache_raw of v from w (and
  * ctl, its controller's lines, or NULL); w emptied. */
 void ctl_wc_end(struct ctl_wc *w, const struct ctl_wc *ctl, struct ctl_vd *v);
 void ctl_wc_clear(struct ctl_wc *w);

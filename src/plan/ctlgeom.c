@@ -57,9 +57,9 @@ static char *vd_figures(const struct ctl_vd *v)
  * the LUN's kind (checks.c). */
 static char *vd_write_cache(const struct ctl_vd *v)
 {
-        if (!v->write_cache)
+        if (!v->cache)
                 return xasprintf("write cache: not printed by %s", v->tool ? v->tool : "the tool");
-        return xasprintf("write cache: %s (%s %s)", v->write_cache, v->tool ? v->tool : "?",
+        return xasprintf("write cache: %s (%s %s)", ctl_cache_name(v->cache), v->tool ? v->tool : "?",
                          v->write_cache_raw ? v->write_cache_raw : "");
 }
 

@@ -169,7 +169,7 @@ static void ctl_field_record(const char *where, const struct ctl_vd *v, char **c
         CF_STR(v->state, col[8]);
 #undef CF_NUM
         ctl_field_ids(where, v, col[9]);
-        CF_STR(v->write_cache, col[10]);
+        CF_STR(ctl_cache_name(v->cache), col[10]);
         CF_STR(v->write_cache_raw, col[11]);
 #undef CF_STR
 }

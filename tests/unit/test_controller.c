@@ -496,8 +496,8 @@ static void write_cache_words(void **state)
                         assert_true(ctl_wc_take(&c, ctl_wc_smart_ctl_keys, cases[i].ctl[k], cases[i].ctl[k + 1]));
                 struct ctl_vd v = {0};
                 ctl_wc_end(&w, &c, &v);
-                if (!streq_ptr(v.write_cache, cases[i].mode) || !streq_ptr(v.write_cache_raw, cases[i].raw))
-                        fail_msg("case %zu: %s (%s), want %s (%s)", i, v.write_cache, v.write_cache_raw,
+                if (!streq_ptr(ctl_cache_name(v.cache), cases[i].mode) || !streq_ptr(v.write_cache_raw, cases[i].raw))
+                        fail_msg("case %zu: %s (%s), want %s (%s)", i, ctl_cache_name(v.cache), v.write_cache_raw,
                                  cases[i].mode, cases[i].raw);
                 assert_null(w.raw);
                 ctl_wc_clear(&c);
